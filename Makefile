@@ -1,0 +1,40 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test migrate seed worker check clean
+
+$(STAMP): requirements/base.txt requirements/dev.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements/dev.txt
+	@touch $(STAMP)
+
+## Install, migrate, load the demo and serve API + admin on http://127.0.0.1:8000
+run: export DJANGO_DEBUG ?= true
+run: $(STAMP)
+	@mkdir -p var
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py seed_demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+## The whole test suite (SQLite and local files unless DATABASE_URL etc. say otherwise)
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+migrate: $(STAMP)
+	@mkdir -p var
+	$(PY) manage.py migrate --no-input
+
+worker: $(STAMP)
+	$(PY) -m celery -A config worker --loglevel=INFO
+
+## Static checks CI runs too
+check: $(STAMP)
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) manage.py check
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache

@@ -1,0 +1,78 @@
+from urllib.parse import parse_qs, urlparse
+
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import CursorPagination
+from rest_framework.response import Response
+
+
+class OpaqueCursorPagination(CursorPagination):
+    """Cursor pagination with the contract's Portuguese parameters.
+
+    ``?limite=N`` (1..100, default 50) sets the page size; the response carries
+    ``pagina-seguinte``, an opaque cursor (``null`` on the last page) that the client
+    sends back as ``?pagina-seguinte=...``. Cursors stay stable while rows are added.
+    """
+
+    cursor_query_param = "pagina-seguinte"
+    page_size_query_param = "limite"
+    page_size = 50
+    max_page_size = 100
+    ordering = ("-created_at", "-id")
+    items_key = "dados"
+    invalid_cursor_message = "Cursor de paginação inválido."
+
+    def get_page_size(self, request):
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+            raise serializers.ValidationError(
+                {"limite": [f"Informe um inteiro de 1 a {self.max_page_size}."]}
+            )
+        return int(raw)
+
+    def decode_cursor(self, request):
+        try:
+            return super().decode_cursor(request)
+        except NotFound as exc:  # DRF answers 404 for a bad cursor; it is a bad request
+            raise serializers.ValidationError(
+                {"pagina-seguinte": [self.invalid_cursor_message]}
+            ) from exc
+
+    def next_cursor(self) -> str | None:
+        link = self.get_next_link()
+        if link is None:
+            return None
+        return parse_qs(urlparse(link).query)[self.cursor_query_param][0]
+
+    def get_paginated_response(self, data):
+        return Response({self.items_key: data, "pagina-seguinte": self.next_cursor()})
+
+    def get_paginated_response_schema(self, schema):
+        return {
+            "type": "object",
+            "required": [self.items_key, "pagina-seguinte"],
+            "properties": {
+                self.items_key: schema,
+                "pagina-seguinte": {"type": "string", "nullable": True},
+            },
+        }
+
+    def get_schema_operation_parameters(self, view):
+        return [
+            {
+                "name": self.cursor_query_param,
+                "required": False,
+                "in": "query",
+                "description": "Cursor devolvido em `pagina-seguinte` da página anterior.",
+                "schema": {"type": "string"},
+            },
+            {
+                "name": self.page_size_query_param,
+                "required": False,
+                "in": "query",
+                "description": f"Itens por página (1 a {self.max_page_size}).",
+                "schema": {"type": "integer", "minimum": 1, "maximum": self.max_page_size},
+            },
+        ]

@@ -1,0 +1,169 @@
+"""RFC 9457 problem details: the one shape every API error takes.
+
+Domain code raises :class:`ProblemError` subclasses (each with a stable ``problem_id``);
+DRF's own exceptions are mapped here too, so a client never sees an HTML page, a bare
+``{"detail": ...}`` or a traceback.
+"""
+
+import logging
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+
+logger = logging.getLogger(__name__)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+
+class ProblemError(Exception):
+    """An error with a stable problem id. Subclass it; do not raise it bare."""
+
+    status: int = 400
+    problem_id: str = "invalid-request"
+    title: str = "Requisição inválida"
+    default_detail: str = ""
+
+    def __init__(self, detail: str | None = None, **extra: Any) -> None:
+        self.detail = detail or self.default_detail or self.title
+        # Extra members of the problem object, already in wire (kebab-case) form.
+        self.extra = extra
+        super().__init__(self.detail)
+
+
+def problem_body(
+    *, problem_id: str, status: int, title: str, detail: str, **extra: Any
+) -> dict[str, Any]:
+    base = settings.PROBLEMS_URL
+    return {
+        "type": f"{base}/{problem_id}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "problem-id": problem_id,
+        # A fresh id per occurrence, written to the log too, so support can find it.
+        "instance": f"{base}/{problem_id}/{uuid.uuid4()}",
+        **extra,
+    }
+
+
+def problem_json_response(
+    *, problem_id: str, status: int, title: str, detail: str, headers=None, **extra
+) -> JsonResponse:
+    """For plain Django views (URL 404s, server errors, the token endpoint)."""
+    response = JsonResponse(
+        problem_body(problem_id=problem_id, status=status, title=title, detail=detail, **extra),
+        status=status,
+        content_type=PROBLEM_CONTENT_TYPE,
+        json_dumps_params={"ensure_ascii": False},
+    )
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def flatten_validation_errors(detail: Any, prefix: str = "") -> list[dict[str, str]]:
+    """Turn DRF's nested error dict into ``[{"campo": "a.b", "mensagem": "..."}]``."""
+    if isinstance(detail, dict):
+        errors = []
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else str(key)
+            path = ".".join(part for part in (prefix, name) if part)
+            errors.extend(flatten_validation_errors(value, path))
+        return errors
+    if isinstance(detail, list):
+        errors = []
+        for index, value in enumerate(detail):
+            if isinstance(value, (dict, list)):
+                errors.extend(flatten_validation_errors(value, f"{prefix}[{index}]"))
+            else:
+                errors.append({"campo": prefix or "(corpo)", "mensagem": str(value)})
+        return errors
+    return [{"campo": prefix or "(corpo)", "mensagem": str(detail)}]
+
+
+# DRF exception -> (problem id, title)
+_DRF_PROBLEMS: list[tuple[type[Exception], str, str]] = [
+    (drf.ParseError, "malformed-request", "Corpo da requisição malformado"),
+    (drf.NotAuthenticated, "unauthorized", "Autenticação necessária"),
+    (drf.AuthenticationFailed, "unauthorized", "Autenticação necessária"),
+    (drf.PermissionDenied, "forbidden", "Acesso negado"),
+    (drf.NotFound, "not-found", "Recurso não encontrado"),
+    (drf.MethodNotAllowed, "method-not-allowed", "Método não permitido"),
+    (drf.NotAcceptable, "not-acceptable", "Formato de resposta não suportado"),
+    (drf.UnsupportedMediaType, "unsupported-media-type", "Tipo de conteúdo não suportado"),
+    (drf.Throttled, "too-many-requests", "Limite de requisições excedido"),
+]
+
+
+def problem_exception_handler(exc: Exception, context: dict) -> Response:
+    """DRF ``EXCEPTION_HANDLER``: every exception becomes a problem response."""
+    headers: dict[str, str] = {}
+    extra: dict[str, Any] = {}
+
+    if isinstance(exc, Http404):
+        exc = drf.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = drf.PermissionDenied()
+
+    if isinstance(exc, ProblemError):
+        status, problem_id, title, detail = exc.status, exc.problem_id, exc.title, exc.detail
+        extra = exc.extra
+    elif isinstance(exc, drf.ValidationError):
+        status, problem_id, title = 400, "invalid-request", "Requisição inválida"
+        detail = "Um ou mais campos são inválidos."
+        extra = {"campos-invalidos": flatten_validation_errors(exc.detail)}
+    elif isinstance(exc, drf.APIException):
+        status = exc.status_code
+        problem_id, title = next(
+            ((pid, t) for cls, pid, t in _DRF_PROBLEMS if isinstance(exc, cls)),
+            ("error", "Erro"),
+        )
+        detail = str(exc.detail)
+        if getattr(exc, "auth_header", None):
+            headers["WWW-Authenticate"] = exc.auth_header
+        if isinstance(exc, drf.Throttled) and exc.wait is not None:
+            headers["Retry-After"] = str(int(exc.wait))
+        if isinstance(exc, drf.MethodNotAllowed) and context.get("view") is not None:
+            headers["Allow"] = ", ".join(context["view"].allowed_methods)
+    else:
+        logger.exception("Unhandled error in API view", exc_info=exc)
+        status, problem_id, title = 500, "internal-error", "Erro interno"
+        detail = "Ocorreu um erro inesperado. Tente novamente mais tarde."
+
+    body = problem_body(problem_id=problem_id, status=status, title=title, detail=detail, **extra)
+    if status >= 500:
+        logger.error("Problem %s", body["instance"])
+    return Response(body, status=status, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def not_found_view(request, exception=None):
+    """``handler404``: problem JSON under /api/, Django's page elsewhere (admin)."""
+    if request.path.startswith("/api/") or request.path.startswith("/oauth/"):
+        return problem_json_response(
+            problem_id="not-found",
+            status=404,
+            title="Recurso não encontrado",
+            detail="Nenhum recurso neste endereço.",
+        )
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def server_error_view(request):
+    """``handler500``: never a traceback, never HTML for API clients."""
+    if request.path.startswith("/api/") or request.path.startswith("/oauth/"):
+        return problem_json_response(
+            problem_id="internal-error",
+            status=500,
+            title="Erro interno",
+            detail="Ocorreu um erro inesperado. Tente novamente mais tarde.",
+        )
+    from django.views.defaults import server_error
+
+    return server_error(request)

@@ -1,0 +1,129 @@
+"""The claims contract (endpoints 1, 2 and 4) and sales listing. Views are thin:
+validate input -> one service or selector call -> serialize output."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api_common.pagination import OpaqueCursorPagination
+from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problem
+from claims import selectors, services
+from claims.serializers import (
+    ClaimSerializer,
+    OpenClaimInputSerializer,
+    OutstandingBalanceInputSerializer,
+    SaleListQuerySerializer,
+    SaleSerializer,
+)
+
+CLAIM_NOT_FOUND = {404: problem("Sinistro inexistente ou de outro canal (`claim-not-found`).")}
+SALE_NOT_FOUND = {404: problem("Venda inexistente ou de outro canal (`sale-not-found`).")}
+
+
+SalePageSchema = inline_serializer(
+    name="PaginaDeVendas",
+    fields={
+        "dados": SaleSerializer(many=True),
+        "pagina-seguinte": serializers.CharField(allow_null=True),
+    },
+)
+
+
+class SaleListApi(APIView):
+    pagination_class = OpaqueCursorPagination
+
+    @extend_schema(
+        operation_id="listar-vendas",
+        tags=["vendas"],
+        parameters=[
+            SaleListQuerySerializer,
+            *OpaqueCursorPagination().get_schema_operation_parameters(None),
+        ],
+        responses={200: SalePageSchema, **VALIDATION_ERROR, **AUTH_ERRORS},
+    )
+    def get(self, request):
+        query = SaleListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        sales = selectors.sales_for_channel(channel=request.user.channel, **query.validated_data)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(sales, request, view=self)
+        return paginator.get_paginated_response(SaleSerializer(page, many=True).data)
+
+
+class SaleDetailApi(APIView):
+    @extend_schema(
+        operation_id="consultar-venda",
+        tags=["vendas"],
+        responses={200: SaleSerializer, **SALE_NOT_FOUND, **AUTH_ERRORS},
+    )
+    def get(self, request, sale_id):
+        sale = selectors.sale_for_channel(channel=request.user.channel, sale_id=sale_id)
+        return Response(SaleSerializer(sale).data)
+
+
+class OpenClaimApi(APIView):
+    @extend_schema(
+        operation_id="abrir-sinistro",
+        tags=["sinistros"],
+        request=OpenClaimInputSerializer,
+        responses={
+            200: ClaimSerializer,
+            **VALIDATION_ERROR,
+            **AUTH_ERRORS,
+            **SALE_NOT_FOUND,
+            422: problem(
+                "Regra de negócio: `claim-already-opened-for-coverage` (com `numero-sinistro`), "
+                "`insurance-lmg-exhausted`, `coverage-lmi-exhausted`, `sale-not-active`, "
+                "`coverage-not-active`, `occurrence-outside-validity`."
+            ),
+        },
+    )
+    def post(self, request, sale_id):
+        data = OpenClaimInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        claim = services.open_claim(
+            channel=request.user.channel,
+            sale_id=sale_id,
+            actor=request.user.actor,
+            **data.validated_data,
+        )
+        claim = selectors.claim_for_channel(channel=request.user.channel, number=claim.number)
+        return Response(ClaimSerializer(claim).data)
+
+
+class ClaimDetailApi(APIView):
+    @extend_schema(
+        operation_id="consultar-sinistro",
+        tags=["sinistros"],
+        responses={200: ClaimSerializer, **CLAIM_NOT_FOUND, **AUTH_ERRORS},
+    )
+    def get(self, request, number):
+        claim = selectors.claim_for_channel(channel=request.user.channel, number=number)
+        return Response(ClaimSerializer(claim).data)
+
+
+class OutstandingBalanceApi(APIView):
+    @extend_schema(
+        operation_id="atualizar-saldo-devedor",
+        tags=["sinistros"],
+        request=OutstandingBalanceInputSerializer,
+        responses={
+            200: ClaimSerializer,
+            **VALIDATION_ERROR,
+            **AUTH_ERRORS,
+            **CLAIM_NOT_FOUND,
+            422: problem("Sinistro encerrado (`claim-closed`)."),
+        },
+    )
+    def post(self, request, number):
+        data = OutstandingBalanceInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.update_outstanding_balance(
+            channel=request.user.channel,
+            number=number,
+            actor=request.user.actor,
+            **data.validated_data,
+        )
+        claim = selectors.claim_for_channel(channel=request.user.channel, number=number)
+        return Response(ClaimSerializer(claim).data)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ClaimsConfig(AppConfig):
+    name = "claims"
+    verbose_name = "Sinistros"

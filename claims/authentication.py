@@ -1,0 +1,42 @@
+"""Bearer token -> channel. Every /api/v1 call is made by exactly one channel."""
+
+from dataclasses import dataclass
+
+from oauth2_provider.contrib.rest_framework import OAuth2Authentication
+from rest_framework.permissions import BasePermission
+
+from claims.models import Channel
+
+
+@dataclass(frozen=True)
+class ChannelPrincipal:
+    """``request.user`` for API calls: the channel behind the token, not a person."""
+
+    channel: Channel
+    is_authenticated: bool = True
+
+    @property
+    def actor(self) -> str:
+        """How history rows name this caller."""
+        return f"canal:{self.channel.slug}"
+
+
+class ChannelTokenAuthentication(OAuth2Authentication):
+    """django-oauth-toolkit validates the token (expiry, revocation); we map its
+    application to the channel. A token of an inactive channel is not accepted."""
+
+    def authenticate(self, request):
+        result = super().authenticate(request)
+        if result is None:
+            return None
+        _user, token = result
+        channel = Channel.objects.filter(application_id=token.application_id, is_active=True).first()
+        if channel is None:
+            request.oauth2_error = {"error": "invalid_token"}
+            return None
+        return ChannelPrincipal(channel=channel), token
+
+
+class IsChannel(BasePermission):
+    def has_permission(self, request, view):
+        return isinstance(request.user, ChannelPrincipal)

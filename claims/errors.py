@@ -1,0 +1,71 @@
+"""Domain errors of the claims core, each with a stable problem id (see docs/problems.md)."""
+
+from api_common.problems import ProblemError
+
+
+class SaleNotFound(ProblemError):
+    status = 404
+    problem_id = "sale-not-found"
+    title = "Venda não encontrada"
+    default_detail = "Nenhuma venda com este id-venda para o canal."
+
+
+class ClaimNotFound(ProblemError):
+    status = 404
+    problem_id = "claim-not-found"
+    title = "Sinistro não encontrado"
+    default_detail = "Nenhum sinistro com este número para o canal."
+
+
+class BusinessRuleError(ProblemError):
+    status = 422
+
+
+class ClaimAlreadyOpenedForCoverage(BusinessRuleError):
+    problem_id = "claim-already-opened-for-coverage"
+    title = "Sinistro já aberto para a cobertura"
+    default_detail = "Já existe um sinistro em aberto para esta cobertura."
+
+    def __init__(self, number: str):
+        super().__init__(**{"numero-sinistro": number})
+
+
+class InsuranceLmgExhausted(BusinessRuleError):
+    problem_id = "insurance-lmg-exhausted"
+    title = "LMG esgotado"
+    default_detail = "O limite máximo de garantia (LMG) da apólice está esgotado."
+
+
+class CoverageLmiExhausted(BusinessRuleError):
+    problem_id = "coverage-lmi-exhausted"
+    title = "LMI esgotado"
+    default_detail = "O limite máximo de indenização (LMI) da cobertura está esgotado."
+
+
+class SaleNotActive(BusinessRuleError):
+    problem_id = "sale-not-active"
+    title = "Venda não ativa"
+    default_detail = "A venda está cancelada; não aceita novos sinistros."
+
+
+class CoverageNotActive(BusinessRuleError):
+    problem_id = "coverage-not-active"
+    title = "Cobertura não ativa"
+    default_detail = "A cobertura informada não existe ou não está ativa nesta venda."
+
+
+class OccurrenceOutsideValidity(BusinessRuleError):
+    problem_id = "occurrence-outside-validity"
+    title = "Ocorrência fora da vigência"
+    default_detail = "A data da ocorrência está fora da vigência da venda."
+
+
+class ClaimClosed(BusinessRuleError):
+    problem_id = "claim-closed"
+    title = "Sinistro encerrado"
+    default_detail = "O sinistro está encerrado (finalizado ou recusado) e não aceita esta operação."
+
+
+class TransitionNotAllowed(BusinessRuleError):
+    problem_id = "transition-not-allowed"
+    title = "Mudança de status não permitida"

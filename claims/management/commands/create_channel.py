@@ -1,0 +1,35 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.text import slugify
+
+from claims.models import Channel
+from claims.services import create_channel
+
+
+class Command(BaseCommand):
+    help = "Cria um canal parceiro e seu cliente OAuth; mostra client_id e client_secret uma única vez."
+
+    def add_arguments(self, parser):
+        parser.add_argument("name", help="Nome do canal (ex.: 'Banco Exemplo').")
+        parser.add_argument("--slug", help="Identificador do canal (padrão: derivado do nome).")
+        parser.add_argument(
+            "--json", action="store_true", dest="as_json", help="Saída como um objeto JSON."
+        )
+
+    def handle(self, *args, name, slug=None, as_json=False, **options):
+        slug = slug or slugify(name)
+        if not slug:
+            raise CommandError("Informe um nome (ou --slug) com letras ou dígitos.")
+        if Channel.objects.filter(slug=slug).exists():
+            raise CommandError(f"Já existe um canal '{slug}'.")
+        channel, secret = create_channel(name=name, slug=slug)
+        client_id = channel.application.client_id
+        if as_json:
+            credentials = {"channel": channel.slug, "client_id": client_id, "client_secret": secret}
+            self.stdout.write(json.dumps(credentials))
+            return
+        self.stdout.write(f"channel: {channel.slug}")
+        self.stdout.write(f"client_id: {client_id}")
+        self.stdout.write(f"client_secret: {secret}")
+        self.stderr.write("Guarde o client_secret agora: ele é armazenado com hash e não será mostrado de novo.")

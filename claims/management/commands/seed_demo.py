@@ -1,0 +1,135 @@
+"""Demo data for a local run: a channel with known credentials, sales, document
+requirements and an analyst. Safe to run again (it converges to the same state)."""
+
+import datetime as dt
+from decimal import Decimal
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.models import Group, Permission, User
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from claims.models import Channel, DocumentRequirement
+from claims.services import create_channel, upsert_sales
+
+DEMO_CHANNEL = "demo"
+DEMO_CLIENT_ID = "demo-client"
+# Known on purpose so the README's curl session can be pasted. Refused outside DEBUG.
+DEMO_CLIENT_SECRET = "demo-secret"
+ANALYST_USERNAME = "analista"
+ANALYST_PASSWORD = "analista-demo"
+ANALYST_GROUP = "Analistas de sinistros"
+
+SALE_MARIA = UUID("3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e01")
+SALE_JOAO = UUID("3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e02")
+SALE_ANA_CANCELLED = UUID("3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e03")
+PRODUCT_COMBO = UUID("7a0d2f14-5b3c-4e6f-8a9b-1c2d3e4f5a60")
+
+
+def _sale(sale_id, proposal, name, cpf, email, status="ativa", lmg="60000.00", coverages=None):
+    return {
+        "id": sale_id,
+        "proposal_id": UUID(proposal),
+        "product_combo_id": PRODUCT_COMBO,
+        "affiliation_id": None,
+        "status": status,
+        "insured_name": name,
+        "insured_cpf": cpf,
+        "insured_email": email,
+        "insured_phone_area_code": "11",
+        "insured_phone_number": "912345678",
+        "valid_from": dt.date(2026, 1, 1),
+        "valid_until": dt.date(2027, 12, 31),
+        "max_guarantee": Decimal(lmg),
+        "coverages": coverages
+        or [
+            {"name": "cobertura/morte", "max_indemnity": Decimal("50000.00")},
+            {"name": "cobertura/perda-de-renda", "max_indemnity": Decimal("12000.00")},
+            {"name": "cobertura/invalidez-permanente", "max_indemnity": Decimal("30000.00")},
+        ],
+    }
+
+
+DEMO_SALES = [
+    _sale(SALE_MARIA, "0b7e6a10-2c4d-4e8f-9a1b-3c5d7e9f1a01", "Maria da Silva", "52998224725",
+          "maria@example.com"),
+    _sale(SALE_JOAO, "0b7e6a10-2c4d-4e8f-9a1b-3c5d7e9f1a02", "João Souza", "11144477735",
+          "joao@example.com"),
+    _sale(SALE_ANA_CANCELLED, "0b7e6a10-2c4d-4e8f-9a1b-3c5d7e9f1a03", "Ana Lima",
+          "39053344705", "ana@example.com", status="cancelada"),
+]
+
+IDENTITY = ("cpf-cnpj", "Documento de identificação com CPF")
+DEMO_REQUIREMENTS = [
+    ("cobertura/morte", "", "certidao-de-obito", "Certidão de óbito"),
+    ("cobertura/morte", "", *IDENTITY),
+    ("cobertura/morte", "morte-acidental", "boletim-de-ocorrencia", "Boletim de ocorrência"),
+    ("cobertura/perda-de-renda", "", *IDENTITY),
+    ("cobertura/perda-de-renda", "perda-de-renda-desemprego", "termo-de-rescisao",
+     "Termo de rescisão do contrato de trabalho"),
+    ("cobertura/perda-de-renda", "perda-de-renda-invalidez-fisica", "laudo-medico",
+     "Laudo médico"),
+    ("cobertura/perda-de-renda", "perda-de-renda-invalidez-fisica", "cnh",
+     "Carteira Nacional de Habilitação"),
+]
+
+
+class Command(BaseCommand):
+    help = "Carrega dados de demonstração (canal, vendas, documentos exigidos, analista)."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--allow-production", action="store_true",
+            help="Permite rodar com DEBUG desligado (as credenciais de demonstração são públicas).",
+        )
+
+    @transaction.atomic
+    def handle(self, *args, allow_production=False, **options):
+        if not settings.DEBUG and not allow_production:
+            raise CommandError(
+                "seed_demo cria credenciais conhecidas; rode com DJANGO_DEBUG=true "
+                "ou --allow-production."
+            )
+        channel = self._channel()
+        upsert_sales(channel=channel, rows=DEMO_SALES)
+        for coverage, nature, doc_type, title in DEMO_REQUIREMENTS:
+            DocumentRequirement.objects.update_or_create(
+                coverage_name=coverage, nature=nature, product_combo_id=None, doc_type=doc_type,
+                defaults={"title": title, "is_active": True},
+            )
+        self._analyst()
+        self.stdout.write(
+            "Dados de demonstração prontos.\n"
+            f"  canal: {DEMO_CHANNEL}\n"
+            f"  client_id: {DEMO_CLIENT_ID}\n"
+            f"  client_secret: {DEMO_CLIENT_SECRET}\n"
+            f"  venda (ativa): {SALE_MARIA}\n"
+            f"  analista: {ANALYST_USERNAME} / {ANALYST_PASSWORD} em /admin/"
+        )
+
+    def _channel(self) -> Channel:
+        channel = Channel.objects.select_related("application").filter(slug=DEMO_CHANNEL).first()
+        if channel is None:
+            channel, _ = create_channel(
+                name="Canal de demonstração", slug=DEMO_CHANNEL,
+                client_id=DEMO_CLIENT_ID, client_secret=DEMO_CLIENT_SECRET,
+            )
+        else:
+            # Converge: someone may have rotated the demo secret.
+            channel.application.client_secret = DEMO_CLIENT_SECRET
+            channel.application.save()
+        return channel
+
+    def _analyst(self) -> None:
+        group, _ = Group.objects.get_or_create(name=ANALYST_GROUP)
+        group.permissions.set(
+            Permission.objects.filter(content_type__app_label="claims", codename__startswith="view_")
+        )
+        user, _ = User.objects.get_or_create(username=ANALYST_USERNAME)
+        user.is_staff = True
+        user.first_name = "Analista"
+        user.last_name = "Demonstração"
+        user.set_password(ANALYST_PASSWORD)
+        user.save()
+        user.groups.add(group)

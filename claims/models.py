@@ -1,0 +1,309 @@
+import datetime as dt
+import secrets
+import uuid
+from decimal import Decimal
+
+from django.db import models
+from django.db.models import Q
+
+from claims.workflow import OPEN_STATUSES, ClaimStatus, EventName
+
+MONEY = {"max_digits": 14, "decimal_places": 2}
+
+# Coverage name -> the natures a claim on it may have. Coverages not listed take none.
+NATURES_BY_COVERAGE = {
+    "cobertura/morte": ("morte-acidental", "morte-natural"),
+    "cobertura/perda-de-renda": (
+        "perda-de-renda-desemprego",
+        "perda-de-renda-invalidez-fisica",
+    ),
+}
+
+
+class Nature(models.TextChoices):
+    ACCIDENTAL_DEATH = "morte-acidental", "Morte acidental"
+    NATURAL_DEATH = "morte-natural", "Morte natural"
+    UNEMPLOYMENT = "perda-de-renda-desemprego", "Perda de renda por desemprego"
+    PHYSICAL_DISABILITY = (
+        "perda-de-renda-invalidez-fisica",
+        "Perda de renda por invalidez física",
+    )
+
+
+class Channel(models.Model):
+    """A partner (bank, retailer) that sells policies and calls the API."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField("nome", max_length=200)
+    slug = models.SlugField("identificador", unique=True)
+    application = models.OneToOneField(
+        "oauth2_provider.Application",
+        on_delete=models.PROTECT,
+        related_name="channel",
+        verbose_name="cliente OAuth",
+    )
+    is_active = models.BooleanField("ativo", default=True)
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "canal"
+        verbose_name_plural = "canais"
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Sale(models.Model):
+    """An issued policy (venda) sold through a channel."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "ativa", "Ativa"
+        CANCELLED = "cancelada", "Cancelada"
+
+    # The channel's own id for the sale: imported, never generated here.
+    id = models.UUIDField("id da venda", primary_key=True)
+    channel = models.ForeignKey(
+        Channel, on_delete=models.PROTECT, related_name="sales", verbose_name="canal"
+    )
+    proposal_id = models.UUIDField("id da proposta")
+    product_combo_id = models.UUIDField("id do combo de produto")
+    affiliation_id = models.UUIDField("id da afiliação", null=True, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    insured_name = models.CharField("nome do segurado", max_length=200)
+    insured_cpf = models.CharField("CPF do segurado", max_length=11)
+    insured_email = models.EmailField("e-mail do segurado", blank=True)
+    insured_phone_area_code = models.CharField("DDD do segurado", max_length=3, blank=True)
+    insured_phone_number = models.CharField("telefone do segurado", max_length=11, blank=True)
+    valid_from = models.DateField("início da vigência")
+    valid_until = models.DateField("fim da vigência")
+    max_guarantee = models.DecimalField("LMG", **MONEY)
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    updated_at = models.DateTimeField("atualizado em", auto_now=True)
+
+    class Meta:
+        verbose_name = "venda"
+        verbose_name_plural = "vendas"
+        indexes = [
+            models.Index(fields=["channel", "-created_at", "-id"], name="sale_channel_page"),
+            models.Index(fields=["channel", "insured_cpf"], name="sale_channel_cpf"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(valid_until__gte=models.F("valid_from")), name="sale_validity_order"
+            ),
+            models.CheckConstraint(condition=Q(max_guarantee__gte=0), name="sale_lmg_not_negative"),
+        ]
+
+    def __str__(self):
+        return f"{self.id} ({self.insured_name})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class Coverage(models.Model):
+    sale = models.ForeignKey(
+        Sale, on_delete=models.CASCADE, related_name="coverages", verbose_name="venda"
+    )
+    name = models.CharField("cobertura", max_length=100)
+    max_indemnity = models.DecimalField("LMI", **MONEY)
+    is_active = models.BooleanField("ativa", default=True)
+
+    class Meta:
+        verbose_name = "cobertura"
+        verbose_name_plural = "coberturas"
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["sale", "name"], name="coverage_unique_per_sale"),
+            models.CheckConstraint(condition=Q(max_indemnity__gte=0), name="coverage_lmi_not_negative"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+def new_claim_number() -> str:
+    # 12 characters of Crockford base32 (~60 random bits): unique in practice,
+    # unguessable from any other number; the unique index is the final word.
+    alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+    return "SIN-" + "".join(secrets.choice(alphabet) for _ in range(12))
+
+
+class Claim(models.Model):
+    """A claim notice (sinistro) on one coverage of a sale."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    number = models.CharField("número do sinistro", max_length=20, unique=True, default=new_claim_number)
+    sale = models.ForeignKey(Sale, on_delete=models.PROTECT, related_name="claims", verbose_name="venda")
+    coverage = models.ForeignKey(
+        Coverage, on_delete=models.PROTECT, related_name="claims", verbose_name="cobertura"
+    )
+    status = models.CharField(max_length=40, choices=ClaimStatus.choices)
+    nature = models.CharField("natureza", max_length=40, choices=Nature.choices, blank=True)
+    amount = models.DecimalField("valor", **MONEY)
+    outstanding_balance = models.DecimalField("saldo devedor", null=True, blank=True, **MONEY)
+    occurred_at = models.DateTimeField("data da ocorrência")
+    notified_at = models.DateTimeField("data do aviso")
+    requester_name = models.CharField("solicitante", max_length=200)
+    contact_name = models.CharField("contato", max_length=200)
+    contact_email = models.EmailField("e-mail do contato", blank=True)
+    contact_phone_area_code = models.CharField("DDD do contato", max_length=3, blank=True)
+    contact_phone_number = models.CharField("telefone do contato", max_length=11, blank=True)
+    narrative = models.TextField("relato do ocorrido", blank=True)
+    # Validated beneficiary and payment method (English keys), when known.
+    payment_details = models.JSONField("detalhes de pagamento", null=True, blank=True)
+    additional_data = models.JSONField("dados adicionais", default=dict, blank=True)
+    denied_at = models.DateTimeField("data da recusa", null=True, blank=True)
+    denial_reason = models.TextField("motivo da recusa", blank=True)
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    updated_at = models.DateTimeField("atualizado em", auto_now=True)
+
+    class Meta:
+        verbose_name = "sinistro"
+        verbose_name_plural = "sinistros"
+        ordering = ["-created_at"]
+        constraints = [
+            # The contract's "one open claim per coverage", enforced where races end.
+            models.UniqueConstraint(
+                fields=["coverage"],
+                condition=Q(status__in=sorted(OPEN_STATUSES)),
+                name="claim_one_open_per_coverage",
+            ),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="claim_amount_not_negative"),
+        ]
+
+    def __str__(self):
+        return self.number
+
+    @property
+    def paid_amount(self) -> Decimal:
+        # Uses the prefetched payments when the selector loaded them.
+        return sum((p.amount for p in self.payments.all()), Decimal("0.00"))
+
+    @property
+    def remaining_amount(self) -> Decimal:
+        return max(self.amount - self.paid_amount, Decimal("0.00"))
+
+
+class Payment(models.Model):
+    """An indemnity payment on a claim (registered, then settled by the bank)."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registrado", "Registrado"
+        SETTLED = "concluido", "Concluído"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="payments", verbose_name="sinistro")
+    amount = models.DecimalField("valor", **MONEY)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    financial_transaction_id = models.CharField("id da transação financeira", max_length=100, blank=True)
+    paid_on = models.DateField("data do pagamento", null=True, blank=True)
+    created_at = models.DateTimeField("registrado em", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "pagamento"
+        verbose_name_plural = "pagamentos"
+        ordering = ["created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
+        ]
+
+
+class DocumentRequirement(models.Model):
+    """Which document types a coverage (and nature) requires when a claim opens.
+
+    Global by default; ``product_combo_id`` narrows a requirement to one product.
+    """
+
+    coverage_name = models.CharField("cobertura", max_length=100)
+    nature = models.CharField("natureza", max_length=40, choices=Nature.choices, blank=True,
+                              help_text="Em branco: vale para qualquer natureza.")
+    product_combo_id = models.UUIDField("id do combo de produto", null=True, blank=True,
+                                        help_text="Em branco: vale para todos os produtos.")
+    doc_type = models.SlugField("tipo", max_length=60)
+    title = models.CharField("título", max_length=200)
+    is_active = models.BooleanField("ativo", default=True)
+
+    class Meta:
+        verbose_name = "documento exigido"
+        verbose_name_plural = "documentos exigidos"
+        ordering = ["coverage_name", "nature", "doc_type"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["coverage_name", "nature", "product_combo_id", "doc_type"],
+                name="document_requirement_unique",
+                nulls_distinct=False,
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.coverage_name} {self.nature or '*'}: {self.title}"
+
+
+class DocumentRequest(models.Model):
+    """One requested document type on a claim; pending until the insurer approves."""
+
+    claim = models.ForeignKey(
+        Claim, on_delete=models.CASCADE, related_name="document_requests", verbose_name="sinistro"
+    )
+    doc_type = models.SlugField("tipo", max_length=60)
+    title = models.CharField("título", max_length=200)
+    requested_at = models.DateTimeField("solicitado em")
+    approved_at = models.DateTimeField("aprovado em", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "documento solicitado"
+        verbose_name_plural = "documentos solicitados"
+        ordering = ["requested_at", "id"]
+
+    def __str__(self):
+        return self.title
+
+
+class ClaimHistory(models.Model):
+    """Who did what to a claim, and the status before and after."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="history", verbose_name="sinistro")
+    action = models.CharField("ação", max_length=40)
+    from_status = models.CharField("de", max_length=40, blank=True)
+    to_status = models.CharField("para", max_length=40)
+    actor = models.CharField("autor", max_length=200)
+    note = models.TextField("observação", blank=True)
+    created_at = models.DateTimeField("em", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "histórico"
+        verbose_name_plural = "histórico"
+        ordering = ["created_at", "id"]
+
+
+class Event(models.Model):
+    """Outbox row: written with the change it describes, delivered later."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    channel = models.ForeignKey(Channel, on_delete=models.PROTECT, related_name="events")
+    claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="events")
+    name = models.CharField("evento", max_length=60, choices=EventName.choices)
+    details = models.JSONField("detalhes")
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "evento"
+        verbose_name_plural = "eventos"
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return f"{self.name} {self.id}"
+
+    def envelope(self) -> dict:
+        """The contract's webhook envelope (version 1)."""
+        created = self.created_at.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
+        return {
+            "id-evento": str(self.id),
+            "evento": self.name,
+            "criado-em": created,
+            "versao": "1",
+            "detalhes": self.details,
+        }

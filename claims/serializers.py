@@ -1,0 +1,274 @@
+"""The contract's shapes. Python names are snake_case; the wire is kebab-case (see
+``api_common.serializers.KebabCaseSerializer``); ``source=`` maps to English attributes.
+"""
+
+from django.utils import timezone
+from rest_framework import serializers
+
+from api_common.serializers import DigitsField, KebabCaseSerializer, MoneyField, UTCDateTimeField
+from claims.models import NATURES_BY_COVERAGE, Nature, Sale
+from claims.validators import validate_cpf, validate_cpf_or_cnpj
+from claims.workflow import ClaimStatus
+
+COVERAGE_NAME = r"^cobertura/[a-z0-9]+(-[a-z0-9]+)*$"
+CHECK_DIGIT = r"^[0-9Xx]{1,2}$"
+
+
+def _drop_blank(data: dict, *keys: str) -> dict:
+    """Optional members are left out rather than sent empty."""
+    for key in keys:
+        if data.get(key) in ("", None, {}):
+            data.pop(key, None)
+    return data
+
+
+class PhoneSerializer(KebabCaseSerializer):
+    """``telefone``: read from and written to ``<prefix>_phone_*`` attributes."""
+
+    codigo_area = DigitsField(min_length=2, max_length=3)
+    numero_telefone = DigitsField(min_length=8, max_length=9)
+
+    def __init__(self, *args, attr_prefix: str, **kwargs):
+        self.attr_prefix = attr_prefix
+        kwargs.setdefault("source", "*")
+        super().__init__(*args, **kwargs)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["codigo-area"].source = f"{self.attr_prefix}_phone_area_code"
+        fields["numero-telefone"].source = f"{self.attr_prefix}_phone_number"
+        return fields
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        return data if any(data.values()) else None
+
+
+class ContactSerializer(KebabCaseSerializer):
+    nome = serializers.CharField(max_length=200, source="contact_name")
+    email = serializers.EmailField(required=False, allow_blank=True, source="contact_email")
+    telefone = PhoneSerializer(attr_prefix="contact", required=False)
+
+    def validate(self, attrs):
+        if not attrs.get("contact_email") and not attrs.get("contact_phone_number"):
+            raise serializers.ValidationError("Informe e-mail ou telefone da pessoa para contato.")
+        return attrs
+
+    def to_representation(self, instance):
+        return _drop_blank(super().to_representation(instance), "email", "telefone")
+
+
+class RequesterSerializer(KebabCaseSerializer):
+    nome = serializers.CharField(max_length=200, source="requester_name")
+
+
+# --- detalhes-pagamento ----------------------------------------------------------------
+
+
+class BeneficiarySerializer(KebabCaseSerializer):
+    tipo = serializers.ChoiceField(choices=["segurado", "credor", "outro"], source="kind")
+    nome = serializers.CharField(max_length=200, source="name")
+    cpf_ou_cnpj = serializers.CharField(source="tax_id", validators=[validate_cpf_or_cnpj])
+
+
+class BankAccountSerializer(KebabCaseSerializer):
+    banco = DigitsField(min_length=3, max_length=3, source="bank")  # COMPE code (TED)
+    agencia = DigitsField(max_length=10, source="branch")
+    conta = DigitsField(max_length=20, source="account")
+    agencia_digito_verificador = serializers.RegexField(
+        CHECK_DIGIT, required=False, source="branch_check_digit"
+    )
+    conta_digito_verificador = serializers.RegexField(
+        CHECK_DIGIT, required=False, source="account_check_digit"
+    )
+
+
+class PixBankAccountSerializer(BankAccountSerializer):
+    banco = DigitsField(min_length=8, max_length=8, source="bank")  # ISPB of the bank
+
+
+class PixSerializer(KebabCaseSerializer):
+    chave = serializers.CharField(max_length=140, required=False, source="key")
+    conta_bancaria = PixBankAccountSerializer(required=False, source="bank_account")
+
+    def validate(self, attrs):
+        if ("key" in attrs) == ("bank_account" in attrs):
+            raise serializers.ValidationError("Informe exatamente um de: chave, conta-bancaria.")
+        return attrs
+
+
+class BoletoSerializer(KebabCaseSerializer):
+    codigo_de_barras = DigitsField(min_length=44, max_length=48, source="barcode")
+
+
+class PixBrCodeSerializer(KebabCaseSerializer):
+    brcode = serializers.CharField(max_length=512)
+
+
+PAYMENT_METHODS = ("pix", "ted", "boleto", "pix-brcode")
+
+
+class PaymentMethodSerializer(KebabCaseSerializer):
+    metodo_pagamento = serializers.ChoiceField(choices=PAYMENT_METHODS, source="method")
+    pix = PixSerializer(required=False)
+    ted = BankAccountSerializer(required=False)
+    boleto = BoletoSerializer(required=False)
+    pix_brcode = PixBrCodeSerializer(required=False)
+
+    def validate(self, attrs):
+        method = attrs["method"]
+        attr = method.replace("-", "_")
+        if attr not in attrs:
+            raise serializers.ValidationError({method: [f"Obrigatório quando metodo-pagamento é '{method}'."]})
+        extra = [m for m in PAYMENT_METHODS if m != method and m.replace("-", "_") in attrs]
+        if extra:
+            raise serializers.ValidationError(
+                {extra[0]: [f"Não combina com metodo-pagamento '{method}'."]}
+            )
+        return attrs
+
+
+class PaymentDetailsSerializer(KebabCaseSerializer):
+    beneficiario = BeneficiarySerializer(source="beneficiary")
+    dados_pagamento = PaymentMethodSerializer(source="payment_method")
+
+
+# --- claims ----------------------------------------------------------------------------
+
+
+class OpenClaimInputSerializer(KebabCaseSerializer):
+    pessoa_para_contato = ContactSerializer(source="*")
+    solicitante = RequesterSerializer(source="*")
+    cobertura = serializers.RegexField(COVERAGE_NAME, max_length=100, source="coverage_name")
+    data_ocorrencia = UTCDateTimeField(source="occurred_at")
+    natureza = serializers.ChoiceField(choices=Nature.choices, required=False, source="nature")
+    relato_do_ocorrido = serializers.CharField(
+        required=False, allow_blank=True, max_length=10_000, source="narrative"
+    )
+    saldo_devedor = MoneyField(required=False, source="outstanding_balance")
+    detalhes_pagamento = PaymentDetailsSerializer(required=False, source="payment_details")
+    dados_adicionais = serializers.DictField(required=False, source="additional_data")
+
+    def validate_data_ocorrencia(self, value):
+        if value > timezone.now():
+            raise serializers.ValidationError("A data da ocorrência não pode estar no futuro.")
+        return value
+
+    def validate(self, attrs):
+        coverage, nature = attrs["coverage_name"], attrs.get("nature", "")
+        allowed = NATURES_BY_COVERAGE.get(coverage)
+        if allowed and not nature:
+            raise serializers.ValidationError({"natureza": [f"Obrigatória para {coverage}."]})
+        if nature and nature not in (allowed or ()):
+            raise serializers.ValidationError(
+                {"natureza": [f"A natureza '{nature}' não se aplica a {coverage}."]}
+            )
+        return attrs
+
+
+class OutstandingBalanceInputSerializer(KebabCaseSerializer):
+    saldo_devedor = MoneyField(source="outstanding_balance")
+
+
+class PaymentSerializer(KebabCaseSerializer):
+    id = serializers.UUIDField()
+    valor = MoneyField(source="amount")
+    status = serializers.CharField()
+    data_registro = UTCDateTimeField(source="created_at")
+    data_pagamento = serializers.DateField(source="paid_on")
+    id_transacao_financeira = serializers.CharField(source="financial_transaction_id")
+
+
+class PendingDocumentSerializer(KebabCaseSerializer):
+    tipo = serializers.CharField(source="doc_type")
+    titulo = serializers.CharField(source="title")
+    data_solicitacao = UTCDateTimeField(source="requested_at")
+
+
+class DocumentationSerializer(KebabCaseSerializer):
+    documentos_pendentes = serializers.SerializerMethodField()
+    documentos_recebidos = serializers.SerializerMethodField()
+
+    def get_documentos_pendentes(self, claim) -> list[dict]:
+        pending = [r for r in claim.document_requests.all() if r.approved_at is None]
+        return PendingDocumentSerializer(pending, many=True).data
+
+    def get_documentos_recebidos(self, claim) -> list[dict]:
+        return []
+
+
+class DenialSerializer(KebabCaseSerializer):
+    data = UTCDateTimeField(source="denied_at")
+    descricao = serializers.CharField(source="denial_reason")
+
+
+class ClaimSerializer(KebabCaseSerializer):
+    numero_sinistro = serializers.CharField(source="number")
+    status = serializers.ChoiceField(choices=ClaimStatus.choices)
+    valor = MoneyField(source="amount")
+    valor_restante = MoneyField(source="remaining_amount")
+    pagamentos = PaymentSerializer(many=True, source="payments")
+    cobertura = serializers.CharField(source="coverage.name")
+    data_aviso = UTCDateTimeField(source="notified_at")
+    data_ocorrencia = UTCDateTimeField(source="occurred_at")
+    solicitante = RequesterSerializer(source="*")
+    pessoa_para_contato = ContactSerializer(source="*")
+    natureza = serializers.ChoiceField(choices=Nature.choices, source="nature", required=False)
+    relato_do_ocorrido = serializers.CharField(source="narrative", required=False)
+    saldo_devedor = MoneyField(source="outstanding_balance", allow_null=True)
+    documentacao = DocumentationSerializer(source="*")
+    recusa = DenialSerializer(source="*", required=False)
+
+    def to_representation(self, claim):
+        data = super().to_representation(claim)
+        if claim.status != ClaimStatus.DENIED:
+            data.pop("recusa")
+        return _drop_blank(data, "natureza", "relato-do-ocorrido")
+
+
+# --- sales -----------------------------------------------------------------------------
+
+
+class InsuredSerializer(KebabCaseSerializer):
+    nome = serializers.CharField(max_length=200, source="insured_name")
+    cpf = serializers.CharField(source="insured_cpf", validators=[validate_cpf])
+    email = serializers.EmailField(required=False, allow_blank=True, source="insured_email")
+    telefone = PhoneSerializer(attr_prefix="insured", required=False)
+
+    def to_representation(self, instance):
+        return _drop_blank(super().to_representation(instance), "email", "telefone")
+
+
+class CoverageSerializer(KebabCaseSerializer):
+    cobertura = serializers.RegexField(COVERAGE_NAME, max_length=100, source="name")
+    lmi = MoneyField(source="max_indemnity")
+    ativa = serializers.BooleanField(default=True, source="is_active")
+
+
+class SaleSerializer(KebabCaseSerializer):
+    """The sale shape: the list/detail responses and each row of ``import_vendas``."""
+
+    id_venda = serializers.UUIDField(source="id")
+    id_proposta = serializers.UUIDField(source="proposal_id")
+    id_combo_produto = serializers.UUIDField(source="product_combo_id")
+    id_afiliacao = serializers.UUIDField(required=False, allow_null=True, source="affiliation_id")
+    status = serializers.ChoiceField(choices=Sale.Status.choices)
+    segurado = InsuredSerializer(source="*")
+    inicio_vigencia = serializers.DateField(source="valid_from")
+    fim_vigencia = serializers.DateField(source="valid_until")
+    lmg = MoneyField(source="max_guarantee")
+    coberturas = CoverageSerializer(many=True, source="coverages", allow_empty=False)
+
+    def validate(self, attrs):
+        if attrs["valid_until"] < attrs["valid_from"]:
+            raise serializers.ValidationError(
+                {"fim-vigencia": ["Deve ser igual ou posterior a inicio-vigencia."]}
+            )
+        names = [c["name"] for c in attrs["coverages"]]
+        if len(names) != len(set(names)):
+            raise serializers.ValidationError({"coberturas": ["Coberturas repetidas."]})
+        return attrs
+
+
+class SaleListQuerySerializer(serializers.Serializer):
+    cpf = DigitsField(min_length=11, max_length=11, required=False)

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from claims import api
+
+urlpatterns = [
+    path("vendas", api.SaleListApi.as_view(), name="sale-list"),
+    path("vendas/<uuid:sale_id>", api.SaleDetailApi.as_view(), name="sale-detail"),
+    path("vendas/<uuid:sale_id>/abrir-sinistro", api.OpenClaimApi.as_view(), name="claim-open"),
+    path("sinistros/<str:number>", api.ClaimDetailApi.as_view(), name="claim-detail"),
+    path(
+        "sinistros/<str:number>/saldo-devedor",
+        api.OutstandingBalanceApi.as_view(),
+        name="claim-outstanding-balance",
+    ),
+]

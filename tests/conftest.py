@@ -1,0 +1,68 @@
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from rest_framework.test import APIClient
+
+from tests.factories import CoverageFactory, SaleFactory, make_channel
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="needs PostgreSQL (row locks, concurrency)"
+)
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    cache.clear()  # token rate-limit counters must not leak between tests
+    yield
+    cache.clear()
+
+
+def token_request(client, channel, **overrides):
+    body = {
+        "client_id": channel.application.client_id,
+        "client_secret": channel.plain_secret,
+        "grant_type": "client_credentials",
+        **overrides,
+    }
+    return client.post("/oauth/token", body, format="json")
+
+
+def issue_token(channel) -> str:
+    """A real token through the real OAuth endpoint."""
+    response = token_request(APIClient(), channel)
+    assert response.status_code == 200, response.content
+    return response.json()["access_token"]
+
+
+def client_for(channel) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {issue_token(channel)}")
+    client.channel = channel
+    return client
+
+
+@pytest.fixture
+def channel(db):
+    return make_channel("Banco Exemplo")
+
+
+@pytest.fixture
+def api(channel):
+    """API client of ``channel``."""
+    return client_for(channel)
+
+
+@pytest.fixture
+def other_api(db):
+    """API client of a second, unrelated channel."""
+    return client_for(make_channel("Varejo Concorrente"))
+
+
+@pytest.fixture
+def sale(channel):
+    """An active sale of ``channel`` with three coverages (LMG 100k)."""
+    sale = SaleFactory(channel=channel)
+    CoverageFactory(sale=sale, name="cobertura/morte", max_indemnity="50000.00")
+    CoverageFactory(sale=sale, name="cobertura/perda-de-renda", max_indemnity="12000.00")
+    CoverageFactory(sale=sale, name="cobertura/invalidez-permanente", max_indemnity="30000.00")
+    return sale

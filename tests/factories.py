@@ -1,0 +1,92 @@
+import datetime as dt
+import uuid
+from decimal import Decimal
+
+import factory
+from django.utils import timezone
+
+from claims.models import Claim, Coverage, DocumentRequirement, Payment, Sale
+from claims.services import create_channel
+from claims.validators import _check_digit
+from claims.workflow import ClaimStatus
+
+
+def make_cpf(seed: int) -> str:
+    base = f"{seed:09d}"[-9:]
+    first = _check_digit(base, list(range(10, 1, -1)))
+    second = _check_digit(base + str(first), list(range(11, 1, -1)))
+    return f"{base}{first}{second}"
+
+
+_channel_seq = iter(range(1, 10**6))
+
+
+def make_channel(name: str | None = None):
+    """A channel with its OAuth client. The plain secret (stored hashed) is kept on
+    the object as ``plain_secret`` so tests can ask for tokens."""
+    n = next(_channel_seq)
+    channel, secret = create_channel(name=name or f"Canal {n}", slug=f"canal-{n}")
+    channel.plain_secret = secret
+    return channel
+
+
+class SaleFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Sale
+
+    id = factory.LazyFunction(uuid.uuid4)
+    proposal_id = factory.LazyFunction(uuid.uuid4)
+    product_combo_id = factory.LazyFunction(uuid.uuid4)
+    status = Sale.Status.ACTIVE
+    insured_name = factory.Faker("name", locale="pt_BR")
+    insured_cpf = factory.Sequence(lambda n: make_cpf(100000 + n))
+    insured_email = "segurado@example.com"
+    valid_from = dt.date(2025, 1, 1)
+    valid_until = dt.date(2030, 12, 31)
+    max_guarantee = Decimal("100000.00")
+
+
+class CoverageFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Coverage
+
+    sale = factory.SubFactory(SaleFactory)
+    name = "cobertura/morte"
+    max_indemnity = Decimal("50000.00")
+    is_active = True
+
+
+class ClaimFactory(factory.django.DjangoModelFactory):
+    """A claim written straight to the table (for read tests); writes go via services."""
+
+    class Meta:
+        model = Claim
+
+    coverage = factory.SubFactory(CoverageFactory)
+    sale = factory.SelfAttribute("coverage.sale")
+    status = ClaimStatus.CREATED
+    nature = "morte-natural"
+    amount = Decimal("1000.00")
+    occurred_at = factory.LazyFunction(lambda: timezone.now() - dt.timedelta(days=3))
+    notified_at = factory.LazyFunction(timezone.now)
+    requester_name = "Pedro Solicitante"
+    contact_name = "Pedro Contato"
+    contact_email = "pedro@example.com"
+
+
+class PaymentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Payment
+
+    claim = factory.SubFactory(ClaimFactory)
+    amount = Decimal("100.00")
+
+
+class DocumentRequirementFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = DocumentRequirement
+
+    coverage_name = "cobertura/morte"
+    nature = ""
+    doc_type = factory.Sequence(lambda n: f"doc-{n}")
+    title = factory.Sequence(lambda n: f"Documento {n}")
