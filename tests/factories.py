@@ -35,6 +35,7 @@ class SaleFactory(factory.django.DjangoModelFactory):
         model = Sale
 
     id = factory.LazyFunction(uuid.uuid4)
+    channel = factory.LazyFunction(make_channel)
     proposal_id = factory.LazyFunction(uuid.uuid4)
     product_combo_id = factory.LazyFunction(uuid.uuid4)
     status = Sale.Status.ACTIVE

@@ -1,0 +1,192 @@
+"""`manage.py seed_demo`: demo data for a local run (known credentials, so DEBUG only)."""
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.core.management import CommandError, call_command
+from django.test import Client
+from oauth2_provider.models import Application
+from rest_framework.test import APIClient
+
+from claims.models import Channel, Coverage, DocumentRequirement, Sale
+
+pytestmark = pytest.mark.django_db
+
+SALE_MARIA = "3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e01"
+SALE_ANA_CANCELLED = "3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e03"
+
+
+@pytest.fixture
+def debug(settings):
+    settings.DEBUG = True
+
+
+def seed(*args):
+    out = StringIO()
+    call_command("seed_demo", *args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def demo_token_response():
+    return APIClient().post(
+        "/oauth/token",
+        {"client_id": "demo-client", "client_secret": "demo-secret", "grant_type": "client_credentials"},
+        format="json",
+    )
+
+
+def demo_api() -> APIClient:
+    response = demo_token_response()
+    assert response.status_code == 200, response.content
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {response.json()['access_token']}")
+    return client
+
+
+def counts() -> dict:
+    return {
+        "channels": Channel.objects.count(),
+        "applications": Application.objects.count(),
+        "sales": Sale.objects.count(),
+        "coverages": Coverage.objects.count(),
+        "active coverages": Coverage.objects.filter(is_active=True).count(),
+        "requirements": DocumentRequirement.objects.count(),
+        "users": User.objects.count(),
+        "groups": Group.objects.count(),
+    }
+
+
+def admin_login(client: Client, username: str, password: str):
+    return client.post(
+        "/admin/login/?next=/admin/",
+        {"username": username, "password": password, "next": "/admin/"},
+    )
+
+
+def test_the_demo_credentials_obtain_a_token_and_read_the_demo_sales(debug):
+    out = seed()
+
+    assert "demo-client" in out and "demo-secret" in out
+    channel = Channel.objects.select_related("application").get(slug="demo")
+    assert channel.application.client_id == "demo-client"
+    assert channel.application.client_secret != "demo-secret"  # stored hashed
+    api = demo_api()
+    response = api.get("/api/v1/vendas")
+    assert response.status_code == 200, response.content
+    listed = {sale["id-venda"]: sale for sale in response.json()["dados"]}
+    assert SALE_MARIA in listed
+    assert listed[SALE_MARIA]["status"] == "ativa"
+    assert listed[SALE_ANA_CANCELLED]["status"] == "cancelada"
+
+
+def test_the_demo_sales_and_document_requirements_exist(debug):
+    seed()
+
+    demo_sales = Sale.objects.filter(channel__slug="demo")
+    assert demo_sales.count() >= 2
+    assert demo_sales.filter(status=Sale.Status.ACTIVE).exists()
+    maria = Sale.objects.get(pk=SALE_MARIA)
+    assert set(maria.coverages.filter(is_active=True).values_list("name", flat=True)) >= {
+        "cobertura/morte",
+        "cobertura/perda-de-renda",
+    }
+    death_docs = DocumentRequirement.objects.filter(coverage_name="cobertura/morte", is_active=True)
+    assert death_docs.exists()
+    assert DocumentRequirement.objects.filter(coverage_name="cobertura/perda-de-renda").exists()
+
+
+def test_the_demo_channel_can_open_a_claim_that_asks_for_documents(debug):
+    seed()
+
+    response = demo_api().post(
+        f"/api/v1/vendas/{SALE_MARIA}/abrir-sinistro",
+        {
+            "pessoa-para-contato": {"nome": "Pedro", "email": "pedro@example.com"},
+            "solicitante": {"nome": "Pedro"},
+            "cobertura": "cobertura/morte",
+            "natureza": "morte-natural",
+            "data-ocorrencia": "2026-02-01T10:00:00Z",
+        },
+        format="json",
+    )
+
+    assert response.status_code == 200, response.content
+    claim = response.json()
+    assert claim["status"] == "pendente-de-documentacao"
+    assert claim["documentacao"]["documentos-pendentes"]
+
+
+def test_the_analyst_is_staff_and_can_log_into_the_admin_and_list_claims(debug):
+    seed()
+
+    analyst = User.objects.get(username="analista")
+    assert analyst.is_staff
+    assert analyst.is_active
+    assert not analyst.is_superuser
+    browser = Client()
+    login = admin_login(browser, "analista", "analista-demo")
+    assert login.status_code == 302, login.content.decode()[:500]
+    assert login.url == "/admin/"
+    assert browser.get("/admin/claims/claim/").status_code == 200
+    sales_page = browser.get("/admin/claims/sale/")
+    assert sales_page.status_code == 200
+    assert "Maria da Silva" in sales_page.content.decode()
+
+
+def test_the_analyst_cannot_log_in_with_a_wrong_password(debug):
+    seed()
+
+    browser = Client()
+    response = admin_login(browser, "analista", "senha-errada")
+
+    assert response.status_code == 200  # the login form again, with an error
+    assert browser.get("/admin/claims/claim/").status_code == 302
+
+
+def test_running_it_twice_converges_to_the_same_data(debug):
+    seed()
+    first = counts()
+
+    seed()
+
+    assert counts() == first
+    assert demo_token_response().status_code == 200
+    assert Client().login(username="analista", password="analista-demo")
+
+
+def test_running_it_again_restores_a_rotated_demo_secret_and_analyst_password(debug):
+    seed()
+    application = Application.objects.get(client_id="demo-client")
+    application.client_secret = "rotated-secret"
+    application.save()
+    analyst = User.objects.get(username="analista")
+    analyst.set_password("outra-senha")
+    analyst.save()
+    assert demo_token_response().status_code == 401
+
+    seed()
+
+    assert demo_token_response().status_code == 200
+    assert Application.objects.get(client_id="demo-client").client_secret != "demo-secret"
+    assert Client().login(username="analista", password="analista-demo")
+
+
+def test_without_debug_it_refuses_and_creates_nothing(settings):
+    settings.DEBUG = False
+
+    with pytest.raises(CommandError, match="--allow-production"):
+        seed()
+
+    assert not Channel.objects.exists()
+    assert not Sale.objects.exists()
+    assert not User.objects.filter(username="analista").exists()
+
+
+def test_without_debug_it_runs_when_production_is_explicitly_allowed(settings):
+    settings.DEBUG = False
+
+    seed("--allow-production")
+
+    assert Channel.objects.filter(slug="demo").exists()
+    assert demo_token_response().status_code == 200
