@@ -2,6 +2,7 @@
 ``claims.services`` (the analyst actions call them), never through a model form."""
 
 from django.contrib import admin
+from django.contrib.admin.utils import flatten_fieldsets
 
 from claims.models import (
     Channel,
@@ -21,6 +22,11 @@ admin.site.index_title = "Administração"
 
 
 class ReadOnlyMixin:
+    def get_readonly_fields(self, request, obj=None):
+        if self.fieldsets:
+            return flatten_fieldsets(self.fieldsets)
+        return self.fields or [field.name for field in self.model._meta.fields]
+
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -33,11 +39,11 @@ class ReadOnlyMixin:
 
 @admin.register(Channel)
 class ChannelAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "client_id", "is_active", "created_at"]
-    list_filter = ["is_active"]
+    list_display = ["name", "slug", "client_id", "is_active", "claims_api_enabled", "created_at"]
+    list_filter = ["is_active", "claims_api_enabled"]
     search_fields = ["name", "slug", "application__client_id"]
     readonly_fields = ["application", "created_at"]
-    fields = ["name", "slug", "is_active", "application", "created_at"]
+    fields = ["name", "slug", "is_active", "claims_api_enabled", "application", "created_at"]
 
     def has_add_permission(self, request):
         return False  # channels are created with `manage.py create_channel` (secret shown once)

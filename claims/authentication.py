@@ -38,5 +38,12 @@ class ChannelTokenAuthentication(OAuth2Authentication):
 
 
 class IsChannel(BasePermission):
+    """An authenticated channel whose claims API is enabled (the contract's rule)."""
+
+    message = "A API de sinistros não está habilitada para este canal."
+
     def has_permission(self, request, view):
-        return isinstance(request.user, ChannelPrincipal)
+        return (
+            isinstance(request.user, ChannelPrincipal)
+            and request.user.channel.claims_api_enabled
+        )

@@ -42,7 +42,13 @@ class Channel(models.Model):
         related_name="channel",
         verbose_name="cliente OAuth",
     )
-    is_active = models.BooleanField("ativo", default=True)
+    is_active = models.BooleanField(
+        "ativo", default=True, help_text="Desativado: os tokens do canal deixam de valer."
+    )
+    claims_api_enabled = models.BooleanField(
+        "API de sinistros habilitada", default=True,
+        help_text="Desabilitada: o canal se autentica, mas as chamadas à API são recusadas (403).",
+    )
     created_at = models.DateTimeField("criado em", auto_now_add=True)
 
     class Meta:
