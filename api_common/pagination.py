@@ -1,5 +1,8 @@
 from urllib.parse import parse_qs, urlparse
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
@@ -40,6 +43,15 @@ class OpaqueCursorPagination(CursorPagination):
                 {"pagina-seguinte": [self.invalid_cursor_message]}
             ) from exc
 
+    def paginate_queryset(self, queryset, request, view=None):
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except (DjangoValidationError, ValueError, TypeError) as exc:
+            # A cursor that decodes but carries a position of the wrong kind.
+            raise serializers.ValidationError(
+                {"pagina-seguinte": [self.invalid_cursor_message]}
+            ) from exc
+
     def next_cursor(self) -> str | None:
         link = self.get_next_link()
         if link is None:
@@ -49,30 +61,16 @@ class OpaqueCursorPagination(CursorPagination):
     def get_paginated_response(self, data):
         return Response({self.items_key: data, "pagina-seguinte": self.next_cursor()})
 
-    def get_paginated_response_schema(self, schema):
-        return {
-            "type": "object",
-            "required": [self.items_key, "pagina-seguinte"],
-            "properties": {
-                self.items_key: schema,
-                "pagina-seguinte": {"type": "string", "nullable": True},
-            },
-        }
 
-    def get_schema_operation_parameters(self, view):
-        return [
-            {
-                "name": self.cursor_query_param,
-                "required": False,
-                "in": "query",
-                "description": "Cursor devolvido em `pagina-seguinte` da página anterior.",
-                "schema": {"type": "string"},
-            },
-            {
-                "name": self.page_size_query_param,
-                "required": False,
-                "in": "query",
-                "description": f"Itens por página (1 a {self.max_page_size}).",
-                "schema": {"type": "integer", "minimum": 1, "maximum": self.max_page_size},
-            },
-        ]
+PAGINATION_PARAMETERS = [
+    OpenApiParameter(
+        OpaqueCursorPagination.cursor_query_param,
+        OpenApiTypes.STR,
+        description="Cursor devolvido em `pagina-seguinte` da página anterior.",
+    ),
+    OpenApiParameter(
+        OpaqueCursorPagination.page_size_query_param,
+        OpenApiTypes.INT,
+        description=f"Itens por página (1 a {OpaqueCursorPagination.max_page_size}).",
+    ),
+]

@@ -18,6 +18,8 @@ from rest_framework.response import Response
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+# Paths whose callers are programs: errors there are problem JSON, never HTML pages.
+MACHINE_PATH_PREFIXES = ("/api/", "/oauth/", "/uploads/", "/armazenamento/")
 
 
 class ProblemError(Exception):
@@ -143,7 +145,7 @@ def problem_exception_handler(exc: Exception, context: dict) -> Response:
 
 def not_found_view(request, exception=None):
     """``handler404``: problem JSON under /api/, Django's page elsewhere (admin)."""
-    if request.path.startswith("/api/") or request.path.startswith("/oauth/"):
+    if request.path.startswith(MACHINE_PATH_PREFIXES):
         return problem_json_response(
             problem_id="not-found",
             status=404,
@@ -157,7 +159,7 @@ def not_found_view(request, exception=None):
 
 def server_error_view(request):
     """``handler500``: never a traceback, never HTML for API clients."""
-    if request.path.startswith("/api/") or request.path.startswith("/oauth/"):
+    if request.path.startswith(MACHINE_PATH_PREFIXES):
         return problem_json_response(
             problem_id="internal-error",
             status=500,

@@ -3,27 +3,23 @@
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
-ProblemSchema = inline_serializer(
-    name="Problem",
-    fields={
-        "type": serializers.URLField(),
-        "title": serializers.CharField(),
-        "status": serializers.IntegerField(),
-        "detail": serializers.CharField(),
-        "problem-id": serializers.CharField(),
-        "instance": serializers.URLField(),
-    },
-)
+from api_common.problems import PROBLEM_CONTENT_TYPE
+
+_PROBLEM_FIELDS = {
+    "type": serializers.URLField(),
+    "title": serializers.CharField(),
+    "status": serializers.IntegerField(),
+    "detail": serializers.CharField(),
+    "problem-id": serializers.CharField(),
+    "instance": serializers.URLField(),
+}
+
+ProblemSchema = inline_serializer(name="Problem", fields=_PROBLEM_FIELDS)
 
 ValidationProblemSchema = inline_serializer(
     name="ValidationProblem",
     fields={
-        "type": serializers.URLField(),
-        "title": serializers.CharField(),
-        "status": serializers.IntegerField(),
-        "detail": serializers.CharField(),
-        "problem-id": serializers.CharField(),
-        "instance": serializers.URLField(),
+        **_PROBLEM_FIELDS,
         "campos-invalidos": inline_serializer(
             name="InvalidField",
             many=True,
@@ -33,14 +29,22 @@ ValidationProblemSchema = inline_serializer(
 )
 
 
-def problem(description: str, schema=ProblemSchema) -> OpenApiResponse:
-    return OpenApiResponse(response=schema, description=description)
+def problems(descriptions: dict[int, str]) -> dict:
+    """``responses=`` entries for error statuses, typed ``application/problem+json``."""
+    return {
+        (status, PROBLEM_CONTENT_TYPE): OpenApiResponse(
+            response=ValidationProblemSchema if status == 400 else ProblemSchema,
+            description=description,
+        )
+        for status, description in descriptions.items()
+    }
 
 
-AUTH_ERRORS = {
-    401: problem("Token ausente, inválido, expirado ou revogado (`unauthorized`)."),
-}
-VALIDATION_ERROR = {
-    400: problem("Campos inválidos (`invalid-request`) ou JSON malformado (`malformed-request`).",
-                 ValidationProblemSchema),
-}
+AUTH_ERRORS = problems({
+    401: "Token ausente, inválido, expirado ou revogado (`unauthorized`).",
+    403: "API de sinistros desabilitada para o canal (`forbidden`).",
+})
+VALIDATION_ERROR = problems({
+    400: "Campos inválidos (`invalid-request`, com `campos-invalidos`) ou JSON malformado "
+         "(`malformed-request`).",
+})

@@ -6,19 +6,21 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api_common.pagination import OpaqueCursorPagination
-from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problem
+from api_common.pagination import PAGINATION_PARAMETERS, OpaqueCursorPagination
+from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
 from claims import selectors, services
 from claims.serializers import (
     ClaimSerializer,
+    DocumentUploadInputSerializer,
+    DocumentUploadSerializer,
     OpenClaimInputSerializer,
     OutstandingBalanceInputSerializer,
     SaleListQuerySerializer,
     SaleSerializer,
 )
 
-CLAIM_NOT_FOUND = {404: problem("Sinistro inexistente ou de outro canal (`claim-not-found`).")}
-SALE_NOT_FOUND = {404: problem("Venda inexistente ou de outro canal (`sale-not-found`).")}
+CLAIM_NOT_FOUND = problems({404: "Sinistro inexistente ou de outro canal (`claim-not-found`)."})
+SALE_NOT_FOUND = problems({404: "Venda inexistente ou de outro canal (`sale-not-found`)."})
 
 
 SalePageSchema = inline_serializer(
@@ -36,10 +38,7 @@ class SaleListApi(APIView):
     @extend_schema(
         operation_id="listar-vendas",
         tags=["vendas"],
-        parameters=[
-            SaleListQuerySerializer,
-            *OpaqueCursorPagination().get_schema_operation_parameters(None),
-        ],
+        parameters=[SaleListQuerySerializer, *PAGINATION_PARAMETERS],
         responses={200: SalePageSchema, **VALIDATION_ERROR, **AUTH_ERRORS},
     )
     def get(self, request):
@@ -72,11 +71,11 @@ class OpenClaimApi(APIView):
             **VALIDATION_ERROR,
             **AUTH_ERRORS,
             **SALE_NOT_FOUND,
-            422: problem(
+            **problems({422: (
                 "Regra de negócio: `claim-already-opened-for-coverage` (com `numero-sinistro`), "
                 "`insurance-lmg-exhausted`, `coverage-lmi-exhausted`, `sale-not-active`, "
                 "`coverage-not-active`, `occurrence-outside-validity`."
-            ),
+            )}),
         },
     )
     def post(self, request, sale_id):
@@ -99,8 +98,37 @@ class ClaimDetailApi(APIView):
         responses={200: ClaimSerializer, **CLAIM_NOT_FOUND, **AUTH_ERRORS},
     )
     def get(self, request, number):
+        services.verify_pending_uploads(channel=request.user.channel, number=number)
         claim = selectors.claim_for_channel(channel=request.user.channel, number=number)
         return Response(ClaimSerializer(claim).data)
+
+
+class DocumentUploadApi(APIView):
+    @extend_schema(
+        operation_id="enviar-documento",
+        tags=["sinistros"],
+        request=DocumentUploadInputSerializer,
+        responses={
+            200: DocumentUploadSerializer,
+            **VALIDATION_ERROR,
+            **AUTH_ERRORS,
+            **CLAIM_NOT_FOUND,
+            **problems({422: "Sinistro encerrado não recebe documentos (`claim-not-accepting-documents`)."}),
+        },
+        description=(
+            "Registra um arquivo e devolve `url-envio`. Envie o arquivo com `PUT url-envio`, "
+            "corpo binário e `Content-Type` igual a `tipo-de-conteudo`. O arquivo aparece em "
+            "`documentos-recebidos` depois de conferido (tamanho, tipo, conteúdo)."
+        ),
+    )
+    def post(self, request, number):
+        data = DocumentUploadInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        document, url = services.request_document_upload(
+            channel=request.user.channel, number=number, **data.validated_data
+        )
+        document.upload_url = url
+        return Response(DocumentUploadSerializer(document).data)
 
 
 class OutstandingBalanceApi(APIView):
@@ -113,7 +141,7 @@ class OutstandingBalanceApi(APIView):
             **VALIDATION_ERROR,
             **AUTH_ERRORS,
             **CLAIM_NOT_FOUND,
-            422: problem("Sinistro encerrado (`claim-closed`)."),
+            **problems({422: "Sinistro encerrado (`claim-closed`)."}),
         },
     )
     def post(self, request, number):

@@ -69,3 +69,63 @@ class ClaimClosed(BusinessRuleError):
 class TransitionNotAllowed(BusinessRuleError):
     problem_id = "transition-not-allowed"
     title = "Mudança de status não permitida"
+
+
+class ClaimNotAcceptingDocuments(BusinessRuleError):
+    problem_id = "claim-not-accepting-documents"
+    title = "Sinistro não recebe documentos"
+    default_detail = "O sinistro está encerrado (finalizado ou recusado) e não recebe documentos."
+
+
+class InvalidDocumentType(ProblemError):
+    status = 400
+    problem_id = "invalid-request"
+    title = "Requisição inválida"
+    default_detail = "Um ou mais campos são inválidos."
+
+    def __init__(self, accepted: list[str]):
+        listed = ", ".join(accepted) if accepted else "nenhum (omita o campo)"
+        super().__init__(**{"campos-invalidos": [
+            {"campo": "tipo", "mensagem": f"Tipo não solicitado neste sinistro. Aceitos: {listed}."}
+        ]})
+
+
+# Errors of the local upload URL (the S3 mode gets the bucket's own answers).
+
+
+class UploadLinkInvalid(ProblemError):
+    status = 403
+    problem_id = "upload-link-invalid"
+    title = "Link de envio inválido"
+    default_detail = "O link de envio foi alterado ou não existe."
+
+
+class UploadLinkExpired(ProblemError):
+    status = 403
+    problem_id = "upload-link-expired"
+    title = "Link de envio expirado"
+    default_detail = "O link de envio expirou; peça um novo em enviar-documento."
+
+
+class UploadAlreadyReceived(ProblemError):
+    status = 409
+    problem_id = "upload-already-received"
+    title = "Link de envio já utilizado"
+    default_detail = "Este link já recebeu um arquivo; peça um novo link para enviar outro."
+
+
+class UploadContentTypeMismatch(ProblemError):
+    status = 415
+    problem_id = "upload-content-type-mismatch"
+    title = "Content-Type diferente do esperado"
+
+
+class UploadTooLarge(ProblemError):
+    status = 413
+    problem_id = "upload-too-large"
+    title = "Arquivo grande demais"
+
+
+class UploadRejected(BusinessRuleError):
+    problem_id = "upload-rejected"
+    title = "Arquivo rejeitado"

@@ -268,6 +268,53 @@ class DocumentRequest(models.Model):
         return self.title
 
 
+class DocumentFile(models.Model):
+    """A file sent for a claim: announced by ``enviar-documento``, then PUT by the
+    caller straight to storage, then checked here before it counts."""
+
+    class Status(models.TextChoices):
+        AWAITING_UPLOAD = "aguardando-envio", "Aguardando envio"
+        RECEIVED = "recebido", "Recebido"
+        REJECTED = "rejeitado", "Rejeitado"
+        EXPIRED = "expirado", "Link expirado sem envio"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="files", verbose_name="sinistro")
+    # The pending item this file answered, set when the file is accepted.
+    request = models.ForeignKey(
+        DocumentRequest, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="files", verbose_name="documento solicitado",
+    )
+    doc_type = models.SlugField("tipo", max_length=60)
+    file_name = models.CharField("nome do arquivo", max_length=255)
+    sent_at = models.DateTimeField("data de envio (informada)")
+    external_id = models.CharField("id externo", max_length=200, blank=True)
+    content_type = models.CharField("tipo de conteúdo", max_length=100)
+    # Generated here, random: not derivable from the claim or the file id.
+    storage_key = models.CharField("chave no armazenamento", max_length=300, unique=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.AWAITING_UPLOAD)
+    size = models.PositiveBigIntegerField("tamanho (bytes)", null=True, blank=True)
+    rejection_reason = models.CharField("motivo da rejeição", max_length=300, blank=True)
+    upload_expires_at = models.DateTimeField("link de envio expira em")
+    received_at = models.DateTimeField("recebido em", null=True, blank=True)
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "arquivo"
+        verbose_name_plural = "arquivos"
+        ordering = ["created_at", "id"]
+        indexes = [
+            models.Index(
+                fields=["upload_expires_at"],
+                condition=Q(status="aguardando-envio"),
+                name="file_awaiting_upload",
+            ),
+        ]
+
+    def __str__(self):
+        return self.file_name
+
+
 class ClaimHistory(models.Model):
     """Who did what to a claim, and the status before and after."""
 

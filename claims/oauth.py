@@ -50,35 +50,46 @@ def _client_id_of(request) -> str:
 
 @method_decorator(csrf_exempt, name="dispatch")
 class RateLimitedTokenView(TokenView):
-    """Counts token requests per client in a fixed window (shared through the cache).
+    """Counts issued tokens per client in a fixed window (shared through the cache).
 
     Tokens last 12 hours and must be reused, so the limit is generous for a healthy
     client and stops one that asks for a token per call.
     """
 
     def post(self, request, *args, **kwargs):
-        client_id = _client_id_of(request)
-        if client_id:
-            window = settings.TOKEN_RATE_WINDOW_SECONDS
-            now = int(time.time())
-            window_start = now - now % window
-            key = f"oauth-token-rate:{client_id[:100]}:{window_start}"
-            cache.add(key, 0, timeout=window)
-            try:
-                count = cache.incr(key)
-            except ValueError:  # evicted between add and incr
-                cache.set(key, 1, timeout=window)
-                count = 1
-            if count > settings.TOKEN_RATE_LIMIT:
-                retry_after = window_start + window - now
-                return problem_json_response(
-                    problem_id="too-many-token-requests",
-                    status=429,
-                    title="Limite de emissão de tokens excedido",
-                    detail=(
-                        "Reutilize o token enquanto for válido; tente novamente em "
-                        f"{retry_after} segundos."
-                    ),
-                    headers={"Retry-After": str(retry_after)},
-                )
-        return super().post(request, *args, **kwargs)
+        client_id = _client_id_of(request)[:100]
+        window = settings.TOKEN_RATE_WINDOW_SECONDS
+        now = int(time.time())
+        window_start = now - now % window
+        # Only tokens actually issued are counted: a client id is not a secret, and
+        # failed attempts by someone else must not lock the real client out.
+        key = f"oauth-tokens-issued:{client_id}:{window_start}"
+        if client_id and cache.get(key, 0) >= settings.TOKEN_RATE_LIMIT:
+            retry_after = window_start + window - now
+            return problem_json_response(
+                problem_id="too-many-token-requests",
+                status=429,
+                title="Limite de emissão de tokens excedido",
+                detail=(
+                    "Reutilize o token enquanto for válido; tente novamente em "
+                    f"{retry_after} segundos."
+                ),
+                headers={"Retry-After": str(retry_after)},
+            )
+        response = super().post(request, *args, **kwargs)
+        if response.status_code == 200 and client_id:
+            if not cache.add(key, 1, timeout=window):
+                try:
+                    cache.incr(key)
+                except ValueError:  # evicted between add and incr
+                    cache.set(key, 1, timeout=window)
+        return response
+
+    def http_method_not_allowed(self, request, *args, **kwargs):
+        return problem_json_response(
+            problem_id="method-not-allowed",
+            status=405,
+            title="Método não permitido",
+            detail="Use POST para pedir um token.",
+            headers={"Allow": "POST"},
+        )

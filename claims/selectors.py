@@ -3,15 +3,21 @@ payments a claim has: everything a response shows is joined or prefetched here."
 
 from uuid import UUID
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from claims import errors
-from claims.models import Channel, Claim, Sale
+from claims.models import Channel, Claim, DocumentFile, Sale
 
 
 def claims_with_details() -> QuerySet[Claim]:
     return Claim.objects.select_related("sale", "coverage").prefetch_related(
-        "payments", "document_requests"
+        "payments",
+        "document_requests",
+        Prefetch(
+            "files",
+            queryset=DocumentFile.objects.filter(status=DocumentFile.Status.RECEIVED),
+            to_attr="received_files",
+        ),
     )
 
 

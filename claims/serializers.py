@@ -2,16 +2,20 @@
 ``api_common.serializers.KebabCaseSerializer``); ``source=`` maps to English attributes.
 """
 
+from django.conf import settings
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api_common.serializers import DigitsField, KebabCaseSerializer, MoneyField, UTCDateTimeField
 from claims.models import NATURES_BY_COVERAGE, Nature, Sale
+from claims.services import media_type_for
 from claims.validators import validate_cpf, validate_cpf_or_cnpj
 from claims.workflow import ClaimStatus
 
 COVERAGE_NAME = r"^cobertura/[a-z0-9]+(-[a-z0-9]+)*$"
 CHECK_DIGIT = r"^[0-9Xx]{1,2}$"
+OTHER_TITLE = "Outros documentos"
 
 
 def _drop_blank(data: dict, *keys: str) -> dict:
@@ -166,6 +170,37 @@ class OpenClaimInputSerializer(KebabCaseSerializer):
         return attrs
 
 
+class DocumentUploadInputSerializer(KebabCaseSerializer):
+    nome_arquivo = serializers.CharField(max_length=200, source="file_name")
+    data_envio = UTCDateTimeField(source="sent_at")
+    tipo = serializers.SlugField(max_length=60, required=False, source="doc_type")
+    id_externo = serializers.CharField(max_length=200, required=False, allow_blank=True,
+                                       source="external_id")
+
+    def validate_nome_arquivo(self, value: str) -> str:
+        if any(part in value for part in ("/", "\\", "\x00")) or value in (".", ".."):
+            raise serializers.ValidationError("Informe só o nome do arquivo, sem pastas.")
+        stem, dot, extension = value.rpartition(".")
+        if not dot or not stem or not extension:
+            raise serializers.ValidationError("O nome do arquivo precisa de extensão (ex.: .pdf).")
+        if media_type_for(value) is None:
+            allowed = ", ".join(sorted(settings.UPLOAD_ALLOWED_TYPES))
+            raise serializers.ValidationError(f"Tipo de arquivo não permitido. Aceitos: {allowed}.")
+        return value
+
+
+class DocumentUploadSerializer(KebabCaseSerializer):
+    id = serializers.UUIDField()
+    nome_arquivo = serializers.CharField(source="file_name")
+    data_envio = UTCDateTimeField(source="sent_at")
+    id_externo = serializers.CharField(source="external_id")
+    url_envio = serializers.URLField(source="upload_url")
+    tipo_de_conteudo = serializers.CharField(
+        source="content_type", help_text="Content-Type que o PUT em url-envio deve usar."
+    )
+    expira_em = UTCDateTimeField(source="upload_expires_at")
+
+
 class OutstandingBalanceInputSerializer(KebabCaseSerializer):
     saldo_devedor = MoneyField(source="outstanding_balance")
 
@@ -185,16 +220,48 @@ class PendingDocumentSerializer(KebabCaseSerializer):
     data_solicitacao = UTCDateTimeField(source="requested_at")
 
 
+class ReceivedFileSerializer(KebabCaseSerializer):
+    id = serializers.UUIDField()
+    nome_arquivo = serializers.CharField(source="file_name")
+    data_envio = UTCDateTimeField(source="sent_at")
+    tipo_documento = serializers.CharField(source="doc_type")
+    id_externo = serializers.CharField(source="external_id")
+
+
+class ReceivedDocumentSerializer(KebabCaseSerializer):
+    tipo = serializers.CharField()
+    titulo = serializers.CharField()
+    arquivos = ReceivedFileSerializer(many=True)
+
+
 class DocumentationSerializer(KebabCaseSerializer):
     documentos_pendentes = serializers.SerializerMethodField()
     documentos_recebidos = serializers.SerializerMethodField()
 
+    @extend_schema_field(PendingDocumentSerializer(many=True))
     def get_documentos_pendentes(self, claim) -> list[dict]:
         pending = [r for r in claim.document_requests.all() if r.approved_at is None]
         return PendingDocumentSerializer(pending, many=True).data
 
+    @extend_schema_field(ReceivedDocumentSerializer(many=True))
     def get_documentos_recebidos(self, claim) -> list[dict]:
-        return []
+        """Accepted files grouped by type, in the order the types were requested.
+
+        Reads the prefetched ``received_files`` (see ``selectors.claims_with_details``).
+        """
+        titles = {r.doc_type: r.title for r in claim.document_requests.all()}
+        groups: dict[str, list] = {}
+        for document in claim.received_files:
+            groups.setdefault(document.doc_type, []).append(document)
+        order = list(titles) + sorted(set(groups) - set(titles))
+        return ReceivedDocumentSerializer(
+            [
+                {"tipo": doc_type, "titulo": titles.get(doc_type, OTHER_TITLE), "arquivos": groups[doc_type]}
+                for doc_type in order
+                if doc_type in groups
+            ],
+            many=True,
+        ).data
 
 
 class DenialSerializer(KebabCaseSerializer):

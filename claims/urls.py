@@ -8,6 +8,11 @@ urlpatterns = [
     path("vendas/<uuid:sale_id>/abrir-sinistro", api.OpenClaimApi.as_view(), name="claim-open"),
     path("sinistros/<str:number>", api.ClaimDetailApi.as_view(), name="claim-detail"),
     path(
+        "sinistros/<str:number>/enviar-documento",
+        api.DocumentUploadApi.as_view(),
+        name="claim-document-upload",
+    ),
+    path(
         "sinistros/<str:number>/saldo-devedor",
         api.OutstandingBalanceApi.as_view(),
         name="claim-outstanding-balance",

@@ -103,8 +103,50 @@ STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=VAR_DIR / "media")
 MEDIA_URL = "media/"
+
+# --- Claim documents -------------------------------------------------------------------
+# "local": files under MEDIA_ROOT, uploaded through the service's own signed PUT URL.
+# "s3": any S3-compatible bucket, uploaded straight to it with pre-signed PUT URLs.
+DOCUMENT_STORAGE = env.str("DOCUMENT_STORAGE", default="local")
+UPLOAD_URL_EXPIRE_SECONDS = env.int("UPLOAD_URL_EXPIRE_SECONDS", default=15 * 60)
+DOWNLOAD_URL_EXPIRE_SECONDS = env.int("DOWNLOAD_URL_EXPIRE_SECONDS", default=5 * 60)
+UPLOAD_MAX_BYTES = env.int("UPLOAD_MAX_BYTES", default=20 * 1024 * 1024)
+# Extension -> media type. The media type is bound into the upload URL.
+UPLOAD_ALLOWED_TYPES = env.dict(
+    "UPLOAD_ALLOWED_TYPES",
+    default={
+        "pdf": "application/pdf",
+        "jpg": "image/jpeg",
+        "jpeg": "image/jpeg",
+        "png": "image/png",
+        "heic": "image/heic",
+        "heif": "image/heif",
+    },
+)
+# Origins allowed to PUT to the local upload URL from a browser (the hosted pages).
+UPLOAD_CORS_ALLOWED_ORIGINS = env.list("UPLOAD_CORS_ALLOWED_ORIGINS", default=["*"])
+# Shared secret of S3-compatible bucket notifications (POST /armazenamento/notificacoes).
+STORAGE_NOTIFICATION_TOKEN = env.str("STORAGE_NOTIFICATION_TOKEN", default="")
+AWS_STORAGE_BUCKET_NAME = env.str("AWS_STORAGE_BUCKET_NAME", default="sinistros-documentos")
+AWS_S3_REGION_NAME = env.str("AWS_S3_REGION_NAME", default="us-east-1")
+AWS_S3_ENDPOINT_URL = env.str("AWS_S3_ENDPOINT_URL", default="") or None
+AWS_ACCESS_KEY_ID = env.str("AWS_ACCESS_KEY_ID", default="") or None
+AWS_SECRET_ACCESS_KEY = env.str("AWS_SECRET_ACCESS_KEY", default="") or None
+AWS_S3_SIGNATURE_VERSION = "s3v4"
+AWS_S3_ADDRESSING_STYLE = env.str("AWS_S3_ADDRESSING_STYLE", default="path")
+AWS_QUERYSTRING_AUTH = True  # never a public URL
+AWS_QUERYSTRING_EXPIRE = DOWNLOAD_URL_EXPIRE_SECONDS
+AWS_DEFAULT_ACL = None
+AWS_S3_FILE_OVERWRITE = False
+
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {
+        "BACKEND": (
+            "storages.backends.s3.S3Storage"
+            if DOCUMENT_STORAGE == "s3"
+            else "django.core.files.storage.FileSystemStorage"
+        )
+    },
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -152,20 +194,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
-    "APPEND_COMPONENTS": {
-        "securitySchemes": {
-            "oauth2": {
-                "type": "oauth2",
-                "flows": {
-                    "clientCredentials": {
-                        "tokenUrl": f"{AUTH_URL}/oauth/token",
-                        "scopes": {"claims": "Sinistros do canal"},
-                    }
-                },
-            }
-        }
-    },
-    "SECURITY": [{"oauth2": ["claims"]}],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api_common.openapi_hooks.contract_path_parameters",
+    ],
 }
 
 # --- OAuth 2.0 (client credentials) ----------------------------------------------------
@@ -174,6 +206,18 @@ OAUTH2_PROVIDER = {
     "SCOPES": {"claims": "Sinistros do canal"},
     "DEFAULT_SCOPES": ["claims"],
     "OAUTH2_BACKEND_CLASS": "claims.oauth.JSONOrFormOAuthLibCore",
+    # RFC 9700 (OAuth 2.0 Security BCP). Only client credentials are used, but nothing
+    # else should be open either; tokens are stored hashed, never in plaintext.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_SCHEME": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
 }
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"
@@ -200,6 +244,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    # Notices S3 uploads whose bucket notification was lost, and expires stale links.
+    "sweep-pending-uploads": {
+        "task": "claims.tasks.sweep_pending_uploads",
+        "schedule": env.int("UPLOAD_SWEEP_SECONDS", default=60),
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -3,16 +3,22 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from claims.oauth import RateLimitedTokenView
+from claims.upload_views import DocumentDownloadView, LocalUploadView, StorageNotificationView
 
 api_v1 = [
     path("", include("claims.urls")),
-    path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
 
 urlpatterns = [
     path("oauth/token", RateLimitedTokenView.as_view(), name="oauth-token"),
     path("api/v1/", include(api_v1)),
+    # Not under /api/v1: the caller holds a signed URL, not a channel token.
+    path("uploads/<str:token>", LocalUploadView.as_view(), name="document-upload"),
+    path("armazenamento/notificacoes", StorageNotificationView.as_view(),
+         name="storage-notifications"),
+    path("documentos/<str:token>", DocumentDownloadView.as_view(), name="document-download"),
     path("admin/", admin.site.urls),
 ]
 

@@ -32,7 +32,11 @@ def printed_values(output: str) -> dict:
 def request_token(client_id: str, client_secret: str):
     return APIClient().post(
         "/oauth/token",
-        {"client_id": client_id, "client_secret": client_secret, "grant_type": "client_credentials"},
+        {
+            "client_id": client_id,
+            "client_secret": client_secret,
+            "grant_type": "client_credentials",
+        },
         format="json",
     )
 
@@ -105,3 +109,20 @@ def test_a_name_without_letters_or_digits_fails(name):
 
     assert not Channel.objects.exists()
     assert not Application.objects.exists()
+
+
+def test_a_name_too_long_for_the_slug_column_fails_cleanly_or_gets_a_slug_that_fits():
+    try:
+        out, _ = run("Banco " + "x" * 60, "--json")
+    except CommandError:
+        assert not Channel.objects.exists()
+    else:
+        slug = json.loads(out)["channel"]
+        assert len(slug) <= Channel._meta.get_field("slug").max_length
+
+
+def test_a_slug_option_that_is_not_a_slug_fails():
+    with pytest.raises(CommandError):
+        run("Banco Exemplo", "--slug", "Banco X/1")
+
+    assert not Channel.objects.exists()

@@ -161,7 +161,8 @@ def test_leaving_out_a_coverage_of_one_sale_does_not_touch_other_sales(tmp_path,
 
 
 def _invalid_cpf(row):
-    row["segurado"]["cpf"] = row["segurado"]["cpf"][:-1] + str((int(row["segurado"]["cpf"][-1]) + 1) % 10)
+    cpf = row["segurado"]["cpf"]
+    row["segurado"]["cpf"] = cpf[:-1] + str((int(cpf[-1]) + 1) % 10)  # wrong check digit
 
 
 def _missing_field(row):
@@ -274,6 +275,12 @@ def test_a_missing_file_fails_with_a_clear_message(tmp_path, channel):
     message, _ = import_failing(missing, channel)
 
     assert message == f"Arquivo não encontrado: {missing}"
+
+
+def test_a_path_that_cannot_be_read_fails_with_a_clear_message(tmp_path, channel):
+    message, _ = import_failing(tmp_path, channel)  # a directory, not a file
+
+    assert str(tmp_path) in message
 
 
 def test_a_file_that_is_not_json_fails_with_a_clear_message(tmp_path, channel):

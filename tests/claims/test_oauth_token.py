@@ -7,6 +7,7 @@ rate-limited per client.
 
 import base64
 import datetime as dt
+import hashlib
 from urllib.parse import urlencode
 
 import pytest
@@ -46,6 +47,11 @@ def basic_token_request(client, channel, secret=None):
     )
 
 
+def stored(token: str) -> AccessToken:
+    """Tokens are kept only as their SHA-256 (RFC 9700 token storage)."""
+    return AccessToken.objects.get(token_checksum=hashlib.sha256(token.encode()).hexdigest())
+
+
 def assert_is_bearer_token(response, channel):
     assert response.status_code == 200, response.content
     body = response.json()
@@ -53,7 +59,7 @@ def assert_is_bearer_token(response, channel):
     assert body["expires_in"] == TWELVE_HOURS
     assert body["scope"] == "claims"
     assert body["access_token"]
-    token = AccessToken.objects.get(token=body["access_token"])
+    token = stored(body["access_token"])
     assert token.application_id == channel.application_id
 
 
@@ -146,14 +152,16 @@ def test_a_json_body_that_is_not_an_object_is_refused(db, body):
     assert response.json()["error"] == "unsupported_grant_type"
 
 
-def test_expires_in_follows_the_access_token_lifetime_setting(channel, settings, fresh_oauthlib_core):
+def test_expires_in_follows_the_access_token_lifetime_setting(
+    channel, settings, fresh_oauthlib_core
+):
     settings.OAUTH2_PROVIDER = {**settings.OAUTH2_PROVIDER, "ACCESS_TOKEN_EXPIRE_SECONDS": 600}
 
     response = token_request(APIClient(), channel)
 
     assert response.status_code == 200, response.content
     assert response.json()["expires_in"] == 600
-    token = AccessToken.objects.get(token=response.json()["access_token"])
+    token = stored(response.json()["access_token"])
     assert token.expires - timezone.now() <= dt.timedelta(seconds=600)
     assert token.expires - timezone.now() > dt.timedelta(seconds=590)
 
@@ -161,7 +169,7 @@ def test_expires_in_follows_the_access_token_lifetime_setting(channel, settings,
 def test_a_default_token_lives_twelve_hours(channel, fresh_oauthlib_core):
     response = token_request(APIClient(), channel)
 
-    token = AccessToken.objects.get(token=response.json()["access_token"])
+    token = stored(response.json()["access_token"])
     lifetime = token.expires - timezone.now()
     assert dt.timedelta(hours=12) - dt.timedelta(seconds=10) < lifetime <= dt.timedelta(hours=12)
 
@@ -198,8 +206,9 @@ def test_the_token_limit_of_one_client_does_not_stop_another(channel, settings):
     for _ in range(4):
         token_request(client, channel)
     assert token_request(client, channel).status_code == 429
+    other = make_channel()
 
-    assert_is_bearer_token(token_request(client, other := make_channel()), other)
+    assert_is_bearer_token(token_request(client, other), other)
 
 
 def test_the_token_limit_counts_a_client_however_it_authenticates(channel, settings):
@@ -212,3 +221,20 @@ def test_the_token_limit_counts_a_client_however_it_authenticates(channel, setti
     assert basic_token_request(client, channel).status_code == 429
     assert form_token_request(client, channel).status_code == 429
     assert token_request(client, channel).status_code == 429
+
+
+def test_failed_attempts_with_a_known_client_id_do_not_use_up_its_quota(channel, settings):
+    settings.TOKEN_RATE_LIMIT = 2
+    client = APIClient()
+    for _ in range(5):
+        assert token_request(client, channel, client_secret="guess").status_code == 401
+
+    assert token_request(client, channel).status_code == 200
+
+
+def test_a_get_on_the_token_endpoint_is_a_problem_not_a_page(db):
+    response = APIClient().get("/oauth/token")
+
+    assert response.status_code == 405
+    assert response["Content-Type"] == "application/problem+json"
+    assert response["Allow"] == "POST"

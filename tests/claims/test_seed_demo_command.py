@@ -31,7 +31,11 @@ def seed(*args):
 def demo_token_response():
     return APIClient().post(
         "/oauth/token",
-        {"client_id": "demo-client", "client_secret": "demo-secret", "grant_type": "client_credentials"},
+        {
+            "client_id": "demo-client",
+            "client_secret": "demo-secret",
+            "grant_type": "client_credentials",
+        },
         format="json",
     )
 

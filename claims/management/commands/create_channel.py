@@ -1,6 +1,8 @@
 import json
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.core.validators import validate_slug
 from django.utils.text import slugify
 
 from claims.models import Channel
@@ -18,9 +20,18 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, name, slug=None, as_json=False, **options):
-        slug = slug or slugify(name)
+        max_length = Channel._meta.get_field("slug").max_length
+        slug = slug if slug is not None else slugify(name)[:max_length].strip("-")
         if not slug:
             raise CommandError("Informe um nome (ou --slug) com letras ou dígitos.")
+        try:
+            validate_slug(slug)
+        except ValidationError:
+            raise CommandError(
+                f"--slug '{slug}' inválido: use letras minúsculas, dígitos e hífens."
+            ) from None
+        if len(slug) > max_length:
+            raise CommandError(f"--slug tem mais de {max_length} caracteres.")
         if Channel.objects.filter(slug=slug).exists():
             raise CommandError(f"Já existe um canal '{slug}'.")
         channel, secret = create_channel(name=name, slug=slug)

@@ -30,6 +30,8 @@ class Command(BaseCommand):
             rows = json.loads(file.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise CommandError(f"Arquivo não encontrado: {file}") from None
+        except OSError as exc:  # a directory, no permission, ...
+            raise CommandError(f"Não foi possível ler {file}: {exc.strerror}") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise CommandError(f"{file} não é JSON válido: {exc}") from None
         if not isinstance(rows, list):

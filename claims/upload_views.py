@@ -1,0 +1,161 @@
+"""Endpoints that are not called with a channel token: the local upload URL (signed),
+bucket notifications (shared secret) and analysts' document downloads (staff session)."""
+
+import hmac
+import json
+import tempfile
+from urllib.parse import unquote_plus
+
+from django.conf import settings
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core import signing
+from django.core.files import File
+from django.core.files.storage import default_storage
+from django.http import FileResponse, HttpResponse
+from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.views import View
+from django.views.decorators.csrf import csrf_exempt
+
+from api_common.problems import ProblemError, problem_json_response
+from claims import errors, services, uploads
+from claims.models import DocumentFile
+
+CHUNK = 64 * 1024
+
+
+def _problem(error: ProblemError, **extra):
+    return problem_json_response(
+        problem_id=error.problem_id, status=error.status, title=error.title,
+        detail=error.detail, **{**error.extra, **extra},
+    )
+
+
+@method_decorator(csrf_exempt, name="dispatch")
+class LocalUploadView(View):
+    """``PUT url-envio`` in local mode: behaves like a pre-signed S3 PUT.
+
+    The token is signed and expires; it names the file record and its media type. Only
+    the first upload counts. Browsers may PUT cross-origin (the hosted pages)."""
+
+    http_method_names = ["put", "options"]
+
+    def dispatch(self, request, *args, **kwargs):
+        response = super().dispatch(request, *args, **kwargs)
+        origin = request.headers.get("Origin")
+        allowed = settings.UPLOAD_CORS_ALLOWED_ORIGINS
+        if origin and ("*" in allowed or origin in allowed):
+            response["Access-Control-Allow-Origin"] = "*" if "*" in allowed else origin
+            response["Access-Control-Allow-Methods"] = "PUT, OPTIONS"
+            response["Access-Control-Allow-Headers"] = "Content-Type"
+            response["Access-Control-Max-Age"] = "600"
+            response["Vary"] = "Origin"
+        return response
+
+    def options(self, request, token):
+        return HttpResponse(status=204)
+
+    def put(self, request, token):
+        try:
+            document = self._document_for(token)
+            declared = request.content_type or ""
+            if declared != document.content_type:
+                raise errors.UploadContentTypeMismatch(
+                    f"Envie o arquivo com Content-Type: {document.content_type}."
+                )
+            length = request.META.get("CONTENT_LENGTH") or ""
+            if length.isdigit() and int(length) > settings.UPLOAD_MAX_BYTES:
+                services.reject_oversized_upload(file_id=document.pk)
+                raise errors.UploadTooLarge(
+                    f"O máximo é {settings.UPLOAD_MAX_BYTES} bytes.")
+            with tempfile.SpooledTemporaryFile(max_size=1024 * 1024) as body:
+                if not self._copy_body(request, body):
+                    services.reject_oversized_upload(file_id=document.pk)
+                    raise errors.UploadTooLarge(f"O máximo é {settings.UPLOAD_MAX_BYTES} bytes.")
+                body.seek(0)
+                document = services.store_local_upload(
+                    file_id=document.pk, content=File(body)
+                )
+        except ProblemError as error:
+            return _problem(error)
+        if document.status == DocumentFile.Status.REJECTED:
+            return _problem(errors.UploadRejected(document.rejection_reason))
+        return HttpResponse(status=200)
+
+    @staticmethod
+    def _document_for(token: str) -> DocumentFile:
+        try:
+            file_id, content_type = uploads.read_local_upload_token(token)
+        except signing.SignatureExpired:
+            raise errors.UploadLinkExpired() from None
+        except signing.BadSignature:
+            raise errors.UploadLinkInvalid() from None
+        document = DocumentFile.objects.filter(pk=file_id, content_type=content_type).first()
+        if document is None:
+            raise errors.UploadLinkInvalid()
+        if document.status != DocumentFile.Status.AWAITING_UPLOAD:
+            raise errors.UploadAlreadyReceived()
+        if document.upload_expires_at < timezone.now():
+            raise errors.UploadLinkExpired()
+        return document
+
+    @staticmethod
+    def _copy_body(request, target) -> bool:
+        """Copy the body, stopping past the limit. False when it was too large."""
+        copied = 0
+        while chunk := request.read(CHUNK):
+            copied += len(chunk)
+            if copied > settings.UPLOAD_MAX_BYTES:
+                return False
+            target.write(chunk)
+        return True
+
+
+@method_decorator(csrf_exempt, name="dispatch")
+class StorageNotificationView(View):
+    """S3-compatible bucket notifications (e.g. MinIO's webhook target) for created
+    objects: ``Authorization: Bearer <STORAGE_NOTIFICATION_TOKEN>``."""
+
+    http_method_names = ["post"]
+
+    def post(self, request):
+        expected = settings.STORAGE_NOTIFICATION_TOKEN
+        given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
+            return problem_json_response(
+                problem_id="unauthorized", status=401, title="Autenticação necessária",
+                detail="Token de notificação ausente ou inválido.",
+                headers={"WWW-Authenticate": 'Bearer realm="storage"'},
+            )
+        try:
+            records = json.loads(request.body or b"{}").get("Records", [])
+            keys = [unquote_plus(r["s3"]["object"]["key"]) for r in records
+                    if str(r.get("eventName", "")).startswith(("s3:ObjectCreated", "ObjectCreated"))]
+        except (ValueError, AttributeError, KeyError, TypeError):
+            return problem_json_response(
+                problem_id="malformed-request", status=400,
+                title="Corpo da requisição malformado",
+                detail="Esperado um evento de notificação S3 (Records[].s3.object.key).",
+            )
+        services.confirm_uploads_by_key(keys=keys)
+        return HttpResponse(status=204)
+
+
+@method_decorator(staff_member_required, name="dispatch")
+class DocumentDownloadView(View):
+    """Local mode: an analyst's short-lived, signed link to one stored file."""
+
+    def get(self, request, token):
+        try:
+            key = uploads.read_download_token(token)
+        except signing.BadSignature:  # includes SignatureExpired
+            return HttpResponse("Link expirado ou inválido.", status=403)
+        document = DocumentFile.objects.filter(storage_key=key).first()
+        if document is None or not default_storage.exists(key):
+            return HttpResponse("Arquivo não encontrado.", status=404)
+        response = FileResponse(
+            default_storage.open(key, "rb"), as_attachment=True, filename=document.file_name,
+            content_type=document.content_type,
+        )
+        response["Cache-Control"] = "private, no-store"
+        return response

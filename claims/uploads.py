@@ -1,0 +1,182 @@
+"""Where claim documents are stored and how callers PUT them there.
+
+Two modes, chosen by ``DOCUMENT_STORAGE``:
+
+- ``s3``: any S3-compatible bucket. ``url-envio`` is a boto3 pre-signed ``put_object``
+  URL bound to the object key and the media type; the bytes never pass through us.
+  django-storages (``default_storage``) gives analysts short-lived download links.
+- ``local``: files under ``MEDIA_ROOT``. ``url-envio`` points at our own upload view
+  with a signed, expiring token bound to the file record and its media type.
+
+Either way :func:`inspect` reports what arrived, so the service can check it.
+"""
+
+import functools
+from dataclasses import dataclass
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+from django.conf import settings
+from django.core import signing
+from django.core.files.storage import default_storage
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.urls import reverse
+
+UPLOAD_SALT = "claims.document-upload"
+DOWNLOAD_SALT = "claims.document-download"
+HEAD_BYTES = 32
+
+# Leading bytes each allowed media type must start with (content sniffing).
+_MAGIC = {
+    "application/pdf": lambda head: head.startswith(b"%PDF-"),
+    "image/jpeg": lambda head: head.startswith(b"\xff\xd8\xff"),
+    "image/png": lambda head: head.startswith(b"\x89PNG\r\n\x1a\n"),
+    "image/heic": lambda head: _is_heif(head),
+    "image/heif": lambda head: _is_heif(head),
+}
+
+
+def _is_heif(head: bytes) -> bool:
+    brands = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
+    return head[4:8] == b"ftyp" and head[8:12] in brands
+
+
+def content_matches(content_type: str, head: bytes) -> bool:
+    check = _MAGIC.get(content_type)
+    return check is not None and check(head)
+
+
+@dataclass(frozen=True)
+class StoredObject:
+    size: int
+    content_type: str
+    head: bytes
+
+
+# --- S3 -------------------------------------------------------------------------------
+
+
+@functools.cache
+def s3_client():
+    """One boto3 client per process (clients are thread-safe; creating one is slow)."""
+    return boto3.client(
+        "s3",
+        endpoint_url=settings.AWS_S3_ENDPOINT_URL,
+        region_name=settings.AWS_S3_REGION_NAME,
+        aws_access_key_id=settings.AWS_ACCESS_KEY_ID,
+        aws_secret_access_key=settings.AWS_SECRET_ACCESS_KEY,
+        config=Config(
+            signature_version="s3v4",
+            s3={"addressing_style": settings.AWS_S3_ADDRESSING_STYLE},
+            retries={"max_attempts": 3, "mode": "standard"},
+            connect_timeout=5,
+            read_timeout=10,
+        ),
+    )
+
+
+@receiver(setting_changed)
+def _forget_client(*, setting, **kwargs):
+    if setting.startswith("AWS_") or setting == "DOCUMENT_STORAGE":
+        s3_client.cache_clear()
+
+
+def _s3_upload_url(key: str, content_type: str) -> str:
+    return s3_client().generate_presigned_url(
+        "put_object",
+        Params={
+            "Bucket": settings.AWS_STORAGE_BUCKET_NAME,
+            "Key": key,
+            "ContentType": content_type,
+        },
+        ExpiresIn=settings.UPLOAD_URL_EXPIRE_SECONDS,
+        HttpMethod="PUT",
+    )
+
+
+def _s3_inspect(key: str) -> StoredObject | None:
+    bucket = settings.AWS_STORAGE_BUCKET_NAME
+    try:
+        head = s3_client().head_object(Bucket=bucket, Key=key)
+    except ClientError as error:
+        if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
+            return None
+        raise
+    first_bytes = b""
+    if head["ContentLength"]:
+        body = s3_client().get_object(Bucket=bucket, Key=key, Range=f"bytes=0-{HEAD_BYTES - 1}")
+        first_bytes = body["Body"].read()
+    return StoredObject(
+        size=head["ContentLength"], content_type=head.get("ContentType", ""), head=first_bytes
+    )
+
+
+# --- local ----------------------------------------------------------------------------
+
+
+def local_upload_token(file_id, content_type: str) -> str:
+    return signing.dumps({"id": str(file_id), "ct": content_type}, salt=UPLOAD_SALT, compress=True)
+
+
+def read_local_upload_token(token: str) -> tuple[str, str]:
+    """-> (file id, media type). Raises ``signing.SignatureExpired`` or
+    ``signing.BadSignature``."""
+    data = signing.loads(token, salt=UPLOAD_SALT, max_age=settings.UPLOAD_URL_EXPIRE_SECONDS)
+    return data["id"], data["ct"]
+
+
+def _local_inspect(key: str) -> StoredObject | None:
+    if not default_storage.exists(key):
+        return None
+    with default_storage.open(key, "rb") as stored:
+        head = stored.read(HEAD_BYTES)
+    return StoredObject(size=default_storage.size(key), content_type="", head=head)
+
+
+def read_download_token(token: str) -> str:
+    """-> storage key. Raises like :func:`read_local_upload_token`."""
+    return signing.loads(token, salt=DOWNLOAD_SALT, max_age=settings.DOWNLOAD_URL_EXPIRE_SECONDS)
+
+
+# --- what the rest of the code calls --------------------------------------------------
+
+
+def uses_s3() -> bool:
+    return settings.DOCUMENT_STORAGE == "s3"
+
+
+def upload_url(*, file_id, key: str, content_type: str) -> str:
+    if uses_s3():
+        return _s3_upload_url(key, content_type)
+    path = reverse("document-upload", kwargs={"token": local_upload_token(file_id, content_type)})
+    return f"{settings.BASE_URL}{path}"
+
+
+def inspect(key: str) -> StoredObject | None:
+    """What is stored under ``key`` (None when nothing arrived yet)."""
+    return _s3_inspect(key) if uses_s3() else _local_inspect(key)
+
+
+def save_local(key: str, content) -> None:
+    stored_as = default_storage.save(key, content)
+    if stored_as != key:
+        # Keys are random and unique: a renamed save means something else wrote there.
+        default_storage.delete(stored_as)
+        raise RuntimeError(f"storage key already in use: {key}")
+
+
+def delete(key: str) -> None:
+    if uses_s3():
+        s3_client().delete_object(Bucket=settings.AWS_STORAGE_BUCKET_NAME, Key=key)
+    else:
+        default_storage.delete(key)
+
+
+def download_url(key: str) -> str:
+    """A short-lived link for analysts; never a public URL."""
+    if uses_s3():
+        return default_storage.url(key)  # django-storages: pre-signed GET, AWS_QUERYSTRING_EXPIRE
+    token = signing.dumps(key, salt=DOWNLOAD_SALT)
+    return reverse("document-download", kwargs={"token": token})
