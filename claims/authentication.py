@@ -26,6 +26,10 @@ class ChannelTokenAuthentication(OAuth2Authentication):
     application to the channel. A token of an inactive channel is not accepted."""
 
     def authenticate(self, request):
+        if not request.headers.get("Authorization", "").lower().startswith("bearer "):
+            # Tokens travel only in the header (RFC 9700); stop before the toolkit
+            # reads the body, so a token-less call is a 401 whatever its body.
+            return None
         result = super().authenticate(request)
         if result is None:
             return None

@@ -10,6 +10,12 @@ class SaleNotFound(ProblemError):
     default_detail = "Nenhuma venda com este id-venda para o canal."
 
 
+class SaleOfAnotherChannel(ProblemError):
+    status = 409
+    problem_id = "sale-of-another-channel"
+    title = "Venda de outro canal"
+
+
 class ClaimNotFound(ProblemError):
     status = 404
     problem_id = "claim-not-found"

@@ -537,12 +537,19 @@ def upsert_sales(*, channel: Channel, rows: list[dict]) -> tuple[int, int]:
 
     Coverages are upserted by name; a coverage missing from its sale's row is
     deactivated, not deleted (claims may point at it). Returns (created, updated).
-    The caller has already refused ids that belong to another channel.
+    An id that belongs to another channel aborts the whole call.
     """
     if not rows:
         return 0, 0
     ids = [row["id"] for row in rows]
-    existing = set(Sale.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    # Locked, so a concurrent import cannot slip another channel's sale in between the
+    # caller's check and the upsert below.
+    existing = dict(
+        Sale.objects.select_for_update().filter(pk__in=ids).values_list("pk", "channel_id")
+    )
+    foreign = sorted(str(pk) for pk, owner in existing.items() if owner != channel.pk)
+    if foreign:
+        raise errors.SaleOfAnotherChannel(f"id-venda de outro canal: {', '.join(foreign)}.")
     Sale.objects.bulk_create(
         [
             Sale(

@@ -18,7 +18,7 @@ from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
 from api_common.problems import ProblemError, problem_json_response
-from claims import errors, services, uploads
+from claims import errors, services, tasks, uploads
 from claims.models import DocumentFile
 
 CHUNK = 64 * 1024
@@ -137,7 +137,9 @@ class StorageNotificationView(View):
                 title="Corpo da requisição malformado",
                 detail="Esperado um evento de notificação S3 (Records[].s3.object.key).",
             )
-        services.confirm_uploads_by_key(keys=keys)
+        if keys:
+            # Answer the bucket at once; the check (HEAD + first bytes) runs in a worker.
+            tasks.confirm_uploads.delay(keys)
         return HttpResponse(status=204)
 
 

@@ -142,3 +142,12 @@ def test_each_refusal_has_its_own_instance(db):
     second = assert_unauthorized(APIClient().get("/api/v1/vendas"))
 
     assert first["instance"] != second["instance"]
+
+
+def test_a_form_post_without_a_token_is_refused_as_unauthenticated(sale):
+    response = APIClient().post(
+        f"/api/v1/vendas/{sale.id}/abrir-sinistro", "a=b",
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert_unauthorized(response)

@@ -7,6 +7,7 @@ from django.db import transaction
 from api_common.problems import flatten_validation_errors
 from claims.models import Channel, Sale
 from claims.serializers import SaleSerializer
+from claims.errors import SaleOfAnotherChannel
 from claims.services import upsert_sales
 
 BATCH = 500
@@ -49,9 +50,12 @@ class Command(BaseCommand):
         # One transaction for the whole file: it loads entirely or not at all.
         with transaction.atomic():
             for start in range(0, len(valid), BATCH):
-                batch_created, batch_updated = upsert_sales(
-                    channel=owner, rows=valid[start:start + BATCH]
-                )
+                try:
+                    batch_created, batch_updated = upsert_sales(
+                        channel=owner, rows=valid[start:start + BATCH]
+                    )
+                except SaleOfAnotherChannel as exc:  # imported by another channel meanwhile
+                    raise CommandError(f"{exc.detail} Nada foi importado.") from None
                 created, updated = created + batch_created, updated + batch_updated
                 if len(valid) > BATCH:
                     self.stderr.write(f"... {min(start + BATCH, len(valid))}/{len(valid)}")

@@ -116,9 +116,12 @@ class Command(BaseCommand):
                 client_id=DEMO_CLIENT_ID, client_secret=DEMO_CLIENT_SECRET,
             )
         else:
-            # Converge: someone may have rotated the demo secret.
+            # Converge: someone may have rotated the secret or switched the channel off.
+            channel.application.client_id = DEMO_CLIENT_ID
             channel.application.client_secret = DEMO_CLIENT_SECRET
             channel.application.save()
+            channel.is_active = channel.claims_api_enabled = True
+            channel.save(update_fields=["is_active", "claims_api_enabled"])
         return channel
 
     def _analyst(self) -> None:
@@ -127,7 +130,7 @@ class Command(BaseCommand):
             Permission.objects.filter(content_type__app_label="claims", codename__startswith="view_")
         )
         user, _ = User.objects.get_or_create(username=ANALYST_USERNAME)
-        user.is_staff = True
+        user.is_staff = user.is_active = True
         user.first_name = "Analista"
         user.last_name = "Demonstração"
         user.set_password(ANALYST_PASSWORD)

@@ -1,0 +1,22 @@
+"""Celery tasks: thin wrappers that call services. Retries live here; rules do not."""
+
+from botocore.exceptions import BotoCoreError, ClientError
+from celery import shared_task
+
+from claims import services
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_pending_uploads() -> None:
+    """Periodic (see CELERY_BEAT_SCHEDULE): notice S3 uploads whose bucket
+    notification was lost, and expire links that ran out with nothing stored."""
+    services.sweep_pending_uploads()
+
+
+@shared_task(
+    acks_late=True, ignore_result=True, autoretry_for=(BotoCoreError, ClientError, OSError),
+    retry_backoff=True, max_retries=5,
+)
+def confirm_uploads(keys: list[str]) -> None:
+    """Bucket notifications are acknowledged at once and checked here."""
+    services.confirm_uploads_by_key(keys=keys)
