@@ -29,7 +29,7 @@ migrate: $(STAMP)
 	$(PY) manage.py migrate --no-input
 
 worker: $(STAMP)
-	$(PY) -m celery -A config worker --loglevel=INFO
+	$(PY) -m celery -A config worker --beat --loglevel=INFO
 
 ## Static checks CI runs too
 check: $(STAMP)

@@ -3,12 +3,15 @@
 
 from django.contrib import admin
 from django.contrib.admin.utils import flatten_fieldsets
+from django.utils.html import format_html
 
+from claims import uploads
 from claims.models import (
     Channel,
     Claim,
     ClaimHistory,
     Coverage,
+    DocumentFile,
     DocumentRequest,
     DocumentRequirement,
     Event,
@@ -77,6 +80,33 @@ class DocumentRequestInline(ReadOnlyMixin, admin.TabularInline):
     extra = 0
 
 
+class DocumentFileInline(ReadOnlyMixin, admin.TabularInline):
+    model = DocumentFile
+    fields = ["doc_type", "file_name", "status", "size", "rejection_reason", "sent_at",
+              "received_at", "external_id", "download"]
+    extra = 0
+    verbose_name_plural = "arquivos recebidos e rejeitados"
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def get_queryset(self, request):
+        # Links that expired unused say nothing about the claim.
+        return super().get_queryset(request).exclude(
+            status__in=[DocumentFile.Status.AWAITING_UPLOAD, DocumentFile.Status.EXPIRED]
+        )
+
+    @admin.display(description="abrir")
+    def download(self, document):
+        if document.status != DocumentFile.Status.RECEIVED:
+            return "—"
+        # Short-lived link made when the page is shown; never a public URL.
+        return format_html(
+            '<a href="{}" target="_blank" rel="noopener">baixar</a>',
+            uploads.download_url(document.storage_key),
+        )
+
+
 class PaymentInline(ReadOnlyMixin, admin.TabularInline):
     model = Payment
     fields = ["amount", "status", "financial_transaction_id", "paid_on", "created_at"]
@@ -96,7 +126,7 @@ class ClaimAdmin(ReadOnlyMixin, admin.ModelAdmin):
     search_fields = ["=number", "=sale__id", "=sale__insured_cpf", "sale__insured_name"]
     list_select_related = ["coverage", "sale", "sale__channel"]
     date_hierarchy = "notified_at"
-    inlines = [DocumentRequestInline, PaymentInline, HistoryInline]
+    inlines = [DocumentRequestInline, DocumentFileInline, PaymentInline, HistoryInline]
     fieldsets = [
         (None, {"fields": ["number", "status", "sale", "coverage", "nature"]}),
         ("Valores", {"fields": ["amount", "outstanding_balance"]}),

@@ -19,7 +19,10 @@ def readme_session() -> str:
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
 @pytest.mark.django_db(transaction=True)
-def test_the_readme_curl_session_works_as_written(live_server):
+def test_the_readme_curl_session_works_as_written(live_server, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.DOCUMENT_STORAGE = "local"
+    settings.BASE_URL = live_server.url  # url-envio points back at this server
     call_command("seed_demo", allow_production=True, stdout=open("/dev/null", "w"))
     script = readme_session().replace("BASE=http://127.0.0.1:8000", f"BASE={live_server.url}")
     assert f"BASE={live_server.url}" in script
@@ -34,3 +37,6 @@ def test_the_readme_curl_session_works_as_written(live_server):
     assert f'"numero-sinistro":"{number}"' in out
     assert '"status":"pendente-de-documentacao"' in out
     assert '"saldo-devedor":14000.0' in out
+    final = out.strip().splitlines()[-1]
+    assert '"status":"documentacao-em-analise"' in final
+    assert '"tipo":"certidao-de-obito"' in final and '"tipo":"cpf-cnpj"' in final
