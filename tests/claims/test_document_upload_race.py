@@ -1,14 +1,13 @@
 """Uploads finishing together, on PostgreSQL with real transactions."""
 
-import threading
 from urllib.parse import urlparse
 
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 from claims.models import ClaimHistory, DocumentFile, Event
 from tests.claims.documents_helpers import OPEN_BODY, PDF, upload_body
+from tests.concurrency import run_together
 from tests.conftest import client_for, postgres_only
 from tests.factories import CoverageFactory, DocumentRequirementFactory, SaleFactory, make_channel
 
@@ -22,24 +21,15 @@ def media_root(settings, tmp_path):
 
 
 def put_concurrently(urls):
-    barrier = threading.Barrier(len(urls))
-    statuses = [None] * len(urls)
-
-    def worker(index, url):
-        try:
-            barrier.wait()
-            response = APIClient().generic("PUT", urlparse(url).path, PDF,
-                                           content_type="application/pdf")
-            statuses[index] = response.status_code
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, u)) for i, u in enumerate(urls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return statuses
+    """PUT the same PDF to every URL at once; returns the status codes."""
+    return [
+        response.status_code
+        for response in run_together([
+            lambda u=u: APIClient().generic("PUT", urlparse(u).path, PDF,
+                                            content_type="application/pdf")
+            for u in urls
+        ])
+    ]
 
 
 @pytest.fixture

@@ -1,12 +1,11 @@
 """Concurrent openings on one coverage, on PostgreSQL with real transactions."""
 
-import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 
 from claims.models import Claim, Event
+from tests.concurrency import run_together
 from tests.conftest import client_for, postgres_only
 from tests.factories import CoverageFactory, SaleFactory, make_channel
 
@@ -22,23 +21,8 @@ BODY = {
 
 
 def open_concurrently(client, url, payloads):
-    """POST every payload at once (threads released together); returns the responses."""
-    barrier = threading.Barrier(len(payloads))
-    responses = [None] * len(payloads)
-
-    def worker(index, payload):
-        try:
-            barrier.wait()
-            responses[index] = client.post(url, payload, format="json")
-        finally:
-            connection.close()  # each thread had its own connection
-
-    threads = [threading.Thread(target=worker, args=(i, p)) for i, p in enumerate(payloads)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return responses
+    """POST every payload at once; returns the responses."""
+    return run_together([lambda p=p: client.post(url, p, format="json") for p in payloads])
 
 
 def test_racing_openings_make_one_claim_and_the_losers_get_the_winners_number():
