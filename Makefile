@@ -33,6 +33,7 @@ worker: $(STAMP)
 
 ## Static checks CI runs too
 check: $(STAMP)
+	$(VENV)/bin/ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) manage.py check
 

@@ -3,24 +3,24 @@
 from rest_framework.exceptions import ValidationError
 
 
-def _check_digit(digits: str, weights: list[int]) -> int:
-    remainder = sum(int(d) * w for d, w in zip(digits, weights)) % 11
+def check_digit(digits: str, weights: list[int]) -> int:
+    remainder = sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 11
     return 0 if remainder < 2 else 11 - remainder
 
 
 def is_valid_cpf(value: str) -> bool:
     if len(value) != 11 or not value.isdigit() or value == value[0] * 11:
         return False
-    first = _check_digit(value[:9], list(range(10, 1, -1)))
-    second = _check_digit(value[:10], list(range(11, 1, -1)))
+    first = check_digit(value[:9], list(range(10, 1, -1)))
+    second = check_digit(value[:10], list(range(11, 1, -1)))
     return value[9:] == f"{first}{second}"
 
 
 def is_valid_cnpj(value: str) -> bool:
     if len(value) != 14 or not value.isdigit() or value == value[0] * 14:
         return False
-    first = _check_digit(value[:12], [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
-    second = _check_digit(value[:13], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
+    first = check_digit(value[:12], [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
+    second = check_digit(value[:13], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
     return value[12:] == f"{first}{second}"
 
 

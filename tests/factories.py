@@ -7,14 +7,14 @@ from django.utils import timezone
 
 from claims.models import Claim, Coverage, DocumentRequirement, Payment, Sale
 from claims.services import create_channel
-from claims.validators import _check_digit
+from claims.validators import check_digit
 from claims.workflow import ClaimStatus
 
 
 def make_cpf(seed: int) -> str:
     base = f"{seed:09d}"[-9:]
-    first = _check_digit(base, list(range(10, 1, -1)))
-    second = _check_digit(base + str(first), list(range(11, 1, -1)))
+    first = check_digit(base, list(range(10, 1, -1)))
+    second = check_digit(base + str(first), list(range(11, 1, -1)))
     return f"{base}{first}{second}"
 
 
