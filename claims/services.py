@@ -1,14 +1,14 @@
 """Every change of a claim goes through one function here.
 
 Each service is keyword-only and atomic: it locks what it changes (the sale row first,
-then the claim row, always in that order so two services never deadlock), checks the
-move against ``claims.workflow.WORKFLOW``, and writes the history row and the outbox
-event in the same transaction as the change.
+then the claim row, always in that order so two services never deadlock; an upload
+check locks its file row before those), checks the move against
+``claims.workflow.WORKFLOW``, and writes the history row and the outbox event in the
+same transaction as the change.
 """
 
 import datetime as dt
 import secrets
-import uuid
 from decimal import Decimal
 from uuid import UUID
 
@@ -333,10 +333,8 @@ def request_document_upload(
         if doc_type not in requested:
             raise errors.InvalidDocumentType(requested)
     content_type = media_type_for(file_name)
-    file_id = uuid.uuid4()
     extension = file_name.rpartition(".")[2].lower()
     document = DocumentFile.objects.create(
-        id=file_id,
         claim=claim,
         doc_type=doc_type or OTHER_DOCUMENTS,
         file_name=file_name,
@@ -347,7 +345,9 @@ def request_document_upload(
         storage_key=f"sinistros/{secrets.token_urlsafe(24)}.{extension}",
         upload_expires_at=timezone.now() + dt.timedelta(seconds=settings.UPLOAD_URL_EXPIRE_SECONDS),
     )
-    url = uploads.upload_url(file_id=file_id, key=document.storage_key, content_type=content_type)
+    url = uploads.upload_url(
+        file_id=document.id, key=document.storage_key, content_type=content_type
+    )
     return document, url
 
 
