@@ -73,6 +73,8 @@ TEMPLATES = [
     },
 ]
 
+if "DATABASE_URL" not in env:
+    VAR_DIR.mkdir(exist_ok=True)  # the embedded default lives in var/ (git-ignored)
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
