@@ -236,11 +236,17 @@ class DocumentRequirement(models.Model):
         verbose_name = "documento exigido"
         verbose_name_plural = "documentos exigidos"
         ordering = ["coverage_name", "nature", "doc_type"]
+        # Two partial constraints instead of NULLS NOT DISTINCT, which SQLite lacks.
         constraints = [
             models.UniqueConstraint(
+                fields=["coverage_name", "nature", "doc_type"],
+                condition=Q(product_combo_id__isnull=True),
+                name="document_requirement_unique_global",
+            ),
+            models.UniqueConstraint(
                 fields=["coverage_name", "nature", "product_combo_id", "doc_type"],
-                name="document_requirement_unique",
-                nulls_distinct=False,
+                condition=Q(product_combo_id__isnull=False),
+                name="document_requirement_unique_product",
             ),
         ]
 

@@ -2,7 +2,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from claims.workflow import ClaimStatus
-from tests.factories import ClaimFactory, CoverageFactory
+from tests.factories import ClaimFactory, CoverageFactory, DocumentRequirementFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -20,3 +20,21 @@ def test_closed_claims_on_a_coverage_may_pile_up():
     ClaimFactory(coverage=coverage, status=ClaimStatus.FINALIZED)
     ClaimFactory(coverage=coverage, status=ClaimStatus.DENIED)
     ClaimFactory(coverage=coverage, status=ClaimStatus.CREATED)
+
+
+def test_a_global_requirement_cannot_be_configured_twice():
+    DocumentRequirementFactory(coverage_name="cobertura/morte", nature="", doc_type="cnh")
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        DocumentRequirementFactory(coverage_name="cobertura/morte", nature="", doc_type="cnh")
+
+
+def test_a_product_requirement_may_sit_beside_the_global_one_but_not_twice():
+    product = "7a0d2f14-5b3c-4e6f-8a9b-1c2d3e4f5a60"
+    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="cnh")
+    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="cnh",
+                               product_combo_id=product)
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="cnh",
+                                   product_combo_id=product)

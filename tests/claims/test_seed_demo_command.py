@@ -194,3 +194,12 @@ def test_without_debug_it_runs_when_production_is_explicitly_allowed(settings):
 
     assert Channel.objects.filter(slug="demo").exists()
     assert demo_token_response().status_code == 200
+
+
+def test_the_analyst_maintains_document_requirements_but_cannot_add_channels(debug):
+    seed()
+    client = Client()
+    admin_login(client, "analista", "analista-demo")
+
+    assert client.get("/admin/claims/documentrequirement/add/").status_code == 200
+    assert client.get("/admin/claims/channel/add/").status_code == 403

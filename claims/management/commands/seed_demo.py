@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import Group, Permission, User
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.db.models import Q
 
 from claims.models import Channel, DocumentRequirement
 from claims.services import create_channel, upsert_sales
@@ -126,8 +127,12 @@ class Command(BaseCommand):
 
     def _analyst(self) -> None:
         group, _ = Group.objects.get_or_create(name=ANALYST_GROUP)
+        # Analysts read everything and maintain the document requirements.
         group.permissions.set(
-            Permission.objects.filter(content_type__app_label="claims", codename__startswith="view_")
+            Permission.objects.filter(content_type__app_label="claims").filter(
+                Q(codename__startswith="view_")
+                | Q(codename__in=["add_documentrequirement", "change_documentrequirement"])
+            )
         )
         user, _ = User.objects.get_or_create(username=ANALYST_USERNAME)
         user.is_staff = user.is_active = True
