@@ -1,6 +1,6 @@
 """The claim workflow as one table: action -> allowed from-states -> to-states -> event.
 
-Services in ``claims/services.py`` look their move up here; nothing else decides
+Services in ``claims/services/`` look their move up here; nothing else decides
 whether a status may change. ``to_states`` empty means the action keeps the status
 (it still writes history and its event).
 """

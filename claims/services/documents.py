@@ -1,0 +1,205 @@
+"""Claim documents: upload links, checking what arrived, and the move to analysis."""
+
+import datetime as dt
+import secrets
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from claims import errors, uploads
+from claims.models import Channel, Claim, DocumentFile, DocumentRequest
+from claims.services.common import check_move, lock_claim, record
+from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus, allows
+
+
+UPLOAD_ACTOR = "sistema:envio-de-documentos"
+OTHER_DOCUMENTS = "outros"
+
+
+def media_type_for(file_name: str) -> str | None:
+    """The media type bound to an upload, from the file extension (allowed list only)."""
+    _, dot, extension = file_name.rpartition(".")
+    return settings.UPLOAD_ALLOWED_TYPES.get(extension.lower()) if dot else None
+
+
+@transaction.atomic
+def request_document_upload(
+    *,
+    channel: Channel,
+    number: str,
+    file_name: str,
+    sent_at: dt.datetime,
+    doc_type: str = "",
+    external_id: str = "",
+) -> tuple[DocumentFile, str]:
+    """Register a file the caller is about to send and return it with its upload URL.
+
+    ``doc_type`` must be a type requested on this claim (so the file answers it);
+    without one the file is filed under "outros".
+    """
+    claim = Claim.objects.filter(number=number, sale__channel=channel).first()
+    if claim is None:
+        raise errors.ClaimNotFound()
+    if claim.status in CLOSED_STATUSES:
+        raise errors.ClaimNotAcceptingDocuments()
+    if doc_type:
+        requested = sorted(set(claim.document_requests.values_list("doc_type", flat=True)))
+        if doc_type not in requested:
+            raise errors.InvalidDocumentType(requested)
+    content_type = media_type_for(file_name)
+    extension = file_name.rpartition(".")[2].lower()
+    document = DocumentFile.objects.create(
+        claim=claim,
+        doc_type=doc_type or OTHER_DOCUMENTS,
+        file_name=file_name,
+        sent_at=sent_at,
+        external_id=external_id,
+        content_type=content_type,
+        # Random and unrelated to any public id: a key cannot be guessed from another.
+        storage_key=f"sinistros/{secrets.token_urlsafe(24)}.{extension}",
+        upload_expires_at=timezone.now() + dt.timedelta(seconds=settings.UPLOAD_URL_EXPIRE_SECONDS),
+    )
+    url = uploads.upload_url(
+        file_id=document.id, key=document.storage_key, content_type=content_type
+    )
+    return document, url
+
+
+def _rejection_reason(document: DocumentFile, stored: uploads.StoredObject) -> str:
+    if stored.size == 0:
+        return "Arquivo vazio."
+    if stored.size > settings.UPLOAD_MAX_BYTES:
+        return f"Arquivo de {stored.size} bytes excede o máximo de {settings.UPLOAD_MAX_BYTES}."
+    if stored.content_type and stored.content_type != document.content_type:
+        return f"Tipo de conteúdo {stored.content_type!r} diferente do informado ({document.content_type})."
+    if document.content_type not in settings.UPLOAD_ALLOWED_TYPES.values():
+        return f"Tipo de conteúdo {document.content_type} não permitido."
+    if not uploads.content_matches(document.content_type, stored.head):
+        return f"O conteúdo não é um arquivo {document.content_type} válido."
+    return ""
+
+
+def _reject(document: DocumentFile, reason: str, size: int | None) -> None:
+    document.status = DocumentFile.Status.REJECTED
+    document.rejection_reason = reason
+    document.size = size
+    document.save(update_fields=["status", "rejection_reason", "size"])
+    # What broke the rules is not kept: it never counts and may be hostile content.
+    uploads.delete(document.storage_key)
+
+
+@transaction.atomic
+def confirm_document_upload(*, file_id) -> DocumentFile:
+    """Check what arrived for a file and accept or reject it (idempotent).
+
+    Accepted files answer the pending request of their type; when every pending item
+    has a file, the claim moves to ``documentacao-em-analise`` (once: the claim row is
+    locked, so two uploads finishing together make one transition and one event).
+    """
+    document = DocumentFile.objects.select_for_update().get(pk=file_id)
+    if document.status != DocumentFile.Status.AWAITING_UPLOAD:
+        return document
+    stored = uploads.inspect(document.storage_key)
+    if stored is None:
+        return document
+    reason = _rejection_reason(document, stored)
+    if reason:
+        _reject(document, reason, stored.size)
+        return document
+    document.status = DocumentFile.Status.RECEIVED
+    document.size = stored.size
+    document.received_at = timezone.now()
+    document.request = (
+        DocumentRequest.objects.filter(
+            claim_id=document.claim_id, doc_type=document.doc_type, approved_at__isnull=True
+        )
+        .order_by("-requested_at")
+        .first()
+    )
+    document.save(update_fields=["status", "size", "received_at", "request"])
+    _complete_documents_if_satisfied(claim_id=document.claim_id)
+    return document
+
+
+def _complete_documents_if_satisfied(*, claim_id) -> None:
+    claim = lock_claim(claim_id=claim_id)
+    if not allows(Action.COMPLETE_DOCUMENTS, claim.status):
+        return
+    pending = claim.document_requests.filter(approved_at__isnull=True)
+    unanswered = pending.exclude(files__status=DocumentFile.Status.RECEIVED)
+    if not pending.exists() or unanswered.exists():
+        return
+    from_status = claim.status
+    claim.status = ClaimStatus.DOCUMENTS_UNDER_REVIEW
+    check_move(Action.COMPLETE_DOCUMENTS, from_status, claim.status)
+    claim.save(update_fields=["status", "updated_at"])
+    record(claim, action=Action.COMPLETE_DOCUMENTS, from_status=from_status, actor=UPLOAD_ACTOR)
+
+
+@transaction.atomic
+def store_local_upload(*, file_id, content) -> DocumentFile:
+    """The local upload URL received ``content`` (a file object): store it under the
+    file's key and check it. Only the first upload of a link counts (the row lock
+    makes a racing replay wait, then fail)."""
+    document = DocumentFile.objects.select_for_update().get(pk=file_id)
+    if document.status != DocumentFile.Status.AWAITING_UPLOAD:
+        raise errors.UploadAlreadyReceived()
+    uploads.save_local(document.storage_key, content)
+    return confirm_document_upload(file_id=file_id)
+
+
+@transaction.atomic
+def reject_oversized_upload(*, file_id) -> DocumentFile:
+    """The local upload URL stopped reading past the size limit."""
+    document = DocumentFile.objects.select_for_update().get(pk=file_id)
+    if document.status != DocumentFile.Status.AWAITING_UPLOAD:
+        raise errors.UploadAlreadyReceived()
+    _reject(document, f"Arquivo excede o máximo de {settings.UPLOAD_MAX_BYTES} bytes.", None)
+    return document
+
+
+# How long after its link expired an S3 upload may still be completing.
+UPLOAD_GRACE = dt.timedelta(minutes=5)
+
+
+def verify_pending_uploads(*, channel: Channel, number: str) -> None:
+    """S3 mode: accept the claim's files that reached the bucket but whose notification
+    has not arrived (yet), so a read right after the PUT already shows them."""
+    if not uploads.uses_s3():
+        return  # local uploads are checked as they arrive
+    awaiting = DocumentFile.objects.filter(
+        claim__number=number, claim__sale__channel=channel,
+        status=DocumentFile.Status.AWAITING_UPLOAD,
+        upload_expires_at__gte=timezone.now() - UPLOAD_GRACE,
+    ).values_list("pk", flat=True)
+    for file_id in awaiting:
+        confirm_document_upload(file_id=file_id)
+
+
+def sweep_pending_uploads(*, batch: int = 500) -> tuple[int, int]:
+    """Check every file still awaiting upload; expire the ones whose link (plus a
+    grace period) ran out with nothing stored. Returns (accepted or rejected, expired)."""
+    checked = expired = 0
+    now = timezone.now()
+    awaiting = DocumentFile.objects.filter(status=DocumentFile.Status.AWAITING_UPLOAD)
+    for file_id, expires_at in awaiting.values_list("pk", "upload_expires_at")[:batch]:
+        document = confirm_document_upload(file_id=file_id)
+        if document.status != DocumentFile.Status.AWAITING_UPLOAD:
+            checked += 1
+        elif expires_at + UPLOAD_GRACE < now:
+            expired += DocumentFile.objects.filter(
+                pk=file_id, status=DocumentFile.Status.AWAITING_UPLOAD
+            ).update(status=DocumentFile.Status.EXPIRED)
+    return checked, expired
+
+
+def confirm_uploads_by_key(*, keys: list[str]) -> int:
+    """Bucket notifications name object keys; check the files stored under them."""
+    file_ids = DocumentFile.objects.filter(
+        storage_key__in=keys, status=DocumentFile.Status.AWAITING_UPLOAD
+    ).values_list("pk", flat=True)
+    return sum(
+        confirm_document_upload(file_id=file_id).status != DocumentFile.Status.AWAITING_UPLOAD
+        for file_id in file_ids
+    )

@@ -1,0 +1,127 @@
+"""Opening a claim (the API's abrir-sinistro and, later, the operator in the admin)."""
+
+import datetime as dt
+from decimal import Decimal
+from uuid import UUID
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from claims import errors
+from claims.models import Channel, Claim, Coverage, DocumentRequest, DocumentRequirement, Sale
+from claims.services.common import ZERO, available_limits, check_move, record, reserve_amount
+from claims.workflow import OPEN_STATUSES, Action, ClaimStatus
+
+
+def _requirements_for(sale: Sale, coverage: Coverage, nature: str) -> list[DocumentRequirement]:
+    """Active requirements for the coverage and nature; a product-specific entry
+    overrides the global one of the same type."""
+    found = DocumentRequirement.objects.filter(
+        Q(nature="") | Q(nature=nature),
+        Q(product_combo_id__isnull=True) | Q(product_combo_id=sale.product_combo_id),
+        coverage_name=coverage.name,
+        is_active=True,
+    ).order_by("doc_type", "product_combo_id")
+    by_type: dict[str, DocumentRequirement] = {}
+    for requirement in found:
+        if requirement.doc_type not in by_type or requirement.product_combo_id is not None:
+            by_type[requirement.doc_type] = requirement
+    return list(by_type.values())
+
+
+
+@transaction.atomic
+def open_claim(
+    *,
+    channel: Channel,
+    sale_id: UUID,
+    actor: str,
+    coverage_name: str,
+    occurred_at: dt.datetime,
+    requester_name: str,
+    contact_name: str,
+    contact_email: str = "",
+    contact_phone_area_code: str = "",
+    contact_phone_number: str = "",
+    nature: str = "",
+    narrative: str = "",
+    outstanding_balance: Decimal | None = None,
+    payment_details: dict | None = None,
+    additional_data: dict | None = None,
+) -> Claim:
+    # The sale row lock serializes openings and balance updates of one policy, so
+    # limits are consumed one claim at a time.
+    sale = Sale.objects.select_for_update().filter(pk=sale_id, channel=channel).first()
+    if sale is None:
+        raise errors.SaleNotFound()
+    if not sale.is_active:
+        raise errors.SaleNotActive()
+    coverage = sale.coverages.filter(name=coverage_name, is_active=True).first()
+    if coverage is None:
+        raise errors.CoverageNotActive(
+            f"A cobertura '{coverage_name}' não existe ou não está ativa nesta venda."
+        )
+    occurred_on = timezone.localdate(occurred_at)
+    if not sale.valid_from <= occurred_on <= sale.valid_until:
+        raise errors.OccurrenceOutsideValidity(
+            f"A ocorrência ({occurred_on}) está fora da vigência da venda "
+            f"({sale.valid_from} a {sale.valid_until})."
+        )
+    already_open = (
+        coverage.claims.filter(status__in=OPEN_STATUSES).values_list("number", flat=True).first()
+    )
+    if already_open:
+        raise errors.ClaimAlreadyOpenedForCoverage(already_open)
+
+    lmg_available, lmi_available = available_limits(sale, coverage)
+    if lmg_available <= ZERO:
+        raise errors.InsuranceLmgExhausted()
+    if lmi_available <= ZERO:
+        raise errors.CoverageLmiExhausted()
+
+    requirements = _requirements_for(sale, coverage, nature)
+    status = ClaimStatus.PENDING_DOCUMENTS if requirements else ClaimStatus.CREATED
+    check_move(Action.OPEN, None, status)
+    now = timezone.now()
+    try:
+        # Savepoint: the partial unique index is the last word when two openings
+        # slip past the check above (e.g. a writer that did not lock the sale).
+        with transaction.atomic():
+            claim = Claim.objects.create(
+                sale=sale,
+                coverage=coverage,
+                status=status,
+                nature=nature,
+                amount=reserve_amount(
+                    outstanding_balance=outstanding_balance,
+                    lmg_available=lmg_available,
+                    lmi_available=lmi_available,
+                ),
+                outstanding_balance=outstanding_balance,
+                occurred_at=occurred_at,
+                notified_at=now,
+                requester_name=requester_name,
+                contact_name=contact_name,
+                contact_email=contact_email,
+                contact_phone_area_code=contact_phone_area_code,
+                contact_phone_number=contact_phone_number,
+                narrative=narrative,
+                payment_details=payment_details,
+                additional_data=additional_data or {},
+            )
+    except IntegrityError:
+        winner = (
+            coverage.claims.filter(status__in=OPEN_STATUSES)
+            .values_list("number", flat=True)
+            .first()
+        )
+        if winner:
+            raise errors.ClaimAlreadyOpenedForCoverage(winner) from None
+        raise
+    DocumentRequest.objects.bulk_create(
+        DocumentRequest(claim=claim, doc_type=r.doc_type, title=r.title, requested_at=now)
+        for r in requirements
+    )
+    record(claim, action=Action.OPEN, from_status=None, actor=actor)
+    return claim

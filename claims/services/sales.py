@@ -1,0 +1,81 @@
+"""Sales (policies) imported from a channel."""
+
+from django.db import transaction
+
+from claims import errors
+from claims.models import Channel, Coverage, Sale
+
+
+SALE_FIELDS = [
+    "proposal_id",
+    "product_combo_id",
+    "affiliation_id",
+    "status",
+    "insured_name",
+    "insured_cpf",
+    "insured_email",
+    "insured_phone_area_code",
+    "insured_phone_number",
+    "valid_from",
+    "valid_until",
+    "max_guarantee",
+]
+
+
+@transaction.atomic
+def upsert_sales(*, channel: Channel, rows: list[dict]) -> tuple[int, int]:
+    """Insert or update sales (validated ``SaleSerializer`` data) of one channel by id.
+
+    Coverages are upserted by name; a coverage missing from its sale's row is
+    deactivated, not deleted (claims may point at it). Returns (created, updated).
+    An id that belongs to another channel aborts the whole call.
+    """
+    if not rows:
+        return 0, 0
+    ids = [row["id"] for row in rows]
+    # Locked, so a concurrent import cannot slip another channel's sale in between the
+    # caller's check and the upsert below.
+    existing = dict(
+        Sale.objects.select_for_update().filter(pk__in=ids).values_list("pk", "channel_id")
+    )
+    foreign = sorted(str(pk) for pk, owner in existing.items() if owner != channel.pk)
+    if foreign:
+        raise errors.SaleOfAnotherChannel(f"id-venda de outro canal: {', '.join(foreign)}.")
+    Sale.objects.bulk_create(
+        [
+            Sale(
+                id=row["id"],
+                channel=channel,
+                **{field: row.get(field, "" if field.startswith("insured_") else None)
+                   for field in SALE_FIELDS},
+            )
+            for row in rows
+        ],
+        update_conflicts=True,
+        unique_fields=["id"],
+        update_fields=[*SALE_FIELDS, "updated_at"],
+    )
+    Coverage.objects.bulk_create(
+        [
+            Coverage(
+                sale_id=row["id"],
+                name=coverage["name"],
+                max_indemnity=coverage["max_indemnity"],
+                is_active=coverage.get("is_active", True),
+            )
+            for row in rows
+            for coverage in row["coverages"]
+        ],
+        update_conflicts=True,
+        unique_fields=["sale", "name"],
+        update_fields=["max_indemnity", "is_active"],
+    )
+    listed = {(row["id"], c["name"]) for row in rows for c in row["coverages"]}
+    dropped = [
+        pk
+        for pk, sale_id, name in Coverage.objects.filter(sale_id__in=ids, is_active=True)
+        .values_list("pk", "sale_id", "name")
+        if (sale_id, name) not in listed
+    ]
+    Coverage.objects.filter(pk__in=dropped).update(is_active=False)
+    return len(rows) - len(existing), len(existing)
