@@ -1,0 +1,200 @@
+"""Regulatory clocks of a claim, computed from its history (pure: no database access).
+
+The law
+-------
+- Lei 15.040/2024 (in force since 11 Dec 2025), art. 86: the insurer has 30 days from
+  the delivery of the complete basic documentation to decide on cover. A request for
+  complementary documents suspends the count until they are delivered; the suspension
+  may happen only once when the insured sum is up to 500 minimum wages, at most twice
+  otherwise (``suspensions_allowed_for``).
+- Lei 15.040/2024, art. 87: 30 days to pay the indemnity once cover is recognised.
+- SUSEP Circular 667/2022, art. 48 (personal lines) also sets 30 days to settle.
+
+The rules (``compute_clock`` walks the history oldest first, in the order given)
+--------------------------------------------------------------------------------
+1. The decision clock (``decisao``, 30 days) starts when the basic documentation is
+   complete: at ``abrir`` to ``criado`` (nothing was required), or at the first
+   ``completar-documentacao`` while no clock has started. ``solicitar-documentos``
+   before the clock has started only adds to the basic documentation: no suspension,
+   nothing counted.
+2. While a clock (decision or payment) runs and is not paused, ``solicitar-documentos``
+   pauses it if a suspension is left (the time left is frozen, there is no deadline,
+   one suspension is used); otherwise the clock keeps running and the request is
+   counted in ``requests_beyond_allowed``. While paused, another request changes
+   nothing.
+3. While paused, ``completar-documentacao`` resumes: deadline = that moment + the time
+   that was left.
+4. Cover recognised: the first ``aprovar-documentacao``, ``solicitar-dados-de-pagamento``
+   or ``registrar-pagamento`` while the decision clock runs, is paused or has not
+   started ends the decision clock and starts the payment clock (``pagamento``,
+   30 days, not paused) at that step. Once the payment clock runs (paused or not),
+   those actions change nothing.
+5. ``recusar`` (explicit, reasoned denial) and ``finalizar``: no clock afterwards; until
+   ``reabrir`` every other action changes nothing. The counts of suspensions and of
+   requests beyond the allowed stay visible until then.
+6. ``reabrir`` is a fresh start: suspensions and requests beyond the allowed reset to 0.
+   To ``em-regulacao``: decision clock from the reopening; to
+   ``pendente-de-dados-de-pagamento``: payment clock from the reopening; to
+   ``pendente-de-documentacao`` (or any other status): no clock until the next
+   ``completar-documentacao``, which starts a decision clock.
+7. Every other action changes nothing (``ajustar-reserva``, ``atualizar-saldo-devedor``,
+   ``liquidar-pagamento``, ``informar-dados-de-pagamento``, ...).
+
+Days are calendar days. The deadline is the exact moment ``start + 30 days``; the whole
+local day (``TIME_ZONE``, America/Sao_Paulo) of the deadline counts, so a clock is
+overdue from the next local day on (``days_left`` < 0). While paused, the days left are
+the whole days of the frozen time left, rounded down: a clock paused after its deadline
+keeps a negative time left, shows as overdue, and is still overdue once resumed.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from django.db import models
+from django.utils import timezone
+
+from claims.workflow import Action, ClaimStatus
+
+CLOCK_DAYS = 30
+SMALL_POLICY_MINIMUM_WAGES = 500
+
+
+class ClockKind(models.TextChoices):
+    NONE = "", "Nenhum"
+    DECISION = "decisao", "Decisão sobre a cobertura (Lei 15.040/2024, art. 86)"
+    PAYMENT = "pagamento", "Pagamento da indenização (Lei 15.040/2024, art. 87)"
+
+
+_SHORT_LABELS = {
+    ClockKind.DECISION: "Decisão sobre a cobertura",
+    ClockKind.PAYMENT: "Pagamento da indenização",
+}
+_COVER_RECOGNISED = frozenset(
+    {Action.APPROVE_DOCUMENTS, Action.REQUEST_PAYMENT_DATA, Action.REGISTER_PAYMENT}
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One history row, oldest first."""
+
+    at: datetime  # aware
+    action: str  # an Action value
+    to_status: str
+
+
+@dataclass(frozen=True)
+class RegulatoryClock:
+    kind: str
+    started_at: datetime | None
+    deadline: datetime | None
+    paused: bool
+    remaining_when_paused: timedelta | None
+    suspensions_used: int
+    suspensions_allowed: int
+    requests_beyond_allowed: int
+
+    def days_left(self, now: datetime) -> int | None:
+        """Calendar days from today to the deadline's local date (negative when overdue);
+        while paused, the whole days of the time left, rounded down; None without a clock."""
+        if not self.kind:
+            return None
+        if self.paused:
+            return self.remaining_when_paused.days
+        return (timezone.localdate(self.deadline) - timezone.localdate(now)).days
+
+    def is_overdue(self, now: datetime) -> bool:
+        days = self.days_left(now)
+        return days is not None and days < 0
+
+    def can_suspend(self) -> bool:
+        return self.suspensions_used < self.suspensions_allowed
+
+    def describe(self, now: datetime) -> str:
+        """One line in Portuguese for analysts; dates dd/mm/aaaa in local time."""
+        if not self.kind:
+            return "Sem prazo em curso"
+        label = _SHORT_LABELS[ClockKind(self.kind)]
+        days = self.days_left(now)
+        if self.paused:
+            if days < 0:
+                left = f"vencido há {_days(-days)}"
+            elif days == 0:
+                left = "resta menos de 1 dia"
+            else:
+                left = f"resta {_days(days)}" if days == 1 else f"restam {_days(days)}"
+            return f"{label}: pausado (documentos complementares solicitados); {left}"
+        due = timezone.localdate(self.deadline).strftime("%d/%m/%Y")
+        if days < 0:
+            return f"{label}: venceu em {due} (vencido há {_days(-days)})"
+        if days == 0:
+            return f"{label}: vence hoje, {due}"
+        left = f"falta {_days(days)}" if days == 1 else f"faltam {_days(days)}"
+        return f"{label}: vence em {due} ({left})"
+
+
+def _days(n: int) -> str:
+    return "1 dia" if n == 1 else f"{n} dias"
+
+
+def suspensions_allowed_for(insured_sum: Decimal, minimum_wage: Decimal) -> int:
+    """Art. 86: one suspension up to 500 minimum wages of insured sum, two above."""
+    return 1 if insured_sum <= SMALL_POLICY_MINIMUM_WAGES * minimum_wage else 2
+
+
+def compute_clock(steps: Iterable[Step], *, suspensions_allowed: int) -> RegulatoryClock:
+    """The clock after the last of ``steps`` (see the module docstring for the rules)."""
+    kind, closed = ClockKind.NONE, False
+    started_at = deadline = remaining = None
+    used = beyond = 0
+
+    def start(new_kind, at):
+        nonlocal kind, closed, started_at, deadline, remaining
+        kind, closed, started_at, remaining = new_kind, False, at, None
+        deadline = None if new_kind == ClockKind.NONE else at + timedelta(days=CLOCK_DAYS)
+
+    for step in steps:
+        action = step.action
+        if action == Action.REOPEN:
+            used = beyond = 0
+            if step.to_status == ClaimStatus.UNDER_REGULATION:
+                start(ClockKind.DECISION, step.at)
+            elif step.to_status == ClaimStatus.PENDING_PAYMENT_DATA:
+                start(ClockKind.PAYMENT, step.at)
+            else:
+                start(ClockKind.NONE, None)
+        elif closed:
+            continue
+        elif action in (Action.DENY, Action.FINALIZE):
+            start(ClockKind.NONE, None)
+            closed = True
+        elif kind == ClockKind.NONE:  # not started: the basic documentation is incomplete
+            if action == Action.OPEN and step.to_status == ClaimStatus.CREATED:
+                start(ClockKind.DECISION, step.at)
+            elif action == Action.COMPLETE_DOCUMENTS:
+                start(ClockKind.DECISION, step.at)
+            elif action in _COVER_RECOGNISED:
+                start(ClockKind.PAYMENT, step.at)
+        elif kind == ClockKind.DECISION and action in _COVER_RECOGNISED:
+            start(ClockKind.PAYMENT, step.at)
+        elif action == Action.REQUEST_DOCUMENTS and remaining is None:
+            if used < suspensions_allowed:
+                remaining, deadline = deadline - step.at, None
+                used += 1
+            else:
+                beyond += 1
+        elif action == Action.COMPLETE_DOCUMENTS and remaining is not None:
+            deadline, remaining = step.at + remaining, None
+
+    return RegulatoryClock(
+        kind=kind,
+        started_at=started_at,
+        deadline=deadline,
+        paused=remaining is not None,
+        remaining_when_paused=remaining,
+        suspensions_used=used,
+        suspensions_allowed=suspensions_allowed,
+        requests_beyond_allowed=beyond,
+    )
