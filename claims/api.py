@@ -1,4 +1,4 @@
-"""The claims contract (endpoints 1, 2 and 4) and sales listing. Views are thin:
+"""The claims contract (endpoints 1 to 4), payment data and sales listing. Views are thin:
 validate input -> one service or selector call -> serialize output."""
 
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -15,6 +15,7 @@ from claims.serializers import (
     DocumentUploadSerializer,
     OpenClaimInputSerializer,
     OutstandingBalanceInputSerializer,
+    PaymentDetailsSerializer,
     SaleListQuerySerializer,
     SaleSerializer,
 )
@@ -152,6 +153,39 @@ class OutstandingBalanceApi(APIView):
             number=number,
             actor=request.user.actor,
             **data.validated_data,
+        )
+        claim = selectors.claim_for_channel(channel=request.user.channel, number=number)
+        return Response(ClaimSerializer(claim).data)
+
+
+class PaymentDetailsApi(APIView):
+    @extend_schema(
+        operation_id="informar-detalhes-pagamento",
+        tags=["sinistros"],
+        request=PaymentDetailsSerializer,
+        responses={
+            200: ClaimSerializer,
+            **VALIDATION_ERROR,
+            **AUTH_ERRORS,
+            **CLAIM_NOT_FOUND,
+            **problems({422: (
+                "O sinistro não aguarda dados de pagamento (`payment-not-awaiting-details`)."
+            )}),
+        },
+        description=(
+            "Responde a `sinistro-pendente-de-dados-de-pagamento`: beneficiário e método de "
+            "pagamento no mesmo formato de `detalhes-pagamento` da abertura. O sinistro volta "
+            "a `em-regulacao`; nenhum evento é emitido (quem informa já sabe)."
+        ),
+    )
+    def post(self, request, number):
+        data = PaymentDetailsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.supply_payment_details(
+            channel=request.user.channel,
+            number=number,
+            payment_details=data.validated_data,
+            actor=request.user.actor,
         )
         claim = selectors.claim_for_channel(channel=request.user.channel, number=number)
         return Response(ClaimSerializer(claim).data)

@@ -135,3 +135,62 @@ class UploadTooLarge(ProblemError):
 class UploadRejected(BusinessRuleError):
     problem_id = "upload-rejected"
     title = "Arquivo rejeitado"
+
+
+# Analysts' moves (admin) and the payment-data endpoint.
+
+
+class ActionNotPermitted(ProblemError):
+    status = 403
+    problem_id = "forbidden"
+    title = "Acesso negado"
+
+
+class ClaimChangedConcurrently(ProblemError):
+    status = 409
+    problem_id = "claim-changed-concurrently"
+    title = "Sinistro alterado por outra pessoa"
+
+
+class PaymentNotAwaitingDetails(BusinessRuleError):
+    problem_id = "payment-not-awaiting-details"
+    title = "Sinistro não aguarda dados de pagamento"
+    default_detail = (
+        "Dados de pagamento só são aceitos com o sinistro em pendente-de-dados-de-pagamento."
+    )
+
+
+class ReserveOutOfBounds(BusinessRuleError):
+    problem_id = "reserve-out-of-bounds"
+    title = "Reserva fora dos limites"
+
+
+class PaymentNotAllowed(BusinessRuleError):
+    problem_id = "payment-not-allowed"
+    title = "Pagamento não permitido"
+
+
+class PaymentAlreadySettled(BusinessRuleError):
+    problem_id = "payment-already-settled"
+    title = "Pagamento já liquidado"
+
+
+class FinalizationNotAllowed(BusinessRuleError):
+    problem_id = "finalization-not-allowed"
+    title = "Finalização não permitida"
+
+
+class DenialNotAllowed(BusinessRuleError):
+    problem_id = "denial-not-allowed"
+    title = "Recusa não permitida"
+
+
+class ReopeningNotAllowed(BusinessRuleError):
+    problem_id = "reopening-not-allowed"
+    title = "Reabertura não permitida"
+
+
+class DocumentRequestEmpty(BusinessRuleError):
+    problem_id = "document-request-empty"
+    title = "Nada a solicitar"
+    default_detail = "Escolha ao menos um documento a solicitar ou um arquivo a substituir."

@@ -3,10 +3,12 @@ import secrets
 import uuid
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from claims.workflow import OPEN_STATUSES, ClaimStatus, EventName
+from claims.regulatory_clock import ClockKind
+from claims.workflow import OPEN_STATUSES, Action, ClaimStatus, EventName
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
@@ -163,6 +165,15 @@ class Claim(models.Model):
     additional_data = models.JSONField("dados adicionais", default=dict, blank=True)
     denied_at = models.DateTimeField("data da recusa", null=True, blank=True)
     denial_reason = models.TextField("motivo da recusa", blank=True)
+    # Bumped by every service change: a form shown at version N may only act on N, so
+    # two analysts deciding on the same claim cannot both win (compare-and-set).
+    version = models.PositiveIntegerField("versão", default=0)
+    # The regulatory clock (see claims.regulatory_clock), recomputed from the history by
+    # every service change and kept here so the list can sort and filter by deadline.
+    clock_kind = models.CharField("prazo regulatório", max_length=20, blank=True,
+                                  choices=ClockKind.choices)
+    clock_deadline = models.DateTimeField("prazo vence em", null=True, blank=True)
+    clock_paused = models.BooleanField("prazo suspenso", default=False)
     created_at = models.DateTimeField("criado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
@@ -170,6 +181,17 @@ class Claim(models.Model):
         verbose_name = "sinistro"
         verbose_name_plural = "sinistros"
         ordering = ["-created_at"]
+        permissions = [
+            ("work_claim", "Pode trabalhar sinistros (análise, documentos, reserva, pagamentos)"),
+            ("open_claim", "Pode abrir sinistro para uma venda"),
+            ("deny_claim", "Pode recusar sinistros"),
+            ("reopen_claim", "Pode reabrir sinistros"),
+            ("settle_payment", "Pode liquidar pagamentos"),
+            ("register_payment_above_limit", "Pode registrar pagamentos acima da alçada"),
+        ]
+        indexes = [
+            models.Index(fields=["clock_deadline"], name="claim_clock_deadline"),
+        ]
         constraints = [
             # The contract's "one open claim per coverage", enforced where races end.
             models.UniqueConstraint(
@@ -192,9 +214,28 @@ class Claim(models.Model):
     def remaining_amount(self) -> Decimal:
         return max(self.amount - self.paid_amount, Decimal("0.00"))
 
+    @property
+    def is_credit_life(self) -> bool:
+        """Prestamista: the channel reports an outstanding balance owed to a creditor."""
+        return self.outstanding_balance is not None
+
+
+class BeneficiaryKind(models.TextChoices):
+    INSURED = "segurado", "Segurado"
+    CREDITOR = "credor", "Credor"
+    OTHER = "outro", "Outro"
+
+
+class PaymentMethod(models.TextChoices):
+    PIX = "pix", "PIX"
+    TED = "ted", "TED"
+    BOLETO = "boleto", "Boleto"
+    PIX_BRCODE = "pix-brcode", "PIX (BR Code)"
+
 
 class Payment(models.Model):
-    """An indemnity payment on a claim (registered, then settled by the bank)."""
+    """An indemnity payment on a claim to one beneficiary (registered, then settled by
+    the bank). A credit-life claim has one per beneficiary: the creditor first."""
 
     class Status(models.TextChoices):
         REGISTERED = "registrado", "Registrado"
@@ -204,17 +245,44 @@ class Payment(models.Model):
     claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="payments", verbose_name="sinistro")
     amount = models.DecimalField("valor", **MONEY)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    beneficiary_kind = models.CharField("tipo de beneficiário", max_length=20,
+                                        choices=BeneficiaryKind.choices)
+    beneficiary_name = models.CharField("beneficiário", max_length=200)
+    beneficiary_tax_id = models.CharField("CPF ou CNPJ do beneficiário", max_length=14)
+    method = models.CharField("método de pagamento", max_length=20, choices=PaymentMethod.choices)
+    # The validated ``dados-pagamento`` (English keys): bank data, never shown to channels.
+    payment_method_details = models.JSONField("dados de pagamento")
+    note = models.TextField("observação", blank=True)
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+", verbose_name="registrado por",
+    )
     financial_transaction_id = models.CharField("id da transação financeira", max_length=100, blank=True)
     paid_on = models.DateField("data do pagamento", null=True, blank=True)
+    settled_at = models.DateTimeField("liquidado em", null=True, blank=True)
     created_at = models.DateTimeField("registrado em", auto_now_add=True)
 
     class Meta:
         verbose_name = "pagamento"
         verbose_name_plural = "pagamentos"
-        ordering = ["created_at"]
+        ordering = ["created_at", "id"]
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
+            # A settled payment names its bank transaction and date.
+            models.CheckConstraint(
+                condition=Q(status="registrado")
+                | (Q(paid_on__isnull=False) & ~Q(financial_transaction_id="")),
+                name="payment_settled_has_transaction",
+            ),
+            # One bank transaction settles one payment (reconciliation, idempotent imports).
+            models.UniqueConstraint(
+                fields=["financial_transaction_id"], condition=~Q(financial_transaction_id=""),
+                name="payment_transaction_unique",
+            ),
         ]
+
+    def __str__(self):
+        return f"{self.beneficiary_name}: {self.amount}"
 
 
 class DocumentRequirement(models.Model):
@@ -263,6 +331,7 @@ class DocumentRequest(models.Model):
     doc_type = models.SlugField("tipo", max_length=60)
     title = models.CharField("título", max_length=200)
     requested_at = models.DateTimeField("solicitado em")
+    note = models.TextField("observação", blank=True)
     approved_at = models.DateTimeField("aprovado em", null=True, blank=True)
 
     class Meta:
@@ -322,14 +391,23 @@ class DocumentFile(models.Model):
 
 
 class ClaimHistory(models.Model):
-    """Who did what to a claim, and the status before and after."""
+    """Who did what to a claim, the status before and after, and the event it wrote."""
 
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="history", verbose_name="sinistro")
-    action = models.CharField("ação", max_length=40)
-    from_status = models.CharField("de", max_length=40, blank=True)
-    to_status = models.CharField("para", max_length=40)
+    action = models.CharField("ação", max_length=40, choices=Action.choices)
+    from_status = models.CharField("de", max_length=40, blank=True, choices=ClaimStatus.choices)
+    to_status = models.CharField("para", max_length=40, choices=ClaimStatus.choices)
+    # "canal:<slug>", "usuario:<username>", "sistema:..." or "operacao:<command>".
     actor = models.CharField("autor", max_length=200)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+", verbose_name="usuário",
+    )
     note = models.TextField("observação", blank=True)
+    event = models.OneToOneField(
+        "Event", on_delete=models.PROTECT, null=True, blank=True, related_name="history_entry",
+        verbose_name="evento",
+    )
     created_at = models.DateTimeField("em", auto_now_add=True)
 
     class Meta:
@@ -337,13 +415,18 @@ class ClaimHistory(models.Model):
         verbose_name_plural = "histórico"
         ordering = ["created_at", "id"]
 
+    def __str__(self):
+        return f"{self.get_action_display()} ({self.get_to_status_display()})"
+
 
 class Event(models.Model):
     """Outbox row: written with the change it describes, delivered later."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    channel = models.ForeignKey(Channel, on_delete=models.PROTECT, related_name="events")
-    claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="events")
+    channel = models.ForeignKey(Channel, on_delete=models.PROTECT, related_name="events",
+                                verbose_name="canal")
+    claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="events",
+                              verbose_name="sinistro")
     name = models.CharField("evento", max_length=60, choices=EventName.choices)
     details = models.JSONField("detalhes")
     created_at = models.DateTimeField("criado em", auto_now_add=True)
@@ -354,7 +437,7 @@ class Event(models.Model):
         ordering = ["created_at", "id"]
 
     def __str__(self):
-        return f"{self.name} {self.id}"
+        return f"{self.get_name_display()} ({self.name})"
 
     def envelope(self) -> dict:
         """The contract's webhook envelope (version 1)."""

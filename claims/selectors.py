@@ -1,12 +1,26 @@
 """Reads that shape API responses. Query counts stay flat however many documents or
 payments a claim has: everything a response shows is joined or prefetched here."""
 
+from dataclasses import dataclass
+from decimal import Decimal
 from uuid import UUID
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
 
 from claims import errors
-from claims.models import Channel, Claim, DocumentFile, Sale
+from claims.models import (
+    Channel,
+    Claim,
+    ClaimHistory,
+    DocumentFile,
+    DocumentRequirement,
+    Payment,
+    Sale,
+)
+from claims.workflow import NON_CONSUMING_STATUSES
+
+ZERO = Decimal("0.00")
 
 
 def claims_with_details() -> QuerySet[Claim]:
@@ -41,3 +55,68 @@ def sale_for_channel(*, channel: Channel, sale_id: UUID) -> Sale:
     if sale is None:
         raise errors.SaleNotFound()
     return sale
+
+
+# --- the analysts' pages (admin) ---------------------------------------------------------
+
+
+def claim_for_analyst(*, claim_id) -> Claim | None:
+    """Everything the claim page shows, in a fixed number of queries however many
+    files, payments and history rows the claim has."""
+    return (
+        Claim.objects.select_related("sale", "sale__channel", "coverage")
+        .prefetch_related(
+            Prefetch("payments", queryset=Payment.objects.select_related("registered_by")),
+            "document_requests",
+            Prefetch(
+                "files",
+                queryset=DocumentFile.objects.exclude(
+                    status__in=[DocumentFile.Status.AWAITING_UPLOAD, DocumentFile.Status.EXPIRED]
+                ),
+                to_attr="shown_files",
+            ),
+            Prefetch("history", queryset=ClaimHistory.objects.select_related("user", "event")),
+        )
+        .filter(pk=claim_id)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class Limits:
+    lmg: Decimal
+    lmg_used: Decimal
+    lmi: Decimal
+    lmi_used: Decimal
+
+    @property
+    def lmg_left(self) -> Decimal:
+        return self.lmg - self.lmg_used
+
+    @property
+    def lmi_left(self) -> Decimal:
+        return self.lmi - self.lmi_used
+
+
+def limits_of(claim: Claim) -> Limits:
+    """The sale's LMG and the coverage's LMI, and how much of each the sale's claims
+    use (every claim but denied ones, this one included), in one query."""
+    totals = (
+        Claim.objects.filter(sale_id=claim.sale_id)
+        .exclude(status__in=NON_CONSUMING_STATUSES)
+        .aggregate(
+            sale=Coalesce(Sum("amount"), Value(ZERO)),
+            coverage=Coalesce(Sum("amount", filter=Q(coverage_id=claim.coverage_id)), Value(ZERO)),
+        )
+    )
+    return Limits(
+        lmg=claim.sale.max_guarantee, lmg_used=totals["sale"],
+        lmi=claim.coverage.max_indemnity, lmi_used=totals["coverage"],
+    )
+
+
+def document_types_in_use() -> list[tuple[str, str]]:
+    """(tipo, título) of the configured requirements, for asking for documents."""
+    return sorted(set(
+        DocumentRequirement.objects.filter(is_active=True).values_list("doc_type", "title")
+    ))

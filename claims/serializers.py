@@ -8,9 +8,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api_common.serializers import DigitsField, KebabCaseSerializer, MoneyField, UTCDateTimeField
-from claims.models import NATURES_BY_COVERAGE, Nature, Sale
+from claims.models import NATURES_BY_COVERAGE, Nature, Payment, PaymentMethod, Sale
 from claims.services import media_type_for
-from claims.validators import validate_cpf, validate_cpf_or_cnpj
+from claims.validators import mask_tax_id, validate_cpf, validate_cpf_or_cnpj
 from claims.workflow import ClaimStatus
 
 COVERAGE_NAME = r"^cobertura/[a-z0-9]+(-[a-z0-9]+)*$"
@@ -205,13 +205,28 @@ class OutstandingBalanceInputSerializer(KebabCaseSerializer):
     saldo_devedor = MoneyField(source="outstanding_balance")
 
 
+class PaidBeneficiarySerializer(KebabCaseSerializer):
+    """Who a payment went to, enough to reconcile: never the full tax id or bank data."""
+
+    tipo = serializers.CharField(source="beneficiary_kind")
+    nome = serializers.CharField(source="beneficiary_name")
+    cpf_ou_cnpj = serializers.SerializerMethodField(
+        help_text="Mascarado: ***.456.789-** (CPF) ou 12.ABC.345/****-** (CNPJ)."
+    )
+
+    def get_cpf_ou_cnpj(self, payment) -> str:
+        return mask_tax_id(payment.beneficiary_tax_id)
+
+
 class PaymentSerializer(KebabCaseSerializer):
     id = serializers.UUIDField()
     valor = MoneyField(source="amount")
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Payment.Status.choices)
     data_registro = UTCDateTimeField(source="created_at")
     data_pagamento = serializers.DateField(source="paid_on")
     id_transacao_financeira = serializers.CharField(source="financial_transaction_id")
+    metodo_pagamento = serializers.ChoiceField(choices=PaymentMethod.choices, source="method")
+    beneficiario = PaidBeneficiarySerializer(source="*")
 
 
 class PendingDocumentSerializer(KebabCaseSerializer):

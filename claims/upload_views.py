@@ -145,9 +145,12 @@ class StorageNotificationView(View):
 
 @method_decorator(staff_member_required, name="dispatch")
 class DocumentDownloadView(View):
-    """Local mode: an analyst's short-lived, signed link to one stored file."""
+    """Local mode: an analyst's short-lived, signed link to one stored file. It opens in
+    the browser (PDFs and images), sandboxed so a hostile file cannot run script."""
 
     def get(self, request, token):
+        if not request.user.has_perm("claims.view_claim"):
+            return HttpResponse("Acesso negado.", status=403)
         try:
             key = uploads.read_download_token(token)
         except signing.BadSignature:  # includes SignatureExpired
@@ -156,8 +159,9 @@ class DocumentDownloadView(View):
         if document is None or not default_storage.exists(key):
             return HttpResponse("Arquivo não encontrado.", status=404)
         response = FileResponse(
-            default_storage.open(key, "rb"), as_attachment=True, filename=document.file_name,
+            default_storage.open(key, "rb"), as_attachment=False, filename=document.file_name,
             content_type=document.content_type,
         )
         response["Cache-Control"] = "private, no-store"
+        response["Content-Security-Policy"] = "sandbox"
         return response

@@ -13,6 +13,7 @@ Either way :func:`inspect` reports what arrived, so the service can check it.
 
 import functools
 from dataclasses import dataclass
+from urllib.parse import quote
 
 import boto3
 from botocore.config import Config
@@ -174,9 +175,18 @@ def delete(key: str) -> None:
         default_storage.delete(key)
 
 
-def download_url(key: str) -> str:
-    """A short-lived link for analysts; never a public URL."""
+def download_url(key: str, *, file_name: str = "", content_type: str = "") -> str:
+    """A short-lived link for analysts that opens in the browser; never a public URL."""
     if uses_s3():
-        return default_storage.url(key)  # django-storages: pre-signed GET, AWS_QUERYSTRING_EXPIRE
+        # django-storages: a pre-signed GET (AWS_QUERYSTRING_EXPIRE) that asks the bucket
+        # to answer inline, with the file's own name and type.
+        parameters = {"ResponseContentDisposition": _inline_disposition(file_name)}
+        if content_type:
+            parameters["ResponseContentType"] = content_type
+        return default_storage.url(key, parameters=parameters)
     token = signing.dumps(key, salt=DOWNLOAD_SALT)
     return reverse("document-download", kwargs={"token": token})
+
+
+def _inline_disposition(file_name: str) -> str:
+    return f"inline; filename*=UTF-8''{quote(file_name)}" if file_name else "inline"

@@ -17,4 +17,9 @@ urlpatterns = [
         api.OutstandingBalanceApi.as_view(),
         name="claim-outstanding-balance",
     ),
+    path(
+        "sinistros/<str:number>/detalhes-pagamento",
+        api.PaymentDetailsApi.as_view(),
+        name="claim-payment-details",
+    ),
 ]

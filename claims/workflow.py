@@ -1,12 +1,17 @@
 """The claim workflow as one table: action -> allowed from-states -> to-states -> event.
 
-Services in ``claims/services/`` look their move up here; nothing else decides
-whether a status may change. ``to_states`` empty means the action keeps the status
-(it still writes history and its event).
+Services in ``claims/services/`` look their move up here; nothing else decides whether
+a status may change, and the admin offers an action only where :func:`allows` says so.
+
+- ``to_states`` empty: the action keeps the status (it still writes history and, when
+  it has one, its event).
+- ``stays_in``: from-states in which the action is allowed but keeps the status (a
+  reserve adjustment while documents are pending must not drop the wait for them).
+- ``event`` None: the move writes history but no outbox event (the contract's list of
+  events is closed).
 """
 
-from dataclasses import dataclass
-from enum import StrEnum
+from dataclasses import dataclass, field
 
 from django.db import models
 
@@ -32,42 +37,47 @@ NON_CONSUMING_STATUSES = frozenset({ClaimStatus.DENIED, ClaimStatus.OPENING_REJE
 
 
 class EventName(models.TextChoices):
-    CLAIM_CREATED = "sinistro-criado"
-    DOCUMENTS_UNDER_REVIEW = "sinistro-documentacao-em-analise"
-    DOCUMENTS_APPROVED = "sinistro-documentacao-aprovada"
-    DOCUMENTS_DENIED = "sinistro-documentacao-negada"
-    PAYMENT_DATA_PENDING = "sinistro-pendente-de-dados-de-pagamento"
-    RESERVE_ADJUSTED = "sinistro-ajuste-de-reserva"
-    PAYMENT_REGISTERED = "sinistro-pagamento"
-    PAYMENT_SETTLED = "sinistro-pagamento-concluido"
-    CLAIM_FINALIZED = "sinistro-finalizado"
-    CLAIM_DENIED = "sinistro-negado"
-    CLAIM_REOPENED = "sinistro-reaberto"
+    CLAIM_CREATED = "sinistro-criado", "Sinistro criado"
+    DOCUMENTS_UNDER_REVIEW = "sinistro-documentacao-em-analise", "Documentação em análise"
+    DOCUMENTS_APPROVED = "sinistro-documentacao-aprovada", "Documentação aprovada"
+    DOCUMENTS_DENIED = "sinistro-documentacao-negada", "Documentos solicitados"
+    PAYMENT_DATA_PENDING = (
+        "sinistro-pendente-de-dados-de-pagamento", "Dados de pagamento solicitados"
+    )
+    RESERVE_ADJUSTED = "sinistro-ajuste-de-reserva", "Ajuste de reserva"
+    PAYMENT_REGISTERED = "sinistro-pagamento", "Pagamento registrado"
+    PAYMENT_SETTLED = "sinistro-pagamento-concluido", "Pagamento liquidado"
+    CLAIM_FINALIZED = "sinistro-finalizado", "Sinistro finalizado"
+    CLAIM_DENIED = "sinistro-negado", "Sinistro recusado"
+    CLAIM_REOPENED = "sinistro-reaberto", "Sinistro reaberto"
 
 
-class Action(StrEnum):
-    OPEN = "abrir"
-    COMPLETE_DOCUMENTS = "completar-documentacao"
-    APPROVE_DOCUMENTS = "aprovar-documentacao"
-    REQUEST_DOCUMENTS = "solicitar-documentos"
-    REQUEST_PAYMENT_DATA = "solicitar-dados-de-pagamento"
-    UPDATE_BALANCE = "atualizar-saldo-devedor"
-    ADJUST_RESERVE = "ajustar-reserva"
-    REGISTER_PAYMENT = "registrar-pagamento"
-    SETTLE_PAYMENT = "liquidar-pagamento"
-    FINALIZE = "finalizar"
-    DENY = "recusar"
-    REOPEN = "reabrir"
+class Action(models.TextChoices):
+    OPEN = "abrir", "Abertura do sinistro"
+    COMPLETE_DOCUMENTS = "completar-documentacao", "Documentação completa"
+    APPROVE_DOCUMENTS = "aprovar-documentacao", "Aprovar documentação"
+    REQUEST_DOCUMENTS = "solicitar-documentos", "Solicitar documentos"
+    REQUEST_PAYMENT_DATA = "solicitar-dados-de-pagamento", "Solicitar dados de pagamento"
+    SUPPLY_PAYMENT_DATA = "informar-dados-de-pagamento", "Dados de pagamento informados"
+    UPDATE_BALANCE = "atualizar-saldo-devedor", "Atualização do saldo devedor"
+    ADJUST_RESERVE = "ajustar-reserva", "Ajustar reserva"
+    REGISTER_PAYMENT = "registrar-pagamento", "Registrar pagamento"
+    SETTLE_PAYMENT = "liquidar-pagamento", "Liquidar pagamento"
+    FINALIZE = "finalizar", "Finalizar"
+    DENY = "recusar", "Recusar"
+    REOPEN = "reabrir", "Reabrir"
 
 
 @dataclass(frozen=True)
 class Move:
     from_states: frozenset
     to_states: tuple[ClaimStatus, ...]
-    event: EventName
+    event: EventName | None
+    stays_in: frozenset = field(default_factory=frozenset)
 
 
 S = ClaimStatus
+# Where the contract says "any", we read "any open status"; the narrower rows say why.
 WORKFLOW: dict[Action, Move] = {
     # No previous state. Pending documents when the coverage/nature requires any.
     Action.OPEN: Move(
@@ -77,23 +87,35 @@ WORKFLOW: dict[Action, Move] = {
         frozenset({S.PENDING_DOCUMENTS}), (S.DOCUMENTS_UNDER_REVIEW,),
         EventName.DOCUMENTS_UNDER_REVIEW,
     ),
+    # A claim that required no documents (criado) is approved as it stands.
     Action.APPROVE_DOCUMENTS: Move(
-        frozenset({S.DOCUMENTS_UNDER_REVIEW}), (S.UNDER_REGULATION, S.PENDING_PAYMENT_DATA),
+        frozenset({S.CREATED, S.DOCUMENTS_UNDER_REVIEW}), (S.UNDER_REGULATION,),
         EventName.DOCUMENTS_APPROVED,
     ),
+    # Asking for more is possible at every open step; while already pending it adds items.
     Action.REQUEST_DOCUMENTS: Move(
-        frozenset({S.CREATED, S.DOCUMENTS_UNDER_REVIEW, S.UNDER_REGULATION}),
-        (S.PENDING_DOCUMENTS,), EventName.DOCUMENTS_DENIED,
+        OPEN_STATUSES, (S.PENDING_DOCUMENTS,), EventName.DOCUMENTS_DENIED
     ),
+    # Not while documents are missing or unreviewed: approval (which may ask for payment
+    # data at once) comes first, so pending items never linger unapproved.
     Action.REQUEST_PAYMENT_DATA: Move(
-        OPEN_STATUSES - {S.PENDING_PAYMENT_DATA}, (S.PENDING_PAYMENT_DATA,),
+        frozenset({S.CREATED, S.UNDER_REGULATION}), (S.PENDING_PAYMENT_DATA,),
         EventName.PAYMENT_DATA_PENDING,
+    ),
+    # The channel (API) or the insured person (hosted pages) answers the request above.
+    Action.SUPPLY_PAYMENT_DATA: Move(
+        frozenset({S.PENDING_PAYMENT_DATA}), (S.UNDER_REGULATION,), None
     ),
     # The channel's balance update may change the reserve but never the stage.
     Action.UPDATE_BALANCE: Move(OPEN_STATUSES, (), EventName.RESERVE_ADJUSTED),
-    Action.ADJUST_RESERVE: Move(OPEN_STATUSES, (S.UNDER_REGULATION,), EventName.RESERVE_ADJUSTED),
+    Action.ADJUST_RESERVE: Move(
+        OPEN_STATUSES, (S.UNDER_REGULATION,), EventName.RESERVE_ADJUSTED,
+        stays_in=frozenset({S.PENDING_DOCUMENTS, S.PENDING_PAYMENT_DATA}),
+    ),
+    # Paying recognises cover: not before the documents are in and reviewed.
     Action.REGISTER_PAYMENT: Move(
-        OPEN_STATUSES, (S.UNDER_REGULATION,), EventName.PAYMENT_REGISTERED
+        frozenset({S.CREATED, S.UNDER_REGULATION, S.PENDING_PAYMENT_DATA}),
+        (S.UNDER_REGULATION,), EventName.PAYMENT_REGISTERED,
     ),
     # Settlement is a bank fact: it may arrive after the claim was finalized.
     Action.SETTLE_PAYMENT: Move(
@@ -101,9 +123,10 @@ WORKFLOW: dict[Action, Move] = {
     ),
     Action.FINALIZE: Move(OPEN_STATUSES, (S.FINALIZED,), EventName.CLAIM_FINALIZED),
     Action.DENY: Move(OPEN_STATUSES, (S.DENIED,), EventName.CLAIM_DENIED),
+    # Documents after a reopening are asked for with their own action (from em-regulacao).
     Action.REOPEN: Move(
         frozenset({S.FINALIZED, S.DENIED}),
-        (S.UNDER_REGULATION, S.PENDING_DOCUMENTS, S.PENDING_PAYMENT_DATA),
+        (S.UNDER_REGULATION, S.PENDING_PAYMENT_DATA),
         EventName.CLAIM_REOPENED,
     ),
 }
@@ -112,3 +135,13 @@ del S
 
 def allows(action: Action, from_status: str | None) -> bool:
     return from_status in WORKFLOW[action].from_states
+
+
+def next_status(action: Action, from_status: str, wanted: str | None = None) -> str:
+    """The status ``action`` leads to from ``from_status``: ``wanted`` when the move
+    offers a choice, the only target otherwise, the same status where the move keeps it.
+    Does not check ``from_status`` (see :func:`allows`)."""
+    move = WORKFLOW[action]
+    if not move.to_states or from_status in move.stays_in:
+        return from_status
+    return wanted or move.to_states[0]

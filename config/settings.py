@@ -6,6 +6,7 @@ storage, a file-system Celery broker. Production sets the variables listed in th
 README ("Configuration").
 """
 
+from decimal import Decimal
 from pathlib import Path
 
 import environ
@@ -38,6 +39,7 @@ INSTALLED_APPS = [
     "oauth2_provider",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "claims",
     "webhooks",
     "whitelabel",
@@ -53,7 +55,23 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it answers locked-out logins.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Admin login lockout (django-axes): AXES_FAILURE_LIMIT failures lock that username and,
+# separately, that client address, for AXES_COOLOFF_HOURS. Unlock with
+# `manage.py axes_reset_username USER` or `manage.py axes_reset_ip IP` (README).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_IPWARE_PROXY_COUNT = env.int("AXES_PROXY_COUNT", default=0)
+AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -158,6 +176,13 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+
+# --- Claims back office -----------------------------------------------------------------
+# Analysts register payments up to this amount; above it, a supervisor (R$).
+PAYMENT_AUTHORITY_LIMIT = Decimal(env.str("PAYMENT_AUTHORITY_LIMIT", default="50000.00"))
+# Brazil's minimum wage (R$), for the regulatory clock: a coverage whose LMI is at most
+# 500 minimum wages allows one suspension of the decision deadline (Lei 15.040/2024).
+MINIMUM_WAGE = Decimal(env.str("MINIMUM_WAGE", default="1621.00"))
 
 # --- Security: production values unless DEBUG (the local `make run`) ---------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

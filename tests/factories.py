@@ -81,6 +81,13 @@ class PaymentFactory(factory.django.DjangoModelFactory):
 
     claim = factory.SubFactory(ClaimFactory)
     amount = Decimal("100.00")
+    beneficiary_kind = "segurado"
+    beneficiary_name = "Maria Beneficiária"
+    beneficiary_tax_id = "52998224725"
+    method = "pix"
+    payment_method_details = factory.LazyFunction(
+        lambda: {"method": "pix", "pix": {"key": "maria@example.com"}}
+    )
 
 
 class DocumentRequirementFactory(factory.django.DjangoModelFactory):

@@ -7,9 +7,21 @@ same transaction as the change. Callers import services from this package
 (``from claims import services``); the modules are split by concern.
 """
 
-from claims.services.balance import update_outstanding_balance
+from claims.services.analysis import (
+    RequestedDocument,
+    approve_documents,
+    request_documents,
+    request_payment_data,
+)
+from claims.services.balance import adjust_reserve, update_outstanding_balance
 from claims.services.channels import create_channel
-from claims.services.common import reserve_amount, standard_event_details
+from claims.services.closing import deny, finalize, reopen
+from claims.services.common import (
+    actor_for,
+    regulatory_clock,
+    reserve_amount,
+    standard_event_details,
+)
 from claims.services.documents import (
     confirm_document_upload,
     confirm_uploads_by_key,
@@ -21,19 +33,39 @@ from claims.services.documents import (
     verify_pending_uploads,
 )
 from claims.services.opening import open_claim
+from claims.services.payments import (
+    payment_completed_details,
+    register_payment,
+    settle_payment,
+    supply_payment_details,
+)
 from claims.services.sales import upsert_sales
 
 __all__ = [
+    "actor_for",
+    "RequestedDocument",
+    "adjust_reserve",
+    "approve_documents",
     "confirm_document_upload",
     "confirm_uploads_by_key",
     "create_channel",
+    "deny",
+    "finalize",
     "media_type_for",
     "open_claim",
+    "payment_completed_details",
+    "register_payment",
+    "regulatory_clock",
     "reject_oversized_upload",
+    "reopen",
     "request_document_upload",
+    "request_documents",
+    "request_payment_data",
     "reserve_amount",
+    "settle_payment",
     "standard_event_details",
     "store_local_upload",
+    "supply_payment_details",
     "sweep_pending_uploads",
     "update_outstanding_balance",
     "upsert_sales",

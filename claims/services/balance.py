@@ -1,4 +1,5 @@
-"""The channel's outstanding-balance update (saldo-devedor)."""
+"""The claim value (``valor``): the channel's outstanding-balance update and the
+analyst's reserve adjustment, both within the LMI and LMG left."""
 
 from decimal import Decimal
 
@@ -6,7 +7,17 @@ from django.db import transaction
 
 from claims import errors
 from claims.models import Channel, Claim
-from claims.services.common import available_limits, check_move, lock_claim, record, reserve_amount
+from claims.formatting import brl
+from claims.services.common import (
+    actor_for,
+    available_limits,
+    check_move,
+    lock_claim,
+    move,
+    record,
+    require_permission,
+    reserve_amount,
+)
 from claims.workflow import CLOSED_STATUSES, Action
 
 
@@ -32,14 +43,45 @@ def update_outstanding_balance(
     old_amount = claim.amount
     claim.outstanding_balance = outstanding_balance
     claim.amount = new_amount
-    claim.save(update_fields=["outstanding_balance", "amount", "updated_at"])
     record(
         claim,
         action=Action.UPDATE_BALANCE,
         from_status=claim.status,
         actor=actor,
-        note=f"Saldo devedor {outstanding_balance}; valor {old_amount} -> {new_amount}.",
+        note=f"Saldo devedor {brl(outstanding_balance)}; valor {brl(old_amount)} → {brl(new_amount)}.",
         # The reserve-adjustment event only when the value really moved.
         emit_event=new_amount != old_amount,
+        changed=("outstanding_balance", "amount"),
     )
+    return claim
+
+
+@transaction.atomic
+def adjust_reserve(
+    *, claim_id, user, amount: Decimal, reason: str, expected_version: int | None = None
+) -> Claim:
+    """The analyst sets the claim value. Never above what is left of the coverage's
+    LMI and of the sale's LMG (the other claims' values are excluded, this one's own
+    is what changes), never below what was already paid. Under the sale's row lock."""
+    require_permission(user, "work_claim", "Somente analistas e supervisores ajustam reservas.")
+    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    from_status = move(claim, Action.ADJUST_RESERVE)
+    lmg_available, lmi_available = available_limits(claim.sale, claim.coverage, excluding=claim)
+    ceiling = min(lmg_available, lmi_available)
+    paid = claim.paid_amount
+    if amount > ceiling:
+        which = "LMI da cobertura" if lmi_available <= lmg_available else "LMG da apólice"
+        raise errors.ReserveOutOfBounds(
+            f"O valor {brl(amount)} passa do que resta do {which} ({brl(ceiling)})."
+        )
+    if amount < paid:
+        raise errors.ReserveOutOfBounds(
+            f"O valor {brl(amount)} é menor do que o já pago ou registrado ({brl(paid)})."
+        )
+    old_amount = claim.amount
+    claim.amount = amount
+    record(claim, action=Action.ADJUST_RESERVE, from_status=from_status,
+           actor=actor_for(user), user=user,
+           note=f"Valor {brl(old_amount)} → {brl(amount)}. {reason}".strip(),
+           changed=("status", "amount"))
     return claim

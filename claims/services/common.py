@@ -1,34 +1,107 @@
 """What the claim services share: the move check, the lock order, history + outbox
-recording and the LMI/LMG arithmetic.
+recording, permissions and the LMI/LMG arithmetic.
 
 Lock order, everywhere: a document file row (upload checks only), then the sale row,
-then the claim row. Two services that follow it never deadlock.
+then the claim row, then payment rows. Two services that follow it never deadlock.
 """
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.db.models import Q, Sum, Value
 from django.db.models.functions import Coalesce
 
 from claims import errors
 from claims.models import Channel, Claim, ClaimHistory, Coverage, Event, Sale
-from claims.workflow import NON_CONSUMING_STATUSES, WORKFLOW, Action
-
+from claims.regulatory_clock import Step, compute_clock, suspensions_allowed_for
+from claims.workflow import (
+    NON_CONSUMING_STATUSES,
+    WORKFLOW,
+    Action,
+    ClaimStatus,
+    allows,
+    next_status,
+)
 
 ZERO = Decimal("0.00")
 
 
-# --- helpers shared by the services --------------------------------------------------
+# --- the move --------------------------------------------------------------------------
 
 
 def check_move(action: Action, from_status: str | None, to_status: str | None) -> None:
-    move = WORKFLOW[action]
-    if from_status not in move.from_states:
+    move_ = WORKFLOW[action]
+    if from_status not in move_.from_states:
         raise errors.TransitionNotAllowed(
-            f"A ação '{action}' não é permitida com o sinistro em '{from_status}'."
+            f"“{action.label}” não é permitido com o sinistro {_status_phrase(from_status)}."
         )
-    if move.to_states and to_status not in move.to_states:
-        raise errors.TransitionNotAllowed(f"A ação '{action}' não leva a '{to_status}'.")
+    keeps = not move_.to_states or from_status in move_.stays_in
+    if to_status not in ({from_status} if keeps else set(move_.to_states)):
+        raise errors.TransitionNotAllowed(
+            f"“{action.label}” não leva o sinistro a “{ClaimStatus(to_status).label}”."
+        )
+
+
+def _status_phrase(status: str | None) -> str:
+    return "ainda não aberto" if status is None else f"em “{ClaimStatus(status).label}”"
+
+
+def move(claim: Claim, action: Action, wanted: str | None = None) -> str:
+    """Check ``action`` from the claim's status and apply it (to ``wanted`` where the
+    move offers a choice); returns the status it had."""
+    from_status = claim.status
+    to_status = next_status(action, from_status, wanted) if allows(action, from_status) else None
+    check_move(action, from_status, to_status)
+    claim.status = to_status
+    return from_status
+
+
+# --- who acts ------------------------------------------------------------------------
+
+
+def actor_for(user) -> str:
+    return f"usuario:{user.get_username()}"
+
+
+def require_permission(user, codename: str, why: str) -> None:
+    """Staff actions check the user's permission here, so every entry point (admin,
+    commands, tests) gets the same answer. ``user`` None is the system or a channel."""
+    if user is not None and not user.has_perm(f"claims.{codename}"):
+        raise errors.ActionNotPermitted(why)
+
+
+# --- locking ------------------------------------------------------------------------
+
+
+def lock_claim(*, channel: Channel | None = None, number: str | None = None,
+               claim_id=None, expected_version: int | None = None) -> Claim:
+    """Lock the claim's sale, then the claim, and return the claim. By number, the
+    claim must be the channel's (404 otherwise); by id, it is trusted.
+
+    ``expected_version``: the version the caller saw (an analyst's form). If the claim
+    changed since, the caller decided on stale facts and must look again.
+    """
+    claims = Claim.objects.all()
+    if claim_id is not None:
+        claims = claims.filter(pk=claim_id)
+    else:
+        claims = claims.filter(number=number, sale__channel=channel)
+    found = claims.values_list("pk", "sale_id").first()
+    if found is None:
+        raise errors.ClaimNotFound()
+    claim_pk, sale_pk = found
+    sale = Sale.objects.select_for_update().get(pk=sale_pk)
+    claim = Claim.objects.select_for_update().select_related("coverage").get(pk=claim_pk)
+    claim.sale = sale
+    if expected_version is not None and claim.version != expected_version:
+        raise errors.ClaimChangedConcurrently(
+            "O sinistro foi alterado por outra pessoa enquanto você decidia (agora "
+            f"{_status_phrase(claim.status)}). Revise a página e tente de novo."
+        )
+    return claim
+
+
+# --- history, outbox, clock ------------------------------------------------------------
 
 
 def standard_event_details(claim: Claim) -> dict:
@@ -51,25 +124,53 @@ def record(
     action: Action,
     from_status: str | None,
     actor: str,
+    user=None,
     note: str = "",
     emit_event: bool = True,
-) -> None:
-    """Write the history row and (unless told otherwise) the outbox event."""
+    event_details: dict | None = None,
+    changed: tuple[str, ...] = ("status",),
+) -> Event | None:
+    """Save the claim's ``changed`` fields and write the history row, the outbox event
+    (the move's, unless ``emit_event`` is off) and the recomputed regulatory clock,
+    all in the caller's transaction."""
+    event = None
+    if emit_event and WORKFLOW[action].event is not None:
+        event = Event.objects.create(
+            channel_id=claim.sale.channel_id,
+            claim=claim,
+            name=WORKFLOW[action].event,
+            details=event_details or standard_event_details(claim),
+        )
     ClaimHistory.objects.create(
         claim=claim,
         action=action.value,
         from_status=from_status or "",
         to_status=claim.status,
         actor=actor,
+        user=user,
         note=note,
+        event=event,
     )
-    if emit_event:
-        Event.objects.create(
-            channel_id=claim.sale.channel_id,
-            claim=claim,
-            name=WORKFLOW[action].event,
-            details=standard_event_details(claim),
-        )
+    clock = regulatory_clock(claim)
+    claim.clock_kind = clock.kind
+    claim.clock_deadline = clock.deadline
+    claim.clock_paused = clock.paused
+    claim.version += 1
+    claim.save(update_fields=[
+        *changed, "version", "clock_kind", "clock_deadline", "clock_paused", "updated_at",
+    ])
+    return event
+
+
+def regulatory_clock(claim: Claim, history=None):
+    """The claim's clock from its history (the prefetched rows when given)."""
+    rows = history if history is not None else claim.history.all()
+    steps = [Step(at=row.created_at, action=row.action, to_status=row.to_status) for row in rows]
+    allowed = suspensions_allowed_for(claim.coverage.max_indemnity, settings.MINIMUM_WAGE)
+    return compute_clock(steps, suspensions_allowed=allowed)
+
+
+# --- limits --------------------------------------------------------------------------
 
 
 def available_limits(
@@ -100,23 +201,3 @@ def reserve_amount(
     the coverage's LMI otherwise, capped by what is left of the LMI and of the LMG."""
     wanted = lmi_available if outstanding_balance is None else outstanding_balance
     return max(min(wanted, lmi_available, lmg_available), ZERO)
-
-
-
-def lock_claim(*, channel: Channel | None = None, number: str | None = None,
-                claim_id=None) -> Claim:
-    """Lock the claim's sale, then the claim, and return the claim. By number, the
-    claim must be the channel's (404 otherwise); by id, it is trusted."""
-    claims = Claim.objects.all()
-    if claim_id is not None:
-        claims = claims.filter(pk=claim_id)
-    else:
-        claims = claims.filter(number=number, sale__channel=channel)
-    found = claims.values_list("pk", "sale_id").first()
-    if found is None:
-        raise errors.ClaimNotFound()
-    claim_pk, sale_pk = found
-    sale = Sale.objects.select_for_update().get(pk=sale_pk)
-    claim = Claim.objects.select_for_update().select_related("coverage").get(pk=claim_pk)
-    claim.sale = sale
-    return claim

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from claims import errors, uploads
 from claims.models import Channel, Claim, DocumentFile, DocumentRequest
-from claims.services.common import check_move, lock_claim, record
-from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus, allows
+from claims.services.common import lock_claim, move, record
+from claims.workflow import CLOSED_STATUSES, Action, allows
 
 
 UPLOAD_ACTOR = "sistema:envio-de-documentos"
@@ -130,10 +130,7 @@ def _complete_documents_if_satisfied(*, claim_id) -> None:
     unanswered = pending.exclude(files__status=DocumentFile.Status.RECEIVED)
     if not pending.exists() or unanswered.exists():
         return
-    from_status = claim.status
-    claim.status = ClaimStatus.DOCUMENTS_UNDER_REVIEW
-    check_move(Action.COMPLETE_DOCUMENTS, from_status, claim.status)
-    claim.save(update_fields=["status", "updated_at"])
+    from_status = move(claim, Action.COMPLETE_DOCUMENTS)
     record(claim, action=Action.COMPLETE_DOCUMENTS, from_status=from_status, actor=UPLOAD_ACTOR)
 
 

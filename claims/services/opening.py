@@ -10,7 +10,14 @@ from django.utils import timezone
 
 from claims import errors
 from claims.models import Channel, Claim, Coverage, DocumentRequest, DocumentRequirement, Sale
-from claims.services.common import ZERO, available_limits, check_move, record, reserve_amount
+from claims.services.common import (
+    ZERO,
+    available_limits,
+    check_move,
+    record,
+    require_permission,
+    reserve_amount,
+)
 from claims.workflow import OPEN_STATUSES, Action, ClaimStatus
 
 
@@ -28,7 +35,6 @@ def _requirements_for(sale: Sale, coverage: Coverage, nature: str) -> list[Docum
         if requirement.doc_type not in by_type or requirement.product_combo_id is not None:
             by_type[requirement.doc_type] = requirement
     return list(by_type.values())
-
 
 
 @transaction.atomic
@@ -49,7 +55,11 @@ def open_claim(
     outstanding_balance: Decimal | None = None,
     payment_details: dict | None = None,
     additional_data: dict | None = None,
+    user=None,
 ) -> Claim:
+    """Open a claim on the channel's sale: the API (``actor`` the channel) or an
+    operator in the admin (``user`` set, who needs the ``open_claim`` permission)."""
+    require_permission(user, "open_claim", "Você não tem permissão para abrir sinistros.")
     # The sale row lock serializes openings and balance updates of one policy, so
     # limits are consumed one claim at a time.
     sale = Sale.objects.select_for_update().filter(pk=sale_id, channel=channel).first()
@@ -123,5 +133,5 @@ def open_claim(
         DocumentRequest(claim=claim, doc_type=r.doc_type, title=r.title, requested_at=now)
         for r in requirements
     )
-    record(claim, action=Action.OPEN, from_status=None, actor=actor)
+    record(claim, action=Action.OPEN, from_status=None, actor=actor, user=user, changed=())
     return claim

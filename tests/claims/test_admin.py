@@ -22,7 +22,7 @@ def test_the_claim_list_and_page_render_in_portuguese(staff_client):
     assert claim.number in listing.content.decode()
     assert "sinistros" in listing.content.decode().lower()
     assert page.status_code == 200
-    assert "Histórico" in page.content.decode()
+    assert "Linha do tempo" in page.content.decode()
     assert "Pagamentos" in page.content.decode()
 
 

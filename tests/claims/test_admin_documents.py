@@ -49,7 +49,7 @@ def test_the_claim_page_shows_pending_received_and_rejected_files(analyst, claim
     assert "Documento com CPF" in page and "Certidão de óbito" in page
     assert "certidao.pdf" in page and "Recebido" in page
     assert "falsa.pdf" in page and "não é um arquivo application/pdf" in page
-    assert page.count(">baixar</a>") == 1  # only the accepted file opens
+    assert page.count(">abrir</a>") == 1  # only the accepted file opens
 
 
 def download_link(analyst, claim) -> str:
@@ -63,7 +63,9 @@ def test_an_analyst_opens_a_received_file_through_a_signed_link(analyst, claim):
     assert response.status_code == 200
     assert b"".join(response.streaming_content) == PDF
     assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"].startswith("inline")  # opens in the browser
     assert "certidao.pdf" in response["Content-Disposition"]
+    assert response["Content-Security-Policy"] == "sandbox"
     assert response["Cache-Control"] == "private, no-store"
 
 

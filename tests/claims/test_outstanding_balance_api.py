@@ -57,7 +57,7 @@ def test_a_changed_value_emits_the_reserve_adjustment_event_and_history(api, cla
     history = ClaimHistory.objects.get()
     assert history.action == "atualizar-saldo-devedor"
     assert history.from_status == history.to_status == "pendente-de-documentacao"
-    assert "20000.00 -> 10000" in history.note
+    assert "R$ 20.000,00 → R$ 10.000,00" in history.note
 
 
 def test_an_unchanged_value_emits_no_event(api, claim):

@@ -156,7 +156,7 @@ def test_running_it_twice_converges_to_the_same_data(debug):
 
     assert counts() == first
     assert demo_token_response().status_code == 200
-    assert Client().login(username="analista", password="analista-demo")
+    assert admin_login(Client(), "analista", "analista-demo").status_code == 302
 
 
 def test_running_it_again_restores_a_rotated_demo_secret_and_analyst_password(debug):
@@ -173,7 +173,7 @@ def test_running_it_again_restores_a_rotated_demo_secret_and_analyst_password(de
 
     assert demo_token_response().status_code == 200
     assert Application.objects.get(client_id="demo-client").client_secret != "demo-secret"
-    assert Client().login(username="analista", password="analista-demo")
+    assert admin_login(Client(), "analista", "analista-demo").status_code == 302
 
 
 def test_without_debug_it_refuses_and_creates_nothing(settings):
@@ -203,3 +203,15 @@ def test_the_analyst_maintains_document_requirements_but_cannot_add_channels(deb
 
     assert client.get("/admin/claims/documentrequirement/add/").status_code == 200
     assert client.get("/admin/claims/channel/add/").status_code == 403
+
+
+def test_the_supervisor_logs_in_and_both_staff_users_have_their_roles(debug):
+    seed()
+
+    assert admin_login(Client(), "supervisor", "supervisor-demo").status_code == 302
+    assert set(User.objects.get(username="analista").groups.values_list("name", flat=True)) == {
+        "Analista de sinistros"}
+    supervisor = User.objects.get(username="supervisor")
+    assert set(supervisor.groups.values_list("name", flat=True)) == {"Supervisor de sinistros"}
+    assert supervisor.has_perm("claims.deny_claim")
+    assert not User.objects.get(username="analista").has_perm("claims.deny_claim")

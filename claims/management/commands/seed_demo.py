@@ -1,5 +1,6 @@
 """Demo data for a local run: a channel with known credentials, sales, document
-requirements and an analyst. Safe to run again (it converges to the same state)."""
+requirements, an analyst and a supervisor. Safe to run again (it converges to the same
+state)."""
 
 import datetime as dt
 from decimal import Decimal
@@ -9,8 +10,8 @@ from django.conf import settings
 from django.contrib.auth.models import Group, Permission, User
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
-from django.db.models import Q
 
+from claims import roles
 from claims.models import Channel, DocumentRequirement
 from claims.services import create_channel, upsert_sales
 
@@ -18,9 +19,11 @@ DEMO_CHANNEL = "demo"
 DEMO_CLIENT_ID = "demo-client"
 # Known on purpose so the README's curl session can be pasted. Refused outside DEBUG.
 DEMO_CLIENT_SECRET = "demo-secret"
-ANALYST_USERNAME = "analista"
-ANALYST_PASSWORD = "analista-demo"
-ANALYST_GROUP = "Analistas de sinistros"
+# username -> (password, first name, role)
+STAFF = {
+    "analista": ("analista-demo", "Ana", roles.ANALYST),
+    "supervisor": ("supervisor-demo", "Sérgio", roles.SUPERVISOR),
+}
 
 SALE_MARIA = UUID("3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e01")
 SALE_JOAO = UUID("3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e02")
@@ -99,14 +102,15 @@ class Command(BaseCommand):
                 coverage_name=coverage, nature=nature, product_combo_id=None, doc_type=doc_type,
                 defaults={"title": title, "is_active": True},
             )
-        self._analyst()
+        self._staff()
         self.stdout.write(
             "Dados de demonstração prontos.\n"
             f"  canal: {DEMO_CHANNEL}\n"
             f"  client_id: {DEMO_CLIENT_ID}\n"
             f"  client_secret: {DEMO_CLIENT_SECRET}\n"
-            f"  venda (ativa): {SALE_MARIA}\n"
-            f"  analista: {ANALYST_USERNAME} / {ANALYST_PASSWORD} em /admin/"
+            f"  venda (ativa): {SALE_MARIA}"
+            + "".join(f"\n  {role.lower()}: {username} / {password} em /admin/"
+                      for username, (password, _, role) in STAFF.items())
         )
 
     def _channel(self) -> Channel:
@@ -125,19 +129,14 @@ class Command(BaseCommand):
             channel.save(update_fields=["is_active", "claims_api_enabled"])
         return channel
 
-    def _analyst(self) -> None:
-        group, _ = Group.objects.get_or_create(name=ANALYST_GROUP)
-        # Analysts read everything and maintain the document requirements.
-        group.permissions.set(
-            Permission.objects.filter(content_type__app_label="claims").filter(
-                Q(codename__startswith="view_")
-                | Q(codename__in=["add_documentrequirement", "change_documentrequirement"])
-            )
-        )
-        user, _ = User.objects.get_or_create(username=ANALYST_USERNAME)
-        user.is_staff = user.is_active = True
-        user.first_name = "Analista"
-        user.last_name = "Demonstração"
-        user.set_password(ANALYST_PASSWORD)
-        user.save()
-        user.groups.add(group)
+    def _staff(self) -> None:
+        roles.sync_roles(Group, Permission)
+        for username, (password, first_name, role) in STAFF.items():
+            user, _ = User.objects.get_or_create(username=username)
+            user.is_staff = user.is_active = True
+            user.is_superuser = False
+            user.first_name = first_name
+            user.last_name = "(demonstração)"
+            user.set_password(password)
+            user.save()
+            user.groups.set([Group.objects.get(name=role)])

@@ -1,0 +1,10 @@
+"""Admin for insurer staff, in Portuguese. Read-only screens plus the analysts'
+actions: every claim change goes through ``claims.services``, never a model form."""
+
+from django.contrib import admin
+
+from claims.admin import claim, others  # noqa: F401  (registers the model admins)
+
+admin.site.site_header = "Sinistros: retaguarda"
+admin.site.site_title = "Sinistros"
+admin.site.index_title = "Administração"

@@ -1,0 +1,194 @@
+"""The claim list and the claim page of the analysts, with one button per allowed
+action. Nothing here edits a claim: every change is a service call."""
+
+from collections import defaultdict
+from decimal import Decimal
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from api_common.problems import ProblemError
+from claims import errors, selectors, services, uploads
+from claims.admin.actions import ACTIONS
+from claims.admin.filters import CoverageFilter, DeadlineFilter
+from claims.formatting import brl, coverage_label
+from claims.models import Claim, DocumentFile
+from claims.regulatory_clock import ClockKind
+from claims.workflow import CLOSED_STATUSES
+
+# Refusals that mean "look again": the claim moved on while the analyst decided. Every
+# other refusal (limits, authority, missing reason) is shown on the form, in Portuguese.
+STALE = (errors.ClaimChangedConcurrently, errors.TransitionNotAllowed)
+
+
+@admin.register(Claim)
+class ClaimAdmin(admin.ModelAdmin):
+    list_display = ["number", "channel_name", "insured", "coverage_name", "status_label",
+                    "amount_brl", "days_open", "deadline"]
+    list_filter = ["status", "sale__channel", CoverageFilter, "nature", "notified_at",
+                   DeadlineFilter]
+    search_fields = ["=number", "=sale__insured_cpf", "sale__insured_name", "=sale__id"]
+    search_help_text = "Número do sinistro, CPF ou nome do segurado, id da venda."
+    list_select_related = ["sale", "sale__channel", "coverage"]
+    list_per_page = 50
+
+    # --- the list -------------------------------------------------------------------
+
+    @admin.display(description="canal", ordering="sale__channel__name")
+    def channel_name(self, claim):
+        return claim.sale.channel.name
+
+    @admin.display(description="segurado", ordering="sale__insured_name")
+    def insured(self, claim):
+        return claim.sale.insured_name
+
+    @admin.display(description="cobertura", ordering="coverage__name")
+    def coverage_name(self, claim):
+        return coverage_label(claim.coverage.name)
+
+    @admin.display(description="status", ordering="status")
+    def status_label(self, claim):
+        return claim.get_status_display()
+
+    @admin.display(description="valor", ordering="amount")
+    def amount_brl(self, claim):
+        return brl(claim.amount)
+
+    @admin.display(description="dias em aberto", ordering="notified_at")
+    def days_open(self, claim):
+        if claim.status in CLOSED_STATUSES:
+            return "encerrado"
+        return (timezone.localdate() - timezone.localdate(claim.notified_at)).days
+
+    @admin.display(description="prazo regulatório", ordering="clock_deadline")
+    def deadline(self, claim):
+        if claim.clock_paused:
+            return "suspenso"
+        if claim.clock_deadline is None:
+            return "—"
+        days = (timezone.localdate(claim.clock_deadline) - timezone.localdate()).days
+        label = f"{timezone.localtime(claim.clock_deadline):%d/%m/%Y}"
+        kind = "decisão" if claim.clock_kind == ClockKind.DECISION else "pagamento"
+        if days < 0:
+            return format_html('<strong class="prazo-vencido">{} ({}, vencido)</strong>', label, kind)
+        return f"{label} ({kind}, {days} d)"
+
+    # --- no edits by hand ------------------------------------------------------------
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    # --- the claim page and its actions ----------------------------------------------
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("<path:object_id>/acoes/<slug:action>/", wrap(self.action_view),
+                 name="claims_claim_action"),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if request.method != "GET":
+            raise PermissionDenied
+        claim = self._claim_or_404(request, object_id)
+        return TemplateResponse(request, "admin/claims/claim/detail.html",
+                                self._page_context(request, claim))
+
+    def history_view(self, request, object_id, extra_context=None):
+        """The claim's own timeline is its history (Django's log is never written)."""
+        return HttpResponseRedirect(self._claim_url(object_id) + "#linha-do-tempo")
+
+    def action_view(self, request, object_id, action):
+        claim = self._claim_or_404(request, object_id)
+        claim_action = ACTIONS.get(action)
+        if claim_action is None:
+            raise Http404
+        if not request.user.has_perm(f"claims.{claim_action.permission}"):
+            raise PermissionDenied
+        if not claim_action.offered(claim, request.user):
+            messages.warning(request, f"“{claim_action.label}” não é possível com o sinistro em "
+                                      f"“{claim.get_status_display()}”.")
+            return HttpResponseRedirect(self._claim_url(claim.pk))
+        form_class, kwargs = claim_action.form_class, claim_action.form_kwargs(claim)
+        if request.method == "POST":
+            form = form_class(request.POST, **kwargs)
+            if form.is_valid():
+                try:
+                    done = claim_action.run(claim, request.user, form.cleaned_data)
+                except STALE as refusal:
+                    messages.error(request, refusal.detail)
+                    return HttpResponseRedirect(self._claim_url(claim.pk))
+                except ProblemError as refusal:
+                    form.add_error(None, refusal.detail)
+                else:
+                    messages.success(request, done)
+                    return HttpResponseRedirect(self._claim_url(claim.pk))
+        else:
+            form = form_class(initial={"version": claim.version, **claim_action.initial(claim)},
+                              **kwargs)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts, "claim": claim, "action": claim_action, "form": form,
+            "help_lines": claim_action.help(claim),
+            "title": f"{claim_action.label}: {claim.number}",
+        }
+        return TemplateResponse(request, "admin/claims/claim/action.html", context)
+
+    def _claim_or_404(self, request, object_id) -> Claim:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        try:
+            claim = selectors.claim_for_analyst(claim_id=object_id)
+        except ValidationError:  # not a UUID
+            claim = None
+        if claim is None:
+            raise Http404("Sinistro não encontrado.")
+        return claim
+
+    def _claim_url(self, claim_id) -> str:
+        return reverse("admin:claims_claim_change", args=[claim_id])
+
+    def _page_context(self, request, claim: Claim) -> dict:
+        history = list(claim.history.all())
+        files = claim.shown_files
+        payments = list(claim.payments.all())
+        by_beneficiary: dict[tuple, Decimal] = defaultdict(Decimal)
+        for payment in payments:
+            by_beneficiary[(payment.get_beneficiary_kind_display(), payment.beneficiary_name)] += payment.amount
+        requests = list(claim.document_requests.all())
+        received = [f for f in files if f.status == DocumentFile.Status.RECEIVED]
+        for document in received:
+            # Short-lived links, made when the page is shown; never a public URL.
+            document.download_url = uploads.download_url(
+                document.storage_key, file_name=document.file_name,
+                content_type=document.content_type)
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": f"Sinistro {claim.number}",
+            "claim": claim,
+            "limits": selectors.limits_of(claim),
+            "clock": services.regulatory_clock(claim, history),
+            "now": timezone.now(),
+            "days_open": self.days_open(claim),
+            "actions": [a for a in ACTIONS.values() if a.offered(claim, request.user)],
+            "pending": [r for r in requests if r.approved_at is None],
+            "approved": [r for r in requests if r.approved_at is not None],
+            "received": received,
+            "rejected": [f for f in files if f.status == DocumentFile.Status.REJECTED],
+            "payments": payments,
+            "paid_by_beneficiary": sorted(by_beneficiary.items()),
+            "history": list(reversed(history)),
+        }

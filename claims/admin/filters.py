@@ -1,0 +1,52 @@
+"""List filters of the claim list, in words an analyst uses."""
+
+import datetime as dt
+
+from django.contrib import admin
+from django.utils import timezone
+
+from claims.formatting import coverage_label
+from claims.models import Coverage
+
+
+class CoverageFilter(admin.SimpleListFilter):
+    title = "cobertura"
+    parameter_name = "cobertura"
+
+    def lookups(self, request, model_admin):
+        names = Coverage.objects.order_by("name").values_list("name", flat=True).distinct()
+        return [(name, coverage_label(name)) for name in names]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(coverage__name=self.value()) if self.value() else queryset
+
+
+class DeadlineFilter(admin.SimpleListFilter):
+    """The regulatory clock (see claims.regulatory_clock): overdue, due within 5 days,
+    suspended."""
+
+    title = "prazo regulatório"
+    parameter_name = "prazo"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("vencido", "Prazo vencido"),
+            ("5dias", "Vence em 5 dias"),
+            ("suspenso", "Prazo suspenso"),
+            ("correndo", "Prazo correndo"),
+        ]
+
+    def queryset(self, request, queryset):
+        # A deadline's whole local day counts (claims.regulatory_clock): overdue from
+        # the next local midnight; "within 5 days" is today and the 5 days after.
+        today = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+        if self.value() == "vencido":
+            return queryset.filter(clock_deadline__lt=today)
+        if self.value() == "5dias":
+            return queryset.filter(clock_deadline__gte=today,
+                                   clock_deadline__lt=today + dt.timedelta(days=6))
+        if self.value() == "suspenso":
+            return queryset.filter(clock_paused=True)
+        if self.value() == "correndo":
+            return queryset.filter(clock_deadline__isnull=False)
+        return queryset

@@ -1,0 +1,174 @@
+"""Admin of channels, sales (with the operator's claim opening), document
+requirements and the events outbox."""
+
+import json
+
+from django.contrib import admin, messages
+from django.contrib.admin.utils import flatten_fieldsets
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from api_common.problems import ProblemError
+from claims import errors, services
+from claims.admin.forms import OpenClaimForm
+from claims.formatting import brl, coverage_label, tax_id
+from claims.models import Channel, Coverage, DocumentRequirement, Event, Sale
+
+
+class ReadOnlyMixin:
+    def get_readonly_fields(self, request, obj=None):
+        if self.fieldsets:
+            return flatten_fieldsets(self.fieldsets)
+        return self.fields or [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Channel)
+class ChannelAdmin(admin.ModelAdmin):
+    """Client secrets are stored hashed and never shown (``create_channel`` prints the
+    secret once); the OAuth application is not editable here."""
+
+    list_display = ["name", "slug", "client_id", "is_active", "claims_api_enabled", "created_at"]
+    list_filter = ["is_active", "claims_api_enabled"]
+    search_fields = ["name", "slug", "application__client_id"]
+    readonly_fields = ["client_id", "created_at"]
+    fields = ["name", "slug", "is_active", "claims_api_enabled", "client_id", "created_at"]
+
+    def has_add_permission(self, request):
+        return False  # channels are created with `manage.py create_channel` (secret shown once)
+
+    @admin.display(description="client_id")
+    def client_id(self, channel):
+        return channel.application.client_id
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("application")
+
+
+class CoverageInline(ReadOnlyMixin, admin.TabularInline):
+    model = Coverage
+    fields = ["label", "name", "lmi", "is_active"]
+    extra = 0
+
+    @admin.display(description="cobertura")
+    def label(self, coverage):
+        return coverage_label(coverage.name)
+
+    @admin.display(description="LMI")
+    def lmi(self, coverage):
+        return brl(coverage.max_indemnity)
+
+
+@admin.register(Sale)
+class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["id", "insured_name", "cpf", "channel", "status", "valid_until", "lmg"]
+    list_filter = ["status", "channel"]
+    search_fields = ["=id", "insured_name", "=insured_cpf", "=proposal_id"]
+    list_select_related = ["channel"]
+    inlines = [CoverageInline]
+    fieldsets = [
+        (None, {"fields": ["id", "channel", "status", "proposal_id", "product_combo_id",
+                           "affiliation_id"]}),
+        ("Segurado", {"fields": ["insured_name", "cpf", "insured_email",
+                                 "insured_phone_area_code", "insured_phone_number"]}),
+        ("Vigência e limite", {"fields": ["valid_from", "valid_until", "lmg"]}),
+    ]
+
+    @admin.display(description="CPF do segurado", ordering="insured_cpf")
+    def cpf(self, sale):
+        return tax_id(sale.insured_cpf)
+
+    @admin.display(description="LMG", ordering="max_guarantee")
+    def lmg(self, sale):
+        return brl(sale.max_guarantee)
+
+    def get_urls(self):
+        return [
+            path("<path:object_id>/abrir-sinistro/", self.admin_site.admin_view(self.open_claim_view),
+                 name="claims_sale_open_claim"),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = {**(extra_context or {}),
+                         "can_open_claim": request.user.has_perm("claims.open_claim")}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def open_claim_view(self, request, object_id):
+        """The operator opens a claim for this sale, with the API's rules and service."""
+        if not request.user.has_perm("claims.open_claim"):
+            raise PermissionDenied
+        sale = self.get_object(request, object_id)
+        if sale is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        kwargs = {"coverage_choices": [
+            (c.name, f"{coverage_label(c.name)} (LMI {brl(c.max_indemnity)})")
+            for c in sale.coverages.filter(is_active=True)
+        ]}
+        if request.method == "POST":
+            form = OpenClaimForm(request.POST, **kwargs)
+            if form.is_valid():
+                try:
+                    claim = services.open_claim(
+                        channel=sale.channel, sale_id=sale.pk,
+                        actor=services.actor_for(request.user), user=request.user,
+                        **form.cleaned_data["opening"],
+                    )
+                except errors.ActionNotPermitted:
+                    raise PermissionDenied from None
+                except ProblemError as refusal:
+                    form.add_error(None, refusal.detail)
+                else:
+                    messages.success(request, f"Sinistro {claim.number} aberto.")
+                    return HttpResponseRedirect(
+                        reverse("admin:claims_claim_change", args=[claim.pk]))
+        else:
+            form = OpenClaimForm(initial={
+                "requester_name": sale.insured_name, "contact_name": sale.insured_name,
+                "contact_email": sale.insured_email,
+                "contact_area_code": sale.insured_phone_area_code,
+                "contact_phone": sale.insured_phone_number,
+            }, **kwargs)
+        return TemplateResponse(request, "admin/claims/sale/open_claim.html", {
+            **self.admin_site.each_context(request), "opts": self.opts, "sale": sale,
+            "form": form, "title": f"Abrir sinistro: {sale.insured_name}",
+        })
+
+
+@admin.register(DocumentRequirement)
+class DocumentRequirementAdmin(admin.ModelAdmin):
+    list_display = ["coverage", "nature", "product_combo_id", "doc_type", "title", "is_active"]
+    list_filter = ["coverage_name", "nature", "is_active"]
+    search_fields = ["doc_type", "title"]
+
+    @admin.display(description="cobertura", ordering="coverage_name")
+    def coverage(self, requirement):
+        return coverage_label(requirement.coverage_name)
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["created_at", "event_label", "name", "claim", "channel"]
+    list_filter = ["name", "channel"]
+    search_fields = ["=id", "=claim__number"]
+    list_select_related = ["claim", "channel"]
+    fields = ["id", "event_label", "name", "claim", "channel", "created_at", "envelope_json"]
+
+    @admin.display(description="evento", ordering="name")
+    def event_label(self, event):
+        return event.get_name_display()
+
+    @admin.display(description="envelope (como enviado ao canal)")
+    def envelope_json(self, event):
+        return format_html("<pre>{}</pre>", json.dumps(event.envelope(), indent=2, ensure_ascii=False))

@@ -1,0 +1,37 @@
+"""The insurer's claims roles (Django groups), kept in code so a data migration and
+``seed_demo`` give every environment the same ones.
+
+- Analista de sinistros: reads claims and sales, works claims (analysis, documents,
+  reserve, payment data, payments up to ``PAYMENT_AUTHORITY_LIMIT``, finalizing),
+  opens claims for a sale, maintains document requirements.
+- Supervisor de sinistros: all of that, plus denying, reopening, settling payments and
+  registering payments above the analysts' limit.
+
+Neither sees OAuth applications or tokens (no ``oauth2_provider`` permission); channels
+are shown without secrets, which are stored hashed anyway.
+"""
+
+ANALYST = "Analista de sinistros"
+SUPERVISOR = "Supervisor de sinistros"
+
+_VIEW = [f"view_{model}" for model in (
+    "channel", "sale", "coverage", "claim", "payment", "documentrequirement",
+    "documentrequest", "documentfile", "claimhistory", "event",
+)]
+ANALYST_PERMISSIONS = [
+    *_VIEW, "add_documentrequirement", "change_documentrequirement", "work_claim", "open_claim",
+]
+SUPERVISOR_PERMISSIONS = [
+    *ANALYST_PERMISSIONS, "deny_claim", "reopen_claim", "settle_payment",
+    "register_payment_above_limit",
+]
+ROLES = {ANALYST: ANALYST_PERMISSIONS, SUPERVISOR: SUPERVISOR_PERMISSIONS}
+
+
+def sync_roles(group_model, permission_model) -> None:
+    """Create or converge the groups and their ``claims`` permissions (the models
+    are passed in so a migration can use its historical ones)."""
+    for name, codenames in ROLES.items():
+        group, _ = group_model.objects.get_or_create(name=name)
+        group.permissions.set(permission_model.objects.filter(
+            content_type__app_label="claims", codename__in=codenames))

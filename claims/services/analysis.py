@@ -1,0 +1,121 @@
+"""The analyst's moves on documents and payment data: approve, ask for documents (new
+items or replacements of received files), ask for payment data."""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from claims import errors
+from claims.models import Claim, DocumentFile, DocumentRequest
+from claims.services.common import actor_for, lock_claim, move, record, require_permission
+from claims.workflow import Action
+
+WORK = "work_claim"
+NOT_AN_ANALYST = "Somente analistas e supervisores de sinistros trabalham sinistros."
+
+
+@dataclass(frozen=True)
+class RequestedDocument:
+    doc_type: str
+    title: str
+
+
+@transaction.atomic
+def approve_documents(
+    *, claim_id, user, expected_version: int | None = None, note: str = "",
+    request_payment_data: bool = False,
+) -> Claim:
+    """Approve the documentation: every pending item is approved (it leaves
+    ``documentos-pendentes``) and the claim goes to regulation; with
+    ``request_payment_data`` it then waits for payment data at once (a second move,
+    with its own history row and event)."""
+    require_permission(user, WORK, NOT_AN_ANALYST)
+    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    from_status = move(claim, Action.APPROVE_DOCUMENTS)
+    approved = claim.document_requests.filter(approved_at__isnull=True).update(
+        approved_at=timezone.now()
+    )
+    record(claim, action=Action.APPROVE_DOCUMENTS, from_status=from_status,
+           actor=actor_for(user), user=user,
+           note=_join(note, f"{approved} documento(s) aprovado(s)."))
+    if request_payment_data:
+        _request_payment_data(claim, user=user, note="")
+    return claim
+
+
+@transaction.atomic
+def request_documents(
+    *, claim_id, user, documents: list[RequestedDocument], expected_version: int | None = None,
+    note: str = "", replace_files: dict | None = None,
+) -> Claim:
+    """Ask for more documents: new pending items, and (``replace_files``: file id ->
+    reason) received files rejected for replacement, whose type is asked for again.
+
+    A type already pending is not asked twice. The claim waits for documents
+    (``sinistro-documentacao-negada``); see ``claims.regulatory_clock`` for how this
+    suspends the decision deadline.
+    """
+    require_permission(user, WORK, NOT_AN_ANALYST)
+    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    replace_files = replace_files or {}
+    if not documents and not replace_files:
+        raise errors.DocumentRequestEmpty()
+    from_status = move(claim, Action.REQUEST_DOCUMENTS)
+    now = timezone.now()
+
+    wanted = {d.doc_type: d.title for d in documents}
+    replaced = []
+    if replace_files:
+        files = DocumentFile.objects.select_for_update().filter(
+            claim=claim, pk__in=list(replace_files), status=DocumentFile.Status.RECEIVED
+        )
+        found = {str(f.pk): f for f in files}
+        missing = set(map(str, replace_files)) - set(found)
+        if missing:
+            raise errors.DocumentRequestEmpty("Arquivo a substituir não encontrado entre os recebidos.")
+        titles = dict(claim.document_requests.values_list("doc_type", "title"))
+        for file_id, reason in replace_files.items():
+            document = found[str(file_id)]
+            document.status = DocumentFile.Status.REJECTED
+            document.rejection_reason = f"Substituição solicitada: {reason}"[:300]
+            document.save(update_fields=["status", "rejection_reason"])
+            wanted.setdefault(document.doc_type, titles.get(document.doc_type, document.file_name))
+            replaced.append(document.file_name)
+
+    pending = set(
+        claim.document_requests.filter(approved_at__isnull=True).values_list("doc_type", flat=True)
+    )
+    new_items = [
+        DocumentRequest(claim=claim, doc_type=doc_type, title=title, requested_at=now, note=note)
+        for doc_type, title in wanted.items()
+        if doc_type not in pending
+    ]
+    DocumentRequest.objects.bulk_create(new_items)
+    summary = [f"Solicitado: {', '.join(i.title for i in new_items)}."] if new_items else []
+    if replaced:
+        summary.append(f"Substituir: {', '.join(replaced)}.")
+    record(claim, action=Action.REQUEST_DOCUMENTS, from_status=from_status,
+           actor=actor_for(user), user=user, note=_join(note, *summary))
+    return claim
+
+
+@transaction.atomic
+def request_payment_data(
+    *, claim_id, user, expected_version: int | None = None, note: str = ""
+) -> Claim:
+    require_permission(user, WORK, NOT_AN_ANALYST)
+    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    _request_payment_data(claim, user=user, note=note)
+    return claim
+
+
+def _request_payment_data(claim: Claim, *, user, note: str) -> None:
+    from_status = move(claim, Action.REQUEST_PAYMENT_DATA)
+    record(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=from_status,
+           actor=actor_for(user), user=user, note=note)
+
+
+def _join(*parts: str) -> str:
+    return " ".join(part.strip() for part in parts if part and part.strip())
+

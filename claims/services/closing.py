@@ -1,0 +1,120 @@
+"""Closing and reopening a claim: finalize, deny, reopen."""
+
+import datetime as dt
+
+from django.db import transaction
+from django.utils import timezone
+
+from claims import errors
+from claims.formatting import brl
+from claims.models import Claim, Payment
+from claims.services.common import (
+    ZERO,
+    actor_for,
+    available_limits,
+    lock_claim,
+    move,
+    record,
+    require_permission,
+)
+from claims.workflow import OPEN_STATUSES, Action, ClaimStatus
+
+
+@transaction.atomic
+def finalize(*, claim_id, user, reason: str = "", expected_version: int | None = None) -> Claim:
+    """Close the claim: every payment settled, and at least one payment or a reason
+    (for example a withdrawn notice). The unpaid reserve is released: ``valor``
+    becomes what was paid, so the LMI/LMG left grows back by the rest."""
+    require_permission(user, "work_claim", "Somente analistas e supervisores finalizam sinistros.")
+    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    from_status = move(claim, Action.FINALIZE)
+    payments = list(claim.payments.all())
+    unsettled = [p for p in payments if p.status != Payment.Status.SETTLED]
+    if unsettled:
+        raise errors.FinalizationNotAllowed(
+            f"Há {len(unsettled)} pagamento(s) ainda não liquidado(s): liquide-os antes de finalizar."
+        )
+    if not payments and not reason.strip():
+        raise errors.FinalizationNotAllowed(
+            "O sinistro não tem pagamentos: informe o motivo do encerramento."
+        )
+    paid = sum((p.amount for p in payments), ZERO)
+    released = claim.amount - paid
+    claim.amount = paid
+    note = f"Pago {brl(paid)}."
+    if released:
+        note += f" Reserva liberada: {brl(released)}."
+    record(claim, action=Action.FINALIZE, from_status=from_status, actor=actor_for(user),
+           user=user, note=f"{note} {reason}".strip(), changed=("status", "amount"))
+    return claim
+
+
+@transaction.atomic
+def deny(
+    *, claim_id, user, reason: str, denied_at: dt.datetime | None = None,
+    expected_version: int | None = None,
+) -> Claim:
+    """Deny cover, explicitly and with reasons (Lei 15.040/2024, art. 86). The claim's
+    value stops consuming the LMI/LMG. Refused once a payment exists: cover was
+    recognised."""
+    require_permission(user, "deny_claim", "Somente supervisores de sinistros recusam sinistros.")
+    if not reason.strip():
+        raise errors.DenialNotAllowed("A recusa precisa de um motivo, que será informado ao canal.")
+    now = timezone.now()
+    denied_at = denied_at or now
+    if denied_at > now:
+        raise errors.DenialNotAllowed("A data da recusa não pode estar no futuro.")
+    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    from_status = move(claim, Action.DENY)
+    if claim.payments.exists():
+        raise errors.DenialNotAllowed(
+            "Há pagamentos registrados neste sinistro: a cobertura já foi reconhecida."
+        )
+    claim.denied_at = denied_at
+    claim.denial_reason = reason.strip()
+    record(claim, action=Action.DENY, from_status=from_status, actor=actor_for(user), user=user,
+           note=claim.denial_reason, changed=("status", "denied_at", "denial_reason"))
+    return claim
+
+
+@transaction.atomic
+def reopen(
+    *, claim_id, user, reason: str, next_status: str = ClaimStatus.UNDER_REGULATION,
+    expected_version: int | None = None,
+) -> Claim:
+    """Reopen a finalized or denied claim for new analysis, at the step chosen.
+
+    It becomes open again, so "one open claim per coverage" applies; a denied claim
+    consumes limits again: its value is capped by what is left of the LMI and LMG, and
+    with nothing left it cannot reopen."""
+    require_permission(user, "reopen_claim", "Somente supervisores de sinistros reabrem sinistros.")
+    if not reason.strip():
+        raise errors.ReopeningNotAllowed("Informe o motivo da reabertura.")
+    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    from_status = move(claim, Action.REOPEN, wanted=next_status)
+    other_open = (
+        Claim.objects.filter(coverage=claim.coverage, status__in=OPEN_STATUSES)
+        .exclude(pk=claim.pk).values_list("number", flat=True).first()
+    )
+    if other_open:
+        raise errors.ReopeningNotAllowed(
+            f"Já existe o sinistro {other_open} em aberto para esta cobertura."
+        )
+    notes = [reason.strip()]
+    if from_status == ClaimStatus.DENIED:
+        lmg_available, lmi_available = available_limits(claim.sale, claim.coverage, excluding=claim)
+        ceiling = min(lmg_available, lmi_available)
+        if ceiling <= ZERO:
+            which = "LMI da cobertura" if lmi_available <= lmg_available else "LMG da apólice"
+            raise errors.ReopeningNotAllowed(
+                f"Nada resta do {which}: o sinistro recusado não pode voltar a consumir limite."
+            )
+        if claim.amount > ceiling:
+            notes.append(f"Valor limitado ao que resta: {brl(claim.amount)} → {brl(ceiling)}.")
+            claim.amount = ceiling
+        claim.denied_at = None
+        claim.denial_reason = ""
+    record(claim, action=Action.REOPEN, from_status=from_status, actor=actor_for(user),
+           user=user, note=" ".join(notes),
+           changed=("status", "amount", "denied_at", "denial_reason"))
+    return claim

@@ -1,0 +1,127 @@
+"""Shared by the analysts' lifecycle tests: staff users of each role, claims brought to
+a given status through the real API and upload flow, and posting an admin action the
+way the browser does."""
+
+from urllib.parse import urlparse
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+from rest_framework.test import APIClient
+
+from claims import roles
+from claims.models import Claim, ClaimHistory, Event
+from tests.claims.documents_helpers import OPEN_BODY, PDF, upload_body
+from tests.factories import DocumentRequirementFactory
+
+VALID_PIX = {
+    "beneficiario_tipo": "segurado", "beneficiario_nome": "Maria da Silva",
+    "beneficiario_cpf_ou_cnpj": "52998224725", "metodo_pagamento": "pix",
+    "pix_chave": "maria@example.com",
+}
+CREDITOR_TED = {
+    "beneficiario_tipo": "credor", "beneficiario_nome": "Banco Exemplo S.A.",
+    "beneficiario_cpf_ou_cnpj": "11222333000181", "metodo_pagamento": "ted",
+    "banco": "001", "agencia": "1234", "conta": "567890", "conta_digito": "1",
+}
+
+
+def staff(username: str, role: str | None) -> User:
+    user = User.objects.create_user(username, f"{username}@example.com", "senha-forte-123",
+                                    is_staff=True, first_name=username.capitalize())
+    if role:
+        user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+def logged_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+@pytest.fixture
+def analyst(db):
+    return logged_in(staff("ana", roles.ANALYST))
+
+
+@pytest.fixture
+def supervisor(db):
+    return logged_in(staff("sergio", roles.SUPERVISOR))
+
+
+@pytest.fixture(autouse=True)
+def local_media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.DOCUMENT_STORAGE = "local"
+
+
+def open_claim(api, sale, **overrides) -> Claim:
+    body = {key: value for key, value in {**OPEN_BODY, **overrides}.items() if value is not None}
+    response = api.post(f"/api/v1/vendas/{sale.id}/abrir-sinistro", body, format="json")
+    assert response.status_code == 200, response.content
+    return Claim.objects.get(number=response.json()["numero-sinistro"])
+
+
+def send_document(api, claim: Claim, doc_type: str, content: bytes = PDF) -> None:
+    url = api.post(f"/api/v1/sinistros/{claim.number}/enviar-documento",
+                   upload_body(file_name=f"{doc_type}.pdf", tipo=doc_type),
+                   format="json").json()["url-envio"]
+    response = APIClient().generic("PUT", urlparse(url).path, content,
+                                   content_type="application/pdf")
+    assert response.status_code == 200, response.content
+
+
+def claim_under_review(api, sale, **overrides) -> Claim:
+    """A claim whose two requested documents arrived: documentacao-em-analise."""
+    for doc_type, title in [("certidao-de-obito", "Certidão de óbito"),
+                            ("cpf-cnpj", "Documento com CPF")]:
+        DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type=doc_type,
+                                   title=title)
+    claim = open_claim(api, sale, **overrides)
+    send_document(api, claim, "certidao-de-obito")
+    send_document(api, claim, "cpf-cnpj")
+    claim.refresh_from_db()
+    assert claim.status == "documentacao-em-analise"
+    return claim
+
+
+def act(client: Client, claim: Claim, action: str, data: dict | None = None, *,
+        version: int | None = None):
+    """POST an action's form as the browser would (with the version the page showed)."""
+    claim.refresh_from_db()
+    body = {"version": claim.version if version is None else version, **(data or {})}
+    return client.post(f"/admin/claims/claim/{claim.pk}/acoes/{action}/", body)
+
+
+def acted(client: Client, claim: Claim, action: str, data: dict | None = None) -> Claim:
+    """Act and expect success: a redirect to the claim page."""
+    response = act(client, claim, action, data)
+    assert response.status_code == 302, _errors_of(response)
+    assert response.url == f"/admin/claims/claim/{claim.pk}/change/"
+    claim.refresh_from_db()
+    return claim
+
+
+def page_messages(client: Client, response) -> str:
+    page = client.get(response.url) if response.status_code == 302 else response
+    return page.content.decode()
+
+
+def _errors_of(response) -> str:
+    context = getattr(response, "context", None)
+    if context and "form" in context:
+        return str(context["form"].errors)
+    return response.content.decode()[:2000]
+
+
+def events_of(claim: Claim) -> list[Event]:
+    """The claim's outbox events in the order they were written."""
+    return [row.event for row in
+            ClaimHistory.objects.filter(claim=claim, event__isnull=False)
+            .select_related("event").order_by("id")]
+
+
+def last_event(claim: Claim) -> Event:
+    return events_of(claim)[-1]

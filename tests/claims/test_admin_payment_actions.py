@@ -1,0 +1,264 @@
+"""Reserve, payments and settlement in the admin: the limits hold, each beneficiary is
+validated, the analyst's authority is bounded, settlement emits the contract's
+payment-completed details."""
+
+import datetime as dt
+from decimal import Decimal
+
+from django.utils import timezone
+
+from claims.models import Payment
+from tests.claims.lifecycle_helpers import (
+    CREDITOR_TED,
+    VALID_PIX,
+    act,
+    acted,
+    analyst,  # noqa: F401  (fixtures)
+    claim_under_review,
+    last_event,
+    open_claim,
+    supervisor,  # noqa: F401
+)
+from tests.factories import ClaimFactory
+
+
+def in_regulation(client, api, sale, **overrides):
+    claim = claim_under_review(api, sale, **overrides)
+    return acted(client, claim, "aprovar-documentacao")
+
+
+def pay(client, claim, amount, beneficiary=VALID_PIX, **extra):
+    return act(client, claim, "registrar-pagamento", {"amount": amount, **beneficiary, **extra})
+
+
+# --- reserve ---------------------------------------------------------------------------
+
+
+def test_adjusting_the_reserve_changes_valor_and_emits_the_event(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+
+    claim = acted(analyst, claim, "ajustar-reserva", {"amount": "30000,00", "reason": "Regulação."})
+
+    assert claim.amount == Decimal("30000.00")
+    assert claim.status == "em-regulacao"
+    assert last_event(claim).name == "sinistro-ajuste-de-reserva"
+    body = api.get(f"/api/v1/sinistros/{claim.number}").json()
+    assert (body["valor"], body["valor-restante"]) == (30000, 30000)
+
+
+def test_the_reserve_never_goes_above_what_is_left_of_the_lmi(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)  # LMI of death: 50k, all of it reserved
+
+    response = act(analyst, claim, "ajustar-reserva", {"amount": "50000,01", "reason": "x"})
+
+    assert response.status_code == 200
+    assert "passa do que resta do LMI da cobertura (R$ 50.000,00)" in response.content.decode()
+    claim.refresh_from_db()
+    assert claim.amount == Decimal("50000.00")
+
+
+def test_the_reserve_never_goes_above_what_is_left_of_the_lmg(analyst, api, sale):
+    open_claim(api, sale, cobertura="cobertura/invalidez-permanente", natureza=None)  # 30k
+    claim = in_regulation(analyst, api, sale, **{"saldo-devedor": 10000})
+    # LMG 100k - 30k = 70k; LMI 50k: the coverage's is the tighter one here.
+    sale.max_guarantee = Decimal("45000.00")
+    sale.save()
+
+    response = act(analyst, claim, "ajustar-reserva", {"amount": "20000,00", "reason": "x"})
+
+    assert "passa do que resta do LMG da apólice (R$ 15.000,00)" in response.content.decode()
+
+
+def test_the_reserve_never_goes_below_what_was_paid(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+    assert pay(analyst, claim, "1000,00").status_code == 302
+
+    response = act(analyst, claim, "ajustar-reserva", {"amount": "999,99", "reason": "x"})
+
+    assert "menor do que o já pago ou registrado (R$ 1.000,00)" in response.content.decode()
+
+
+def test_adjusting_while_documents_are_pending_keeps_the_wait(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+
+    claim = acted(analyst, claim, "ajustar-reserva", {"amount": "20000,00", "reason": "x"})
+
+    assert claim.status == "pendente-de-documentacao"
+    assert claim.amount == Decimal("20000.00")
+
+
+# --- registering payments --------------------------------------------------------------
+
+
+def test_a_payment_is_registered_with_its_beneficiary_and_shown_to_the_channel_masked(
+        analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+
+    response = pay(analyst, claim, "12.000,50")
+
+    assert response.status_code == 302
+    claim.refresh_from_db()
+    assert last_event(claim).name == "sinistro-pagamento"
+    body = api.get(f"/api/v1/sinistros/{claim.number}").json()
+    assert body["valor-restante"] == 37999.5
+    [payment] = body["pagamentos"]
+    assert payment["valor"] == 12000.5
+    assert payment["status"] == "registrado"
+    assert payment["metodo-pagamento"] == "pix"
+    assert payment["beneficiario"] == {
+        "tipo": "segurado", "nome": "Maria da Silva", "cpf-ou-cnpj": "***.982.247-**"}
+    assert "maria@example.com" not in str(body)  # the PIX key stays with the insurer
+
+
+def test_a_payment_above_valor_restante_is_refused(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale, **{"saldo-devedor": 1000})
+
+    response = pay(analyst, claim, "1000,01")
+
+    assert response.status_code == 200
+    assert "passa do valor restante do sinistro (R$ 1.000,00)" in response.content.decode()
+    assert not Payment.objects.exists()
+
+
+def test_invalid_payment_data_is_refused_on_the_field(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+
+    response = pay(analyst, claim, "100,00", {**VALID_PIX, "beneficiario_cpf_ou_cnpj": "52998224724"})
+
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "beneficiario_cpf_ou_cnpj" in errors
+    assert not Payment.objects.exists()
+
+
+def test_an_analyst_cannot_register_above_the_authority_limit_but_a_supervisor_can(
+        analyst, supervisor, api, sale, settings):
+    settings.PAYMENT_AUTHORITY_LIMIT = Decimal("10000.00")
+    claim = in_regulation(analyst, api, sale)
+
+    refused = pay(analyst, claim, "10000,01")
+    accepted = pay(supervisor, claim, "10000,01")
+
+    assert refused.status_code == 200
+    assert "acima de R$ 10.000,00 são registrados por um supervisor" in refused.content.decode()
+    assert accepted.status_code == 302
+    assert Payment.objects.get().registered_by == supervisor.user
+
+
+def test_credit_life_pays_the_creditor_first_up_to_the_balance_then_the_insured(
+        analyst, api, sale):
+    claim = in_regulation(analyst, api, sale, **{"saldo-devedor": 8000})
+    claim = acted(analyst, claim, "ajustar-reserva", {"amount": "20000,00", "reason": "Capital."})
+
+    insured_first = pay(analyst, claim, "5000,00")
+    too_much_to_creditor = pay(analyst, claim, "8000,01", CREDITOR_TED)
+    creditor = pay(analyst, claim, "8000,00", CREDITOR_TED)
+    insured = pay(analyst, claim, "12000,00")
+
+    assert "o credor recebe primeiro" in insured_first.content.decode()
+    assert "Ao credor cabe no máximo o saldo devedor (R$ 8.000,00)" in \
+        too_much_to_creditor.content.decode()
+    assert creditor.status_code == 302 and insured.status_code == 302
+    kinds = list(Payment.objects.order_by("created_at").values_list("beneficiary_kind", "amount"))
+    assert kinds == [("credor", Decimal("8000.00")), ("segurado", Decimal("12000.00"))]
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    assert "Banco Exemplo S.A. (credor): R$ 8.000,00" in page
+    assert "Maria da Silva (segurado): R$ 12.000,00" in page
+
+
+def test_the_payment_form_suggests_the_creditor_part_first(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale, **{"saldo-devedor": 8000})
+
+    form = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/")
+
+    text = form.content.decode()
+    assert "Seguro prestamista" in text
+    assert "credor R$ 8.000,00" in text
+    assert form.context["form"].initial["beneficiario_tipo"] == "credor"
+
+
+# --- settlement --------------------------------------------------------------------------
+
+
+def registered_payment(client, api, sale, **overrides):
+    claim = in_regulation(client, api, sale, **overrides)
+    assert pay(client, claim, "1500,00").status_code == 302
+    return claim, Payment.objects.get(claim=claim)
+
+
+def test_analysts_cannot_settle_payments(analyst, api, sale):
+    claim, payment = registered_payment(analyst, api, sale)
+
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    response = act(analyst, claim, "liquidar-pagamento", {
+        "payment": str(payment.pk), "transaction_id": "E1", "paid_on": "2026-11-20"})
+
+    assert "acoes/liquidar-pagamento/" not in page
+    assert response.status_code == 403
+
+
+def test_settling_emits_the_payment_completed_details_of_the_contract(
+        analyst, supervisor, api, sale):
+    claim, payment = registered_payment(analyst, api, sale)
+    today = timezone.localdate()
+
+    claim = acted(supervisor, claim, "liquidar-pagamento", {
+        "payment": str(payment.pk), "transaction_id": "E00000000202611221200abcdef",
+        "paid_on": today.isoformat()})
+
+    assert claim.status == "em-regulacao"  # settlement does not move the claim
+    envelope = last_event(claim).envelope()
+    assert envelope["evento"] == "sinistro-pagamento-concluido"
+    assert envelope["detalhes"] == {
+        "id-combo-produto": str(sale.product_combo_id), "id-proposta": str(sale.proposal_id),
+        "id-venda": str(sale.id), "id-sinistro": str(claim.id),
+        "id-transacao-financeira": "E00000000202611221200abcdef", "valor": 1500.0,
+        "data-pagamento": today.isoformat(),
+    }
+    body = api.get(f"/api/v1/sinistros/{claim.number}").json()
+    assert body["pagamentos"][0]["status"] == "concluido"
+    assert body["pagamentos"][0]["data-pagamento"] == today.isoformat()
+
+
+def test_the_affiliation_is_in_the_details_only_when_the_sale_has_one(
+        analyst, supervisor, api, sale):
+    sale.affiliation_id = "9b2c1d4e-0000-4000-8000-000000000001"
+    sale.save()
+    claim, payment = registered_payment(analyst, api, sale)
+
+    acted(supervisor, claim, "liquidar-pagamento", {
+        "payment": str(payment.pk), "transaction_id": "T-1",
+        "paid_on": timezone.localdate().isoformat()})
+
+    assert last_event(claim).details["id-afiliacao"] == "9b2c1d4e-0000-4000-8000-000000000001"
+
+
+def test_a_settlement_date_in_the_future_or_before_registration_is_refused(
+        analyst, supervisor, api, sale):
+    claim, payment = registered_payment(analyst, api, sale)
+    for day in (timezone.localdate() + dt.timedelta(days=1),
+                timezone.localdate() - dt.timedelta(days=1)):
+        response = act(supervisor, claim, "liquidar-pagamento", {
+            "payment": str(payment.pk), "transaction_id": "T-1", "paid_on": day.isoformat()})
+        assert "A data do pagamento deve estar entre o registro" in response.content.decode()
+    payment.refresh_from_db()
+    assert payment.status == "registrado"
+
+
+def test_payments_cannot_be_registered_before_the_documents_are_reviewed(analyst, api, sale):
+    claim = claim_under_review(api, sale)
+
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+
+    assert "acoes/registrar-pagamento/" not in page
+    assert act(analyst, claim, "registrar-pagamento", {"amount": "1,00", **VALID_PIX}).status_code == 302
+    assert not Payment.objects.exists()
+
+
+def test_a_claim_with_nothing_left_to_pay_offers_no_payment(analyst, db):
+    claim = ClaimFactory(status="em-regulacao", amount=Decimal("0.00"))
+
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+
+    assert "acoes/registrar-pagamento/" not in page
