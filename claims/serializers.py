@@ -10,7 +10,16 @@ from rest_framework import serializers
 from api_common.serializers import DigitsField, KebabCaseSerializer, MoneyField, UTCDateTimeField
 from claims.models import NATURES_BY_COVERAGE, Nature, Payment, PaymentMethod, Sale
 from claims.services import media_type_for
-from claims.validators import mask_tax_id, validate_cpf, validate_cpf_or_cnpj
+from claims.validators import (
+    mask_tax_id,
+    validate_boleto,
+    validate_brcode,
+    validate_compe,
+    validate_cpf,
+    validate_cpf_or_cnpj,
+    validate_ispb,
+    validate_pix_key,
+)
 from claims.workflow import ClaimStatus
 
 COVERAGE_NAME = r"^cobertura/[a-z0-9]+(-[a-z0-9]+)*$"
@@ -72,11 +81,17 @@ class RequesterSerializer(KebabCaseSerializer):
 class BeneficiarySerializer(KebabCaseSerializer):
     tipo = serializers.ChoiceField(choices=["segurado", "credor", "outro"], source="kind")
     nome = serializers.CharField(max_length=200, source="name")
-    cpf_ou_cnpj = serializers.CharField(source="tax_id", validators=[validate_cpf_or_cnpj])
+    cpf_ou_cnpj = serializers.CharField(
+        source="tax_id",
+        validators=[validate_cpf_or_cnpj],
+        help_text="CPF (11 dígitos) ou CNPJ (14 caracteres, 0-9 e A-Z), sem pontuação.",
+    )
 
 
 class BankAccountSerializer(KebabCaseSerializer):
-    banco = DigitsField(min_length=3, max_length=3, source="bank")  # COMPE code (TED)
+    banco = serializers.CharField(
+        source="bank", validators=[validate_compe], help_text="Código COMPE do banco: 3 dígitos."
+    )
     agencia = DigitsField(max_length=10, source="branch")
     conta = DigitsField(max_length=20, source="account")
     agencia_digito_verificador = serializers.RegexField(
@@ -88,11 +103,19 @@ class BankAccountSerializer(KebabCaseSerializer):
 
 
 class PixBankAccountSerializer(BankAccountSerializer):
-    banco = DigitsField(min_length=8, max_length=8, source="bank")  # ISPB of the bank
+    banco = serializers.CharField(
+        source="bank", validators=[validate_ispb], help_text="ISPB do banco: 8 dígitos."
+    )
 
 
 class PixSerializer(KebabCaseSerializer):
-    chave = serializers.CharField(max_length=140, required=False, source="key")
+    chave = serializers.CharField(
+        max_length=140,
+        required=False,
+        source="key",
+        validators=[validate_pix_key],
+        help_text="CPF, CNPJ, e-mail, telefone (+55...) ou chave aleatória (UUID).",
+    )
     conta_bancaria = PixBankAccountSerializer(required=False, source="bank_account")
 
     def validate(self, attrs):
@@ -102,11 +125,17 @@ class PixSerializer(KebabCaseSerializer):
 
 
 class BoletoSerializer(KebabCaseSerializer):
-    codigo_de_barras = DigitsField(min_length=44, max_length=48, source="barcode")
+    codigo_de_barras = serializers.CharField(
+        source="barcode",
+        validators=[validate_boleto],
+        help_text="Código de barras (44 dígitos) ou linha digitável (47 ou 48 dígitos).",
+    )
 
 
 class PixBrCodeSerializer(KebabCaseSerializer):
-    brcode = serializers.CharField(max_length=512)
+    brcode = serializers.CharField(
+        max_length=512, validators=[validate_brcode], help_text="PIX copia e cola (BR Code)."
+    )
 
 
 PAYMENT_METHODS = ("pix", "ted", "boleto", "pix-brcode")

@@ -118,6 +118,8 @@ LANGUAGES = [("pt-br", "Português (Brasil)")]
 TIME_ZONE = env.str("TIME_ZONE", default="America/Sao_Paulo")
 USE_I18N = True
 USE_TZ = True
+# Analysts read and type money as 1.234,56 (forms accept the thousands separator too).
+USE_THOUSAND_SEPARATOR = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")

@@ -3,6 +3,8 @@ from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
 
+from claims import roles
+from tests.claims.lifecycle_helpers import logged_in, staff
 from tests.factories import CoverageFactory, SaleFactory, make_channel
 
 postgres_only = pytest.mark.skipif(
@@ -66,3 +68,22 @@ def sale(channel):
     CoverageFactory(sale=sale, name="cobertura/perda-de-renda", max_indemnity="12000.00")
     CoverageFactory(sale=sale, name="cobertura/invalidez-permanente", max_indemnity="30000.00")
     return sale
+
+
+# --- the analysts' lifecycle (tests/claims/lifecycle_helpers.py) -----------------------
+
+
+@pytest.fixture
+def analyst(db):
+    return logged_in(staff("ana", roles.ANALYST))
+
+
+@pytest.fixture
+def supervisor(db):
+    return logged_in(staff("sergio", roles.SUPERVISOR))
+
+
+@pytest.fixture
+def local_media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.DOCUMENT_STORAGE = "local"

@@ -1,15 +1,13 @@
-"""Shared by the analysts' lifecycle tests: staff users of each role, claims brought to
-a given status through the real API and upload flow, and posting an admin action the
+"""Shared by the analysts' lifecycle tests (their fixtures live in tests/conftest.py):
+staff users of each role, claims brought to a given status through the real API and upload flow, and posting an admin action the
 way the browser does."""
 
 from urllib.parse import urlparse
 
-import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from claims import roles
 from claims.models import Claim, ClaimHistory, Event
 from tests.claims.documents_helpers import OPEN_BODY, PDF, upload_body
 from tests.factories import DocumentRequirementFactory
@@ -39,22 +37,6 @@ def logged_in(user: User) -> Client:
     client.force_login(user)
     client.user = user
     return client
-
-
-@pytest.fixture
-def analyst(db):
-    return logged_in(staff("ana", roles.ANALYST))
-
-
-@pytest.fixture
-def supervisor(db):
-    return logged_in(staff("sergio", roles.SUPERVISOR))
-
-
-@pytest.fixture(autouse=True)
-def local_media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.DOCUMENT_STORAGE = "local"
 
 
 def open_claim(api, sale, **overrides) -> Claim:

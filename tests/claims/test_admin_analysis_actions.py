@@ -7,15 +7,15 @@ from claims.models import ClaimHistory, DocumentFile
 from tests.claims.lifecycle_helpers import (
     act,
     acted,
-    analyst,  # noqa: F401  (fixtures)
     claim_under_review,
     events_of,
     last_event,
     open_claim,
     page_messages,
     send_document,
-    supervisor,  # noqa: F401
 )
+
+pytestmark = pytest.mark.usefixtures("local_media")
 
 
 def pending_types(api, claim) -> list[str]:

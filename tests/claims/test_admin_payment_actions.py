@@ -3,6 +3,8 @@ validated, the analyst's authority is bounded, settlement emits the contract's
 payment-completed details."""
 
 import datetime as dt
+
+import pytest
 from decimal import Decimal
 
 from django.utils import timezone
@@ -13,13 +15,13 @@ from tests.claims.lifecycle_helpers import (
     VALID_PIX,
     act,
     acted,
-    analyst,  # noqa: F401  (fixtures)
     claim_under_review,
     last_event,
     open_claim,
-    supervisor,  # noqa: F401
 )
 from tests.factories import ClaimFactory
+
+pytestmark = pytest.mark.usefixtures("local_media")
 
 
 def in_regulation(client, api, sale, **overrides):

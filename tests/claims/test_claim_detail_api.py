@@ -43,6 +43,10 @@ def test_payments_are_listed_and_reduce_the_remaining_value(api, claim):
         "data-registro": payment.created_at.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z"),
         "data-pagamento": "2026-11-10",
         "id-transacao-financeira": "E1234",
+        "metodo-pagamento": "pix",
+        # Enough to reconcile, never the whole tax id or the bank data.
+        "beneficiario": {"tipo": "segurado", "nome": "Maria Beneficiária",
+                         "cpf-ou-cnpj": "***.982.247-**"},
     }
     assert body["pagamentos"][1]["data-pagamento"] is None
 

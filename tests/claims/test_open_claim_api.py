@@ -9,6 +9,13 @@ from claims.models import Claim, ClaimHistory, Event
 from claims.workflow import ClaimStatus
 from tests.factories import ClaimFactory, CoverageFactory, DocumentRequirementFactory, SaleFactory
 
+# A bank boleto's typeable line and the BCB manual's static BR Code (valid check digits, CRC).
+BANK_LINE = "00190500954014481606906809350314337370000000100"
+BR_CODE = (
+    "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-42665544000052040000530398658"
+    "02BR5913Fulano de Tal6008BRASILIA62070503***63041D3D"
+)
+
 
 def open_url(sale_id) -> str:
     return f"/api/v1/vendas/{sale_id}/abrir-sinistro"
@@ -185,8 +192,8 @@ def test_payment_details_are_validated_and_kept(api, sale):
         {"metodo-pagamento": "pix", "pix": {"chave": "pedro@example.com"}},
         {"metodo-pagamento": "pix", "pix": {"conta-bancaria": {
             "banco": "00000000", "agencia": "0001", "conta": "123456"}}},
-        {"metodo-pagamento": "boleto", "boleto": {"codigo-de-barras": "2" * 47}},
-        {"metodo-pagamento": "pix-brcode", "pix-brcode": {"brcode": "00020126580014br.gov.bcb.pix"}},
+        {"metodo-pagamento": "boleto", "boleto": {"codigo-de-barras": BANK_LINE}},
+        {"metodo-pagamento": "pix-brcode", "pix-brcode": {"brcode": BR_CODE}},
     ],
 )
 def test_every_payment_method_is_accepted(api, sale, method):
@@ -306,7 +313,7 @@ def payment(method: dict, beneficiary: dict | None = None) -> dict:
     ("method", "field"),
     [
         ({"metodo-pagamento": "pix", "pix": {}}, "detalhes-pagamento.dados-pagamento.pix"),
-        ({"metodo-pagamento": "pix", "pix": {"chave": "x", "conta-bancaria": {
+        ({"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com", "conta-bancaria": {
             "banco": "00000000", "agencia": "1", "conta": "2"}}},
          "detalhes-pagamento.dados-pagamento.pix"),
         ({"metodo-pagamento": "pix", "pix": {"conta-bancaria": {
@@ -322,8 +329,8 @@ def payment(method: dict, beneficiary: dict | None = None) -> dict:
         ({"metodo-pagamento": "boleto", "boleto": {"codigo-de-barras": "123"}},
          "detalhes-pagamento.dados-pagamento.boleto.codigo-de-barras"),
         ({"metodo-pagamento": "dinheiro"}, "detalhes-pagamento.dados-pagamento.metodo-pagamento"),
-        ({"metodo-pagamento": "boleto", "boleto": {"codigo-de-barras": "2" * 47},
-          "pix": {"chave": "x"}}, "detalhes-pagamento.dados-pagamento.pix"),
+        ({"metodo-pagamento": "boleto", "boleto": {"codigo-de-barras": BANK_LINE},
+          "pix": {"chave": "maria@example.com"}}, "detalhes-pagamento.dados-pagamento.pix"),
     ],
 )
 def test_payment_methods_are_validated_field_by_field(api, sale, method, field):
