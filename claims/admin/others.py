@@ -15,7 +15,7 @@ from api_common.problems import ProblemError
 from claims import errors, services
 from claims.admin.forms import OpenClaimForm
 from claims.formatting import brl, coverage_label, tax_id
-from claims.models import Channel, Coverage, DocumentRequirement, Event, Sale
+from claims.models import Channel, Claim, Coverage, DocumentRequirement, Event, Sale
 
 
 class ReadOnlyMixin:
@@ -127,6 +127,12 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
                     )
                 except errors.ActionNotPermitted:
                     raise PermissionDenied from None
+                except errors.ClaimAlreadyOpenedForCoverage as refusal:
+                    number = refusal.extra["numero-sinistro"]
+                    open_claim = Claim.objects.filter(number=number).values_list("pk", flat=True).first()
+                    form.add_error(None, format_html(
+                        '{} <a href="{}">Ver o sinistro {}</a>.', refusal.detail,
+                        reverse("admin:claims_claim_change", args=[open_claim]), number))
                 except ProblemError as refusal:
                     form.add_error(None, refusal.detail)
                 else:

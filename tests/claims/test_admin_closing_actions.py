@@ -1,0 +1,220 @@
+"""Finalizing, denying and reopening in the admin; the operator's opening on a sale."""
+
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from claims.models import Claim, Event
+from tests.claims.lifecycle_helpers import (
+    VALID_PIX,
+    act,
+    acted,
+    claim_under_review,
+    last_event,
+    open_claim,
+)
+
+pytestmark = pytest.mark.usefixtures("local_media")
+
+
+def regulated(client, api, sale, **overrides) -> Claim:
+    return acted(client, claim_under_review(api, sale, **overrides), "aprovar-documentacao")
+
+
+def paid_and_settled(analyst, supervisor, api, sale, amount="1500,00") -> Claim:
+    claim = regulated(analyst, api, sale)
+    acted(analyst, claim, "registrar-pagamento", {"amount": amount, **VALID_PIX})
+    payment = claim.payments.get()
+    return acted(supervisor, claim, "liquidar-pagamento", {
+        "payment": str(payment.pk), "transaction_id": f"T-{payment.pk}",
+        "paid_on": timezone.localdate().isoformat()})
+
+
+# --- finalize -------------------------------------------------------------------------
+
+
+def test_finalizing_a_paid_claim_releases_the_unpaid_reserve(analyst, supervisor, api, sale):
+    claim = paid_and_settled(analyst, supervisor, api, sale)
+
+    claim = acted(analyst, claim, "finalizar")
+
+    assert claim.status == "finalizado"
+    assert claim.amount == Decimal("1500.00")  # 48.500,00 of reserve back to the LMI
+    assert last_event(claim).name == "sinistro-finalizado"
+    body = api.get(f"/api/v1/sinistros/{claim.number}").json()
+    assert (body["status"], body["valor"], body["valor-restante"]) == ("finalizado", 1500, 0)
+
+
+def test_a_claim_with_an_unsettled_payment_cannot_be_finalized(analyst, api, sale):
+    claim = regulated(analyst, api, sale)
+    acted(analyst, claim, "registrar-pagamento", {"amount": "100,00", **VALID_PIX})
+
+    response = act(analyst, claim, "finalizar", {"reason": "Encerrar."})
+
+    assert "ainda não liquidado" in response.content.decode()
+    claim.refresh_from_db()
+    assert claim.status == "em-regulacao"
+
+
+def test_a_claim_without_payments_is_finalized_only_with_a_reason(analyst, api, sale):
+    claim = regulated(analyst, api, sale)
+
+    refused = act(analyst, claim, "finalizar", {"reason": ""})
+    claim = acted(analyst, claim, "finalizar", {"reason": "Aviso retirado pela família."})
+
+    assert "informe o motivo do encerramento" in refused.content.decode()
+    assert claim.status == "finalizado"
+    assert claim.amount == Decimal("0.00")
+    assert "Aviso retirado pela família." in claim.history.latest("id").note
+
+
+# --- deny -----------------------------------------------------------------------------
+
+
+def test_only_supervisors_deny(analyst, api, sale):
+    claim = claim_under_review(api, sale)
+
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+
+    assert "acoes/recusar/" not in page
+    assert act(analyst, claim, "recusar", {"reason": "x"}).status_code == 403
+
+
+def test_a_denial_fills_recusa_and_frees_the_limits(supervisor, api, sale):
+    claim = claim_under_review(api, sale)
+
+    claim = acted(supervisor, claim, "recusar", {"reason": "Doença preexistente não declarada."})
+
+    assert claim.status == "recusado"
+    assert last_event(claim).name == "sinistro-negado"
+    body = api.get(f"/api/v1/sinistros/{claim.number}").json()
+    assert body["recusa"]["descricao"] == "Doença preexistente não declarada."
+    assert body["recusa"]["data"].endswith("Z")
+    # Its 50.000,00 no longer count: a new claim on the coverage gets the whole LMI.
+    assert open_claim(api, sale).amount == Decimal("50000.00")
+
+
+def test_a_denial_needs_a_reason_and_no_future_date(supervisor, api, sale):
+    claim = claim_under_review(api, sale)
+
+    empty = act(supervisor, claim, "recusar", {"reason": "  "})
+    future = act(supervisor, claim, "recusar", {"reason": "x", "denied_at": "2999-01-01T10:00"})
+
+    assert empty.status_code == 200 and future.status_code == 200
+    assert "não pode estar no futuro" in future.content.decode()
+    claim.refresh_from_db()
+    assert claim.status == "documentacao-em-analise"
+
+
+def test_a_claim_with_payments_cannot_be_denied(analyst, supervisor, api, sale):
+    claim = regulated(analyst, api, sale)
+    acted(analyst, claim, "registrar-pagamento", {"amount": "100,00", **VALID_PIX})
+
+    response = act(supervisor, claim, "recusar", {"reason": "x"})
+
+    assert "a cobertura já foi reconhecida" in response.content.decode()
+
+
+# --- reopen ---------------------------------------------------------------------------
+
+
+def test_a_denied_claim_is_reopened_at_the_step_chosen(supervisor, api, sale):
+    claim = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
+
+    claim = acted(supervisor, claim, "reabrir", {
+        "reason": "Recurso do segurado.", "next_status": "pendente-de-dados-de-pagamento"})
+
+    assert claim.status == "pendente-de-dados-de-pagamento"
+    assert last_event(claim).name == "sinistro-reaberto"
+    assert "recusa" not in api.get(f"/api/v1/sinistros/{claim.number}").json()
+
+
+def test_reopening_is_refused_while_another_claim_is_open_on_the_coverage(supervisor, api, sale):
+    denied = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
+    other = open_claim(api, sale)
+
+    response = act(supervisor, denied, "reabrir", {"reason": "y", "next_status": "em-regulacao"})
+
+    assert f"Já existe o sinistro {other.number} em aberto para esta cobertura" in \
+        response.content.decode()
+    denied.refresh_from_db()
+    assert denied.status == "recusado"
+
+
+def test_a_reopened_denied_claim_consumes_limits_again_within_what_is_left(
+        analyst, supervisor, api, sale):
+    denied = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
+    other = open_claim(api, sale, **{"saldo-devedor": 20000})  # 20k of the 50k LMI
+    other = acted(analyst, other, "aprovar-documentacao")
+    acted(analyst, other, "finalizar", {"reason": "Desistência."})  # releases all of it
+    other = open_claim(api, sale, **{"saldo-devedor": 20000})
+    acted(supervisor, other, "recusar", {"reason": "z"})
+    assert denied.amount == Decimal("50000.00")
+    sale.max_guarantee = Decimal("30000.00")
+    sale.save()
+
+    claim = acted(supervisor, denied, "reabrir", {"reason": "y", "next_status": "em-regulacao"})
+
+    assert claim.status == "em-regulacao"
+    assert claim.amount == Decimal("30000.00")  # capped by what is left of the LMG
+    assert "Valor limitado ao que resta" in claim.history.latest("id").note
+
+
+def test_reopening_is_refused_when_nothing_is_left(analyst, supervisor, api, sale):
+    denied = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
+    open_claim(api, sale, cobertura="cobertura/invalidez-permanente", natureza=None)
+    sale.max_guarantee = Decimal("30000.00")  # the other claim uses all of it
+    sale.save()
+
+    response = act(supervisor, denied, "reabrir", {"reason": "y", "next_status": "em-regulacao"})
+
+    assert "Nada resta do LMG da apólice" in response.content.decode()
+
+
+def test_only_supervisors_reopen(analyst, supervisor, api, sale):
+    claim = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
+
+    assert act(analyst, claim, "reabrir", {"reason": "y", "next_status": "em-regulacao"}
+               ).status_code == 403
+
+
+# --- the operator opens a claim for a sale ---------------------------------------------
+
+
+def test_an_analyst_opens_a_claim_for_a_sale_with_the_api_rules(analyst, sale):
+    form = analyst.get(f"/admin/claims/sale/{sale.pk}/abrir-sinistro/")
+    assert form.status_code == 200
+    assert form.context["form"].initial["requester_name"] == sale.insured_name
+
+    response = analyst.post(f"/admin/claims/sale/{sale.pk}/abrir-sinistro/", {
+        "coverage": "cobertura/morte", "nature": "morte-natural",
+        "occurred_at": "2026-11-01T10:00", "requester_name": "Pedro",
+        "contact_name": "Pedro", "contact_email": "pedro@example.com",
+    })
+
+    claim = Claim.objects.get()
+    assert response.status_code == 302
+    assert response.url == f"/admin/claims/claim/{claim.pk}/change/"
+    assert Event.objects.get(claim=claim).name == "sinistro-criado"
+    assert claim.history.get().user == analyst.user
+
+
+def test_the_operators_opening_shows_the_api_errors_in_portuguese(analyst, api, sale):
+    existing = open_claim(api, sale)
+    missing_nature = analyst.post(f"/admin/claims/sale/{sale.pk}/abrir-sinistro/", {
+        "coverage": "cobertura/morte", "occurred_at": "2026-11-01T10:00",
+        "requester_name": "Pedro", "contact_name": "Pedro", "contact_email": "p@example.com",
+    })
+    already_open = analyst.post(f"/admin/claims/sale/{sale.pk}/abrir-sinistro/", {
+        "coverage": "cobertura/morte", "nature": "morte-natural",
+        "occurred_at": "2026-11-01T10:00", "requester_name": "Pedro",
+        "contact_name": "Pedro", "contact_email": "p@example.com",
+    })
+
+    assert "Obrigatória para cobertura/morte" in missing_nature.content.decode()
+    assert already_open.status_code == 200
+    assert "Já existe um sinistro em aberto para esta cobertura" in already_open.content.decode()
+    assert f'href="/admin/claims/claim/{existing.pk}/change/">Ver o sinistro {existing.number}' \
+        in already_open.content.decode()
+    assert Claim.objects.get() == existing
