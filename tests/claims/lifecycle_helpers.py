@@ -4,10 +4,11 @@ way the browser does."""
 
 from urllib.parse import urlparse
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import Group, Permission, User
 from django.test import Client
 from rest_framework.test import APIClient
 
+from claims import roles
 from claims.models import Claim, ClaimHistory, Event
 from tests.claims.documents_helpers import OPEN_BODY, PDF, upload_body
 from tests.factories import DocumentRequirementFactory
@@ -28,6 +29,9 @@ def staff(username: str, role: str | None) -> User:
     user = User.objects.create_user(username, f"{username}@example.com", "senha-forte-123",
                                     is_staff=True, first_name=username.capitalize())
     if role:
+        if not Group.objects.filter(name=role).exists():
+            # A transactional test flushed the tables (and the migration's groups) before.
+            roles.sync_roles(Group, Permission)
         user.groups.add(Group.objects.get(name=role))
     return user
 

@@ -208,3 +208,19 @@ def test_the_claim_list_query_count_does_not_grow_with_claims(analyst, db):
         history(ClaimFactory(), 3)
 
     assert queries_for(analyst, "/admin/claims/claim/") == one
+
+
+def test_the_roles_come_from_a_data_migration_with_their_permissions(db):
+    from django.contrib.auth.models import Group
+
+    analyst = set(Group.objects.get(name="Analista de sinistros").permissions
+                  .values_list("codename", flat=True))
+    supervisor = set(Group.objects.get(name="Supervisor de sinistros").permissions
+                     .values_list("codename", flat=True))
+
+    assert {"view_claim", "work_claim", "open_claim"} <= analyst
+    assert not {"deny_claim", "reopen_claim", "settle_payment",
+                "register_payment_above_limit"} & analyst
+    assert analyst < supervisor
+    assert {"deny_claim", "reopen_claim", "settle_payment",
+            "register_payment_above_limit"} <= supervisor
