@@ -168,6 +168,7 @@ class ClaimAdmin(admin.ModelAdmin):
         for payment in payments:
             by_beneficiary[(payment.get_beneficiary_kind_display(), payment.beneficiary_name)] += payment.amount
         requests = list(claim.document_requests.all())
+        clock, now = services.regulatory_clock(claim, history), timezone.now()
         received = [f for f in files if f.status == DocumentFile.Status.RECEIVED]
         for document in received:
             # Short-lived links, made when the page is shown; never a public URL.
@@ -180,8 +181,9 @@ class ClaimAdmin(admin.ModelAdmin):
             "title": f"Sinistro {claim.number}",
             "claim": claim,
             "limits": selectors.limits_of(claim),
-            "clock": services.regulatory_clock(claim, history),
-            "now": timezone.now(),
+            "clock": clock,
+            "clock_text": clock.describe(now),
+            "clock_overdue": bool(clock.kind) and clock.is_overdue(now),
             "days_open": self.days_open(claim),
             "actions": [a for a in ACTIONS.values() if a.offered(claim, request.user)],
             "pending": [r for r in requests if r.approved_at is None],

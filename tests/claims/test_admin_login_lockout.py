@@ -1,0 +1,61 @@
+"""Admin login is protected against password guessing (django-axes)."""
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from tests.claims.lifecycle_helpers import staff
+
+pytestmark = pytest.mark.django_db
+
+
+def login(password: str, username: str = "ana", address: str = "203.0.113.7"):
+    return Client(REMOTE_ADDR=address).post(
+        "/admin/login/?next=/admin/", {"username": username, "password": password,
+                                       "next": "/admin/"})
+
+
+@pytest.fixture
+def ana(settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    return staff("ana", "Analista de sinistros")
+
+
+def test_repeated_failures_lock_the_account_even_with_the_right_password(ana):
+    assert [login("errada").status_code for _ in range(3)] == [200, 200, 429]  # locked at 3
+
+    locked = login("senha-forte-123")
+
+    assert locked.status_code == 429
+    assert "Acesso temporariamente bloqueado" in locked.content.decode()
+
+
+def test_the_lock_follows_the_username_across_addresses(ana):
+    for i in range(3):
+        login("errada", address=f"198.51.100.{i}")
+
+    assert login("senha-forte-123", address="192.0.2.1").status_code == 429
+
+
+def test_guessing_many_usernames_from_one_address_is_locked_too(ana):
+    for name in ("a", "b", "c"):
+        login("x", username=name)
+
+    assert login("senha-forte-123").status_code == 429
+
+
+def test_ops_unlock_a_user_with_the_documented_command(ana):
+    for _ in range(3):
+        login("errada")
+
+    call_command("axes_reset_username", "ana")
+    call_command("axes_reset_ip", "203.0.113.7")
+
+    assert login("senha-forte-123").status_code == 302
+
+
+def test_a_successful_login_is_not_affected_by_earlier_failures_below_the_limit(ana):
+    login("errada")
+    login("errada")
+
+    assert login("senha-forte-123").status_code == 302

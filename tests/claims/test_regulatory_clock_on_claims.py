@@ -1,0 +1,83 @@
+"""The regulatory clock on real claims: every service keeps the claim's clock columns
+equal to what its history says, and the analyst sees it on the page and in the list."""
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from claims import services
+from claims.models import Claim
+from tests.claims.lifecycle_helpers import acted, claim_under_review, open_claim, send_document
+
+pytestmark = pytest.mark.usefixtures("local_media")
+
+
+def assert_columns_match_history(claim: Claim):
+    claim.refresh_from_db()
+    clock = services.regulatory_clock(claim)
+    assert (claim.clock_kind, claim.clock_deadline, claim.clock_paused) == (
+        clock.kind, clock.deadline, clock.paused)
+    return clock
+
+
+def test_a_claim_without_required_documents_starts_the_decision_clock_at_notice(api, sale):
+    claim = open_claim(api, sale)
+
+    clock = assert_columns_match_history(claim)
+
+    assert clock.kind == "decisao"
+    assert claim.clock_deadline == claim.history.get().created_at + dt.timedelta(days=30)
+
+
+def test_the_decision_clock_starts_when_the_documentation_is_complete(analyst, api, sale):
+    claim = claim_under_review(api, sale)
+
+    clock = assert_columns_match_history(claim)
+
+    completed = claim.history.get(action="completar-documentacao").created_at
+    assert clock.kind == "decisao"
+    assert claim.clock_deadline == completed + dt.timedelta(days=30)
+
+
+def test_a_request_for_documents_suspends_it_once_and_their_arrival_resumes_it(
+        analyst, api, sale):
+    claim = claim_under_review(api, sale)
+
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+    paused = assert_columns_match_history(claim)
+    send_document(api, claim, "laudo")
+    resumed = assert_columns_match_history(claim)
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "extra", "new_title": "Extra"})
+    second = assert_columns_match_history(claim)
+
+    assert paused.paused and claim.clock_deadline is not None
+    assert not resumed.paused and resumed.suspensions_used == 1
+    assert not second.paused and second.requests_beyond_allowed == 1  # a small policy: once
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    assert "Suspensões usadas: 1 de 1" in page
+    assert "1 solicitação(ões) além do permitido não suspenderam o prazo" in page
+
+
+def test_recognising_cover_starts_the_payment_clock_and_finalizing_stops_it(analyst, api, sale):
+    claim = claim_under_review(api, sale)
+
+    acted(analyst, claim, "aprovar-documentacao")
+    payment_clock = assert_columns_match_history(claim)
+    acted(analyst, claim, "finalizar", {"reason": "Desistência."})
+    closed = assert_columns_match_history(claim)
+
+    assert payment_clock.kind == "pagamento"
+    assert closed.kind == "" and claim.clock_deadline is None
+
+
+def test_the_claim_page_and_list_show_the_deadline(analyst, api, sale):
+    claim = claim_under_review(api, sale)
+    claim.refresh_from_db()
+    deadline = f"{timezone.localtime(claim.clock_deadline):%d/%m/%Y}"
+
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    listing = analyst.get("/admin/claims/claim/").content.decode()
+
+    assert f"Decisão sobre a cobertura: vence em {deadline}" in page
+    assert f"{deadline} (decisão, 30 d)" in listing or f"{deadline} (decisão, 29 d)" in listing
