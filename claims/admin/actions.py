@@ -124,8 +124,8 @@ class RegisterPayment(ClaimAction):
         split = _credit_life_split(claim)
         initial["amount"] = split[0][1] if split else claim.remaining_amount
         if split and split[0][0] == BeneficiaryKind.CREDITOR:
-            initial.update(beneficiario_tipo=BeneficiaryKind.CREDITOR, beneficiario_nome="",
-                           beneficiario_cpf_ou_cnpj="")
+            # The claim's payment data are the insured person's: the creditor's differ.
+            initial = {"amount": split[0][1], "beneficiario_tipo": BeneficiaryKind.CREDITOR}
         return initial
 
     def help(self, claim):

@@ -1,3 +1,5 @@
+"""Claims, their payments, history and outbox events."""
+
 import datetime as dt
 import secrets
 import uuid
@@ -7,10 +9,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from claims.models.sales import MONEY, Channel, Coverage, Sale
 from claims.regulatory_clock import ClockKind
 from claims.workflow import OPEN_STATUSES, Action, ClaimStatus, EventName
-
-MONEY = {"max_digits": 14, "decimal_places": 2}
 
 # Coverage name -> the natures a claim on it may have. Coverages not listed take none.
 NATURES_BY_COVERAGE = {
@@ -30,106 +31,6 @@ class Nature(models.TextChoices):
         "perda-de-renda-invalidez-fisica",
         "Perda de renda por invalidez física",
     )
-
-
-class Channel(models.Model):
-    """A partner (bank, retailer) that sells policies and calls the API."""
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    name = models.CharField("nome", max_length=200)
-    slug = models.SlugField("identificador", unique=True)
-    application = models.OneToOneField(
-        "oauth2_provider.Application",
-        on_delete=models.PROTECT,
-        related_name="channel",
-        verbose_name="cliente OAuth",
-    )
-    is_active = models.BooleanField(
-        "ativo", default=True, help_text="Desativado: os tokens do canal deixam de valer."
-    )
-    claims_api_enabled = models.BooleanField(
-        "API de sinistros habilitada", default=True,
-        help_text="Desabilitada: o canal se autentica, mas as chamadas à API são recusadas (403).",
-    )
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
-
-    class Meta:
-        verbose_name = "canal"
-        verbose_name_plural = "canais"
-        ordering = ["name"]
-
-    def __str__(self):
-        return self.name
-
-
-class Sale(models.Model):
-    """An issued policy (venda) sold through a channel."""
-
-    class Status(models.TextChoices):
-        ACTIVE = "ativa", "Ativa"
-        CANCELLED = "cancelada", "Cancelada"
-
-    # The channel's own id for the sale: imported, never generated here.
-    id = models.UUIDField("id da venda", primary_key=True)
-    channel = models.ForeignKey(
-        Channel, on_delete=models.PROTECT, related_name="sales", verbose_name="canal"
-    )
-    proposal_id = models.UUIDField("id da proposta")
-    product_combo_id = models.UUIDField("id do combo de produto")
-    affiliation_id = models.UUIDField("id da afiliação", null=True, blank=True)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
-    insured_name = models.CharField("nome do segurado", max_length=200)
-    insured_cpf = models.CharField("CPF do segurado", max_length=11)
-    insured_email = models.EmailField("e-mail do segurado", blank=True)
-    insured_phone_area_code = models.CharField("DDD do segurado", max_length=3, blank=True)
-    insured_phone_number = models.CharField("telefone do segurado", max_length=11, blank=True)
-    valid_from = models.DateField("início da vigência")
-    valid_until = models.DateField("fim da vigência")
-    max_guarantee = models.DecimalField("LMG", **MONEY)
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
-    updated_at = models.DateTimeField("atualizado em", auto_now=True)
-
-    class Meta:
-        verbose_name = "venda"
-        verbose_name_plural = "vendas"
-        indexes = [
-            models.Index(fields=["channel", "-created_at", "-id"], name="sale_channel_page"),
-            models.Index(fields=["channel", "insured_cpf"], name="sale_channel_cpf"),
-        ]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(valid_until__gte=models.F("valid_from")), name="sale_validity_order"
-            ),
-            models.CheckConstraint(condition=Q(max_guarantee__gte=0), name="sale_lmg_not_negative"),
-        ]
-
-    def __str__(self):
-        return f"{self.id} ({self.insured_name})"
-
-    @property
-    def is_active(self) -> bool:
-        return self.status == self.Status.ACTIVE
-
-
-class Coverage(models.Model):
-    sale = models.ForeignKey(
-        Sale, on_delete=models.CASCADE, related_name="coverages", verbose_name="venda"
-    )
-    name = models.CharField("cobertura", max_length=100)
-    max_indemnity = models.DecimalField("LMI", **MONEY)
-    is_active = models.BooleanField("ativa", default=True)
-
-    class Meta:
-        verbose_name = "cobertura"
-        verbose_name_plural = "coberturas"
-        ordering = ["name"]
-        constraints = [
-            models.UniqueConstraint(fields=["sale", "name"], name="coverage_unique_per_sale"),
-            models.CheckConstraint(condition=Q(max_indemnity__gte=0), name="coverage_lmi_not_negative"),
-        ]
-
-    def __str__(self):
-        return self.name
 
 
 def new_claim_number() -> str:
@@ -283,111 +184,6 @@ class Payment(models.Model):
 
     def __str__(self):
         return f"{self.beneficiary_name}: {self.amount}"
-
-
-class DocumentRequirement(models.Model):
-    """Which document types a coverage (and nature) requires when a claim opens.
-
-    Global by default; ``product_combo_id`` narrows a requirement to one product.
-    """
-
-    coverage_name = models.CharField("cobertura", max_length=100)
-    nature = models.CharField("natureza", max_length=40, choices=Nature.choices, blank=True,
-                              help_text="Em branco: vale para qualquer natureza.")
-    product_combo_id = models.UUIDField("id do combo de produto", null=True, blank=True,
-                                        help_text="Em branco: vale para todos os produtos.")
-    doc_type = models.SlugField("tipo", max_length=60)
-    title = models.CharField("título", max_length=200)
-    is_active = models.BooleanField("ativo", default=True)
-
-    class Meta:
-        verbose_name = "documento exigido"
-        verbose_name_plural = "documentos exigidos"
-        ordering = ["coverage_name", "nature", "doc_type"]
-        # Two partial constraints instead of NULLS NOT DISTINCT, which SQLite lacks.
-        constraints = [
-            models.UniqueConstraint(
-                fields=["coverage_name", "nature", "doc_type"],
-                condition=Q(product_combo_id__isnull=True),
-                name="document_requirement_unique_global",
-            ),
-            models.UniqueConstraint(
-                fields=["coverage_name", "nature", "product_combo_id", "doc_type"],
-                condition=Q(product_combo_id__isnull=False),
-                name="document_requirement_unique_product",
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.coverage_name} {self.nature or '*'}: {self.title}"
-
-
-class DocumentRequest(models.Model):
-    """One requested document type on a claim; pending until the insurer approves."""
-
-    claim = models.ForeignKey(
-        Claim, on_delete=models.CASCADE, related_name="document_requests", verbose_name="sinistro"
-    )
-    doc_type = models.SlugField("tipo", max_length=60)
-    title = models.CharField("título", max_length=200)
-    requested_at = models.DateTimeField("solicitado em")
-    note = models.TextField("observação", blank=True)
-    approved_at = models.DateTimeField("aprovado em", null=True, blank=True)
-
-    class Meta:
-        verbose_name = "documento solicitado"
-        verbose_name_plural = "documentos solicitados"
-        ordering = ["requested_at", "id"]
-
-    def __str__(self):
-        return self.title
-
-
-class DocumentFile(models.Model):
-    """A file sent for a claim: announced by ``enviar-documento``, then PUT by the
-    caller straight to storage, then checked here before it counts."""
-
-    class Status(models.TextChoices):
-        AWAITING_UPLOAD = "aguardando-envio", "Aguardando envio"
-        RECEIVED = "recebido", "Recebido"
-        REJECTED = "rejeitado", "Rejeitado"
-        EXPIRED = "expirado", "Link expirado sem envio"
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="files", verbose_name="sinistro")
-    # The pending item this file answered, set when the file is accepted.
-    request = models.ForeignKey(
-        DocumentRequest, on_delete=models.SET_NULL, null=True, blank=True,
-        related_name="files", verbose_name="documento solicitado",
-    )
-    doc_type = models.SlugField("tipo", max_length=60)
-    file_name = models.CharField("nome do arquivo", max_length=255)
-    sent_at = models.DateTimeField("data de envio (informada)")
-    external_id = models.CharField("id externo", max_length=200, blank=True)
-    content_type = models.CharField("tipo de conteúdo", max_length=100)
-    # Generated here, random: not derivable from the claim or the file id.
-    storage_key = models.CharField("chave no armazenamento", max_length=300, unique=True)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.AWAITING_UPLOAD)
-    size = models.PositiveBigIntegerField("tamanho (bytes)", null=True, blank=True)
-    rejection_reason = models.CharField("motivo da rejeição", max_length=300, blank=True)
-    upload_expires_at = models.DateTimeField("link de envio expira em")
-    received_at = models.DateTimeField("recebido em", null=True, blank=True)
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
-
-    class Meta:
-        verbose_name = "arquivo"
-        verbose_name_plural = "arquivos"
-        ordering = ["created_at", "id"]
-        indexes = [
-            models.Index(
-                fields=["upload_expires_at"],
-                condition=Q(status="aguardando-envio"),
-                name="file_awaiting_upload",
-            ),
-        ]
-
-    def __str__(self):
-        return self.file_name
 
 
 class ClaimHistory(models.Model):

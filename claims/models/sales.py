@@ -1,0 +1,108 @@
+"""Channels (partners), the sales (policies) they sold and their coverages."""
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+
+MONEY = {"max_digits": 14, "decimal_places": 2}
+
+
+class Channel(models.Model):
+    """A partner (bank, retailer) that sells policies and calls the API."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField("nome", max_length=200)
+    slug = models.SlugField("identificador", unique=True)
+    application = models.OneToOneField(
+        "oauth2_provider.Application",
+        on_delete=models.PROTECT,
+        related_name="channel",
+        verbose_name="cliente OAuth",
+    )
+    is_active = models.BooleanField(
+        "ativo", default=True, help_text="Desativado: os tokens do canal deixam de valer."
+    )
+    claims_api_enabled = models.BooleanField(
+        "API de sinistros habilitada", default=True,
+        help_text="Desabilitada: o canal se autentica, mas as chamadas à API são recusadas (403).",
+    )
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "canal"
+        verbose_name_plural = "canais"
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Sale(models.Model):
+    """An issued policy (venda) sold through a channel."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "ativa", "Ativa"
+        CANCELLED = "cancelada", "Cancelada"
+
+    # The channel's own id for the sale: imported, never generated here.
+    id = models.UUIDField("id da venda", primary_key=True)
+    channel = models.ForeignKey(
+        Channel, on_delete=models.PROTECT, related_name="sales", verbose_name="canal"
+    )
+    proposal_id = models.UUIDField("id da proposta")
+    product_combo_id = models.UUIDField("id do combo de produto")
+    affiliation_id = models.UUIDField("id da afiliação", null=True, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    insured_name = models.CharField("nome do segurado", max_length=200)
+    insured_cpf = models.CharField("CPF do segurado", max_length=11)
+    insured_email = models.EmailField("e-mail do segurado", blank=True)
+    insured_phone_area_code = models.CharField("DDD do segurado", max_length=3, blank=True)
+    insured_phone_number = models.CharField("telefone do segurado", max_length=11, blank=True)
+    valid_from = models.DateField("início da vigência")
+    valid_until = models.DateField("fim da vigência")
+    max_guarantee = models.DecimalField("LMG", **MONEY)
+    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    updated_at = models.DateTimeField("atualizado em", auto_now=True)
+
+    class Meta:
+        verbose_name = "venda"
+        verbose_name_plural = "vendas"
+        indexes = [
+            models.Index(fields=["channel", "-created_at", "-id"], name="sale_channel_page"),
+            models.Index(fields=["channel", "insured_cpf"], name="sale_channel_cpf"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(valid_until__gte=models.F("valid_from")), name="sale_validity_order"
+            ),
+            models.CheckConstraint(condition=Q(max_guarantee__gte=0), name="sale_lmg_not_negative"),
+        ]
+
+    def __str__(self):
+        return f"{self.id} ({self.insured_name})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class Coverage(models.Model):
+    sale = models.ForeignKey(
+        Sale, on_delete=models.CASCADE, related_name="coverages", verbose_name="venda"
+    )
+    name = models.CharField("cobertura", max_length=100)
+    max_indemnity = models.DecimalField("LMI", **MONEY)
+    is_active = models.BooleanField("ativa", default=True)
+
+    class Meta:
+        verbose_name = "cobertura"
+        verbose_name_plural = "coberturas"
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["sale", "name"], name="coverage_unique_per_sale"),
+            models.CheckConstraint(condition=Q(max_indemnity__gte=0), name="coverage_lmi_not_negative"),
+        ]
+
+    def __str__(self):
+        return self.name
