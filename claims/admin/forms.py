@@ -204,8 +204,10 @@ class RegisterPaymentForm(ActionForm, PaymentDetailsForm):
 class SettlePaymentForm(ActionForm):
     payment = forms.ChoiceField(label="Pagamento")
     transaction_id = forms.CharField(label="Id da transação financeira", max_length=100)
+    # <input type="date"> only takes ISO dates: the localized 22/11/2026 would be
+    # dropped by the browser, leaving the field empty instead of today.
     paid_on = forms.DateField(label="Data do pagamento", initial=timezone.localdate,
-                              widget=forms.DateInput(attrs={"type": "date"}))
+                              widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
 
     def __init__(self, *args, payment_choices=(), **kwargs):
         super().__init__(*args, **kwargs)

@@ -200,6 +200,17 @@ def test_analysts_cannot_settle_payments(analyst, api, sale):
     assert response.status_code == 403
 
 
+def test_the_settlement_form_proposes_today_in_the_format_a_date_input_accepts(
+        analyst, supervisor, api, sale):
+    claim, _ = registered_payment(analyst, api, sale)
+
+    page = supervisor.get(f"/admin/claims/claim/{claim.pk}/acoes/liquidar-pagamento/")
+
+    # A browser drops a localized value (22/11/2026) from <input type="date">.
+    today = timezone.localdate().isoformat()
+    assert f'type="date" name="paid_on" value="{today}"' in page.content.decode()
+
+
 def test_settling_emits_the_payment_completed_details_of_the_contract(
         analyst, supervisor, api, sale):
     claim, payment = registered_payment(analyst, api, sale)

@@ -1,0 +1,221 @@
+"""An analyst and a supervisor work one claim end to end in a real browser (Chromium,
+driven by Playwright), against a live server: log in, find the claim, approve its
+documents, register a payment, log out; the supervisor settles it and finalizes the
+claim; the channel then reads the result over the API.
+
+Only what a person sees is asserted: messages, the status badge, labels in
+Portuguese, money as ``R$ 1.500,00``. CI installs Debian's ``chromium`` (``.ci/run``);
+elsewhere the test is skipped when it is missing, but never under ``CI=true``.
+"""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Group, Permission, User
+from django.utils import timezone
+from playwright.sync_api import expect, sync_playwright
+
+from claims import roles
+from tests.claims.lifecycle_helpers import claim_under_review
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+TIMEOUT_MS = 10_000
+
+# CI (.ci/run exports CI=true) must run this test: there a missing browser fails it.
+BROWSER_REQUIRED = os.environ.get("CI", "").lower() == "true"
+needs_chromium = pytest.mark.skipif(
+    not CHROMIUM.exists() and not BROWSER_REQUIRED,
+    reason=f"needs Debian's Chromium at {CHROMIUM} (apt-get install chromium; .ci/run "
+           "installs it)",
+)
+
+PASSWORD = "Senha-Forte-2026!"
+
+
+def _staff(username: str, first: str, last: str, role: str) -> User:
+    user = User.objects.create_user(username, f"{username}@seguradora.example", PASSWORD,
+                                    is_staff=True, first_name=first, last_name=last)
+    user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+def _log_in(page, base: str, username: str) -> None:
+    page.goto(f"{base}/admin/login/?next=/admin/")
+    page.get_by_label("Usuário").fill(username)
+    page.get_by_label("Senha").fill(PASSWORD)
+    page.get_by_role("button", name="Acessar").click()
+    expect(page.get_by_role("heading", name="Administração")).to_be_visible()
+
+
+def _log_out(page) -> None:
+    page.get_by_role("button", name="Encerrar sessão").click()
+    expect(page.get_by_role("heading", name="Sessão encerrada")).to_be_visible()
+
+
+def _open_claim_from_list(page, base: str, search: str, number: str) -> None:
+    page.goto(f"{base}/admin/")
+    page.get_by_role("link", name="Sinistros", exact=True).last.click()
+    expect(page).to_have_url(re.compile(r"/admin/claims/claim/$"))
+    page.locator("#searchbar").fill(search)
+    page.get_by_role("button", name="Pesquisar").click()
+    row = page.locator("#result_list tbody tr")
+    expect(row).to_have_count(1)
+    row.get_by_role("link", name=number).click()
+    expect(page.get_by_role("heading", name=f"Sinistro {number}")).to_be_visible()
+
+
+def _badge(page):
+    return page.locator("h1 .status")
+
+
+def _act(page, label: str) -> None:
+    """Click the action's button on the claim page: its confirmation form opens."""
+    page.locator("nav.claim-actions").get_by_role("link", name=label, exact=True).click()
+    expect(page.get_by_role("button", name=f"Confirmar: {label}")).to_be_visible()
+
+
+def _confirm(page, label: str) -> None:
+    """Submit the form; success is the redirect back to the claim page (a refusal
+    re-shows the form with its error note)."""
+    page.get_by_role("button", name=f"Confirmar: {label}").click()
+    expect(page.locator(".errornote, .errorlist")).to_have_count(0)
+    expect(page).to_have_url(re.compile(r"/admin/claims/claim/[^/]+/change/$"))
+
+
+@needs_chromium
+@pytest.mark.django_db(transaction=True)
+def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_browser(
+        live_server, settings, tmp_path, api, sale):
+    if not CHROMIUM.exists():
+        pytest.fail(f"CI=true but {CHROMIUM} is missing: .ci/run installs Debian's chromium "
+                    "(never a Playwright browser download)")
+    settings.DOCUMENT_STORAGE = "local"
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.BASE_URL = live_server.url
+    base = live_server.url
+
+    # Set-up through the real API and upload flow. The groups come from a data migration,
+    # but an earlier transactional test's flush empties them: converge them again.
+    roles.sync_roles(Group, Permission)
+    claim = claim_under_review(api, sale)
+    number, insured = claim.number, sale.insured_name
+    _staff("ana.analista", "Ana", "Souza", roles.ANALYST)
+    _staff("sergio.supervisor", "Sérgio", "Lima", roles.SUPERVISOR)
+    today = timezone.localdate()
+
+    # The browser part touches no ORM (Playwright's sync API runs an event loop here).
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                    args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="pt-BR")
+        try:
+            page.set_default_timeout(TIMEOUT_MS)
+            expect.set_options(timeout=TIMEOUT_MS)
+
+            # --- the analyst: approve the documents, register a payment ----------------
+            _log_in(page, base, "ana.analista")
+            _open_claim_from_list(page, base, number, number)
+            expect(_badge(page)).to_have_text("Documentação em análise")
+            summary = page.locator("section.summary")
+            expect(summary).to_contain_text("Morte")
+            expect(summary).to_contain_text("R$ 50.000,00")
+            expect(summary).to_contain_text(insured)
+            expect(page.locator("nav.claim-actions")).not_to_contain_text("Recusar")  # supervisors
+
+            _act(page, "Aprovar documentação")
+            # Without payment data the form proposes asking for it; the analyst pays now.
+            ask = page.get_by_label("Solicitar dados de pagamento em seguida")
+            expect(ask).to_be_checked()
+            ask.uncheck()
+            page.get_by_label("Observação").fill("Certidão e documento conferidos.")
+            _confirm(page, "Aprovar documentação")
+            expect(page.locator(".messagelist")).to_contain_text("Documentação aprovada.")
+            expect(_badge(page)).to_have_text("Em regulação")
+
+            _act(page, "Registrar pagamento")
+            expect(page.locator(".claim-line")).to_contain_text("restante R$ 50.000,00")
+            expect(page.locator(".help-box").first).to_contain_text(
+                "Valor restante do sinistro: R$ 50.000,00")
+            amount = page.get_by_label("Valor (R$)")
+            expect(amount).to_have_value("50.000,00")  # the remaining amount, localized
+            amount.fill("1.500,00")
+            page.get_by_label("Tipo de beneficiário").select_option(label="Segurado")
+            page.get_by_label("Nome do beneficiário").fill("Maria da Silva")
+            page.get_by_label("CPF ou CNPJ do beneficiário").fill("52998224725")
+            page.get_by_label("Método de pagamento").select_option(label="PIX")
+            page.get_by_label("Chave PIX").fill("maria@example.com")
+            _confirm(page, "Registrar pagamento")
+            expect(page.locator(".messagelist")).to_contain_text(
+                "Pagamento de R$ 1.500,00 para Maria da Silva registrado.")
+            expect(_badge(page)).to_have_text("Em regulação")
+            payments = page.locator("section[aria-labelledby=pagamentos] tbody tr")
+            expect(payments).to_have_count(1)
+            expect(payments).to_contain_text("Maria da Silva")
+            expect(payments).to_contain_text("529.982.247-25")
+            expect(payments).to_contain_text("PIX")
+            expect(payments).to_contain_text("R$ 1.500,00")
+            expect(payments).to_contain_text("Registrado")
+            expect(payments).to_contain_text("por Ana Souza")
+            expect(summary).to_contain_text("R$ 48.500,00")  # valor restante
+
+            timeline = page.locator("section[aria-labelledby=linha-do-tempo]")
+            expect(timeline.get_by_role("heading", name="Linha do tempo")).to_be_visible()
+            entries = timeline.locator("ol.timeline > li")
+            # Newest first: payment, approval, documents complete, opening.
+            expect(entries.nth(0)).to_contain_text("Registrar pagamento por Ana Souza")
+            expect(entries.nth(0)).to_contain_text("Pagamento registrado")
+            expect(entries.nth(1)).to_contain_text("Aprovar documentação por Ana Souza")
+            expect(entries.nth(1)).to_contain_text("Documentação em análise → Em regulação")
+            expect(entries.nth(1)).to_contain_text("Certidão e documento conferidos.")
+            # An analyst may not settle: no such button for her.
+            expect(page.locator("nav.claim-actions")).not_to_contain_text("Liquidar pagamento")
+            _log_out(page)
+
+            # --- the supervisor: settle the payment, finalize ---------------------------
+            _log_in(page, base, "sergio.supervisor")
+            _open_claim_from_list(page, base, insured, number)
+            expect(_badge(page)).to_have_text("Em regulação")
+
+            _act(page, "Liquidar pagamento")
+            page.get_by_label("Pagamento:", exact=True).select_option(index=0)
+            expect(page.get_by_label("Pagamento:", exact=True)).to_contain_text(
+                "R$ 1.500,00 para Maria da Silva (PIX)")
+            page.get_by_label("Id da transação financeira").fill("E2E-PIX-0001")
+            # Today is proposed, in the only format a date input keeps.
+            expect(page.get_by_label("Data do pagamento")).to_have_value(today.isoformat())
+            _confirm(page, "Liquidar pagamento")
+            expect(page.locator(".messagelist")).to_contain_text(
+                "Pagamento de R$ 1.500,00 liquidado.")
+            expect(payments).to_contain_text("Concluído")
+            expect(payments).to_contain_text("E2E-PIX-0001")
+            expect(payments).to_contain_text(today.strftime("%d/%m/%Y"))
+
+            _act(page, "Finalizar")
+            _confirm(page, "Finalizar")
+            expect(page.locator(".messagelist")).to_contain_text("Sinistro finalizado.")
+            expect(_badge(page)).to_have_text("Finalizado")
+            expect(entries.nth(0)).to_contain_text("Finalizar por Sérgio Lima")
+            expect(entries.nth(0)).to_contain_text("Pago R$ 1.500,00. Reserva liberada: R$ 48.500,00.")
+            expect(entries.nth(1)).to_contain_text("Liquidar pagamento por Sérgio Lima")
+            expect(summary).to_contain_text("R$ 1.500,00")  # the value is what was paid
+            _log_out(page)
+        except Exception:
+            page.screenshot(path=tmp_path / "failure.png", full_page=True)
+            print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
+            raise
+        finally:
+            browser.close()
+
+    # --- the channel reads the outcome over the API ---------------------------------
+    body = api.get(f"/api/v1/sinistros/{number}").json()
+    assert body["status"] == "finalizado"
+    [payment] = body["pagamentos"]
+    assert payment["status"] == "concluido"
+    assert payment["valor"] == 1500
+    assert payment["id-transacao-financeira"] == "E2E-PIX-0001"
+    assert payment["data-pagamento"] == today.isoformat()
