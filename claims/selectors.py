@@ -115,8 +115,11 @@ def limits_of(claim: Claim) -> Limits:
     )
 
 
-def document_types_in_use() -> list[tuple[str, str]]:
-    """(tipo, título) of the configured requirements, for asking for documents."""
-    return sorted(set(
-        DocumentRequirement.objects.filter(is_active=True).values_list("doc_type", "title")
-    ))
+def document_types_in_use(coverage_name: str) -> list[tuple[str, str]]:
+    """(tipo, título) of the requirements configured for a coverage, for asking for
+    documents, by title."""
+    return sorted(
+        set(DocumentRequirement.objects.filter(is_active=True, coverage_name=coverage_name)
+            .values_list("doc_type", "title")),
+        key=lambda pair: pair[1],
+    )

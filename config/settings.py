@@ -120,6 +120,7 @@ USE_I18N = True
 USE_TZ = True
 # Analysts read and type money as 1.234,56 (forms accept the thousands separator too).
 USE_THOUSAND_SEPARATOR = True
+FORMAT_MODULE_PATH = ["config.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")

@@ -167,9 +167,9 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
             expect(timeline.get_by_role("heading", name="Linha do tempo")).to_be_visible()
             entries = timeline.locator("ol.timeline > li")
             # Newest first: payment, approval, documents complete, opening.
-            expect(entries.nth(0)).to_contain_text("Registrar pagamento por Ana Souza")
+            expect(entries.nth(0)).to_contain_text("Pagamento registrado por Ana Souza")
             expect(entries.nth(0)).to_contain_text("Pagamento registrado")
-            expect(entries.nth(1)).to_contain_text("Aprovar documentação por Ana Souza")
+            expect(entries.nth(1)).to_contain_text("Documentação aprovada por Ana Souza")
             expect(entries.nth(1)).to_contain_text("Documentação em análise → Em regulação")
             expect(entries.nth(1)).to_contain_text("Certidão e documento conferidos.")
             # An analyst may not settle: no such button for her.
@@ -199,9 +199,9 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
             _confirm(page, "Finalizar")
             expect(page.locator(".messagelist")).to_contain_text("Sinistro finalizado.")
             expect(_badge(page)).to_have_text("Finalizado")
-            expect(entries.nth(0)).to_contain_text("Finalizar por Sérgio Lima")
+            expect(entries.nth(0)).to_contain_text("Sinistro finalizado por Sérgio Lima")
             expect(entries.nth(0)).to_contain_text("Pago R$ 1.500,00. Reserva liberada: R$ 48.500,00.")
-            expect(entries.nth(1)).to_contain_text("Liquidar pagamento por Sérgio Lima")
+            expect(entries.nth(1)).to_contain_text("Pagamento liquidado por Sérgio Lima")
             expect(summary).to_contain_text("R$ 1.500,00")  # the value is what was paid
             _log_out(page)
         except Exception:

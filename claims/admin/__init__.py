@@ -8,3 +8,7 @@ from claims.admin import claim, others  # noqa: F401  (registers the model admin
 admin.site.site_header = "Sinistros: retaguarda"
 admin.site.site_title = "Sinistros"
 admin.site.index_title = "Administração"
+# The service has no public site to link to, and the claim list needs the width the
+# navigation sidebar would take at 1280 px.
+admin.site.site_url = None
+admin.site.enable_nav_sidebar = False

@@ -52,6 +52,12 @@ class Approve(ClaimAction):
     def initial(self, claim):
         return {"request_payment_data": not claim.payment_details}
 
+    def help(self, claim):
+        pending = [r.title for r in claim.document_requests.all() if r.approved_at is None]
+        if not pending:
+            return ["Nenhum documento pendente: a cobertura é aprovada como está."]
+        return [f"Serão aprovados: {'; '.join(pending)}."]
+
     def run(self, claim, user, data):
         services.approve_documents(
             claim_id=claim.pk, user=user, expected_version=data["version"], note=data["note"],
@@ -63,26 +69,38 @@ class Approve(ClaimAction):
 class RequestDocuments(ClaimAction):
     def form_kwargs(self, claim):
         received = [f for f in claim.shown_files if f.status == DocumentFile.Status.RECEIVED]
+        pending = {r.doc_type for r in claim.document_requests.all() if r.approved_at is None}
+        titles = {r.doc_type: r.title for r in claim.document_requests.all()}
         return {
-            "doc_type_choices": [(t, f"{title} ({t})") for t, title in document_types_in_use()],
-            "file_choices": [(str(f.pk), f"{f.file_name} ({f.doc_type})") for f in received],
+            # The claim's coverage's own documents, minus what is already pending.
+            "doc_type_choices": [(t, title) for t, title in document_types_in_use(claim.coverage.name)
+                                 if t not in pending],
+            "file_choices": [(str(f.pk), f"{f.file_name} ({titles.get(f.doc_type, f.doc_type)})")
+                             for f in received],
         }
 
     def help(self, claim):
         clock = services.regulatory_clock(claim, claim.history.all())
-        if clock.kind and not clock.paused and not clock.can_suspend():
-            return [
-                f"Atenção: esta apólice admite {clock.suspensions_allowed} suspensão(ões) do "
-                f"prazo e {clock.suspensions_used} já foi(ram) usada(s). Esta nova solicitação "
-                "NÃO suspende o prazo regulatório, que continua correndo "
-                "(Lei 15.040/2024, art. 86)."
-            ]
-        return []
+        if not clock.kind:
+            return ["O prazo regulatório ainda não começou: estes documentos completam a "
+                    "documentação básica."]
+        if clock.paused:
+            return ["O prazo regulatório já está suspenso, aguardando documentos."]
+        if clock.can_suspend():
+            return [f"Esta solicitação suspende o prazo regulatório até a chegada dos documentos "
+                    f"(suspensão {clock.suspensions_used + 1} de {clock.suspensions_allowed}; "
+                    "Lei 15.040/2024, art. 86)."]
+        return [
+            f"Atenção: esta apólice admite {clock.suspensions_allowed} suspensão(ões) do "
+            f"prazo e {clock.suspensions_used} já foi(ram) usada(s). Esta nova solicitação "
+            "NÃO suspende o prazo regulatório, que continua correndo "
+            "(Lei 15.040/2024, art. 86)."
+        ]
 
     def run(self, claim, user, data):
-        titles = dict(document_types_in_use())
+        titles = dict(document_types_in_use(claim.coverage.name))
         documents = [services.RequestedDocument(t, titles.get(t, t)) for t in data["doc_types"]]
-        if data.get("new_type"):
+        if data.get("new_title"):
             documents.append(services.RequestedDocument(data["new_type"], data["new_title"]))
         replace = {file_id: data["replace_reason"] for file_id in data.get("replace_files", [])}
         services.request_documents(
@@ -187,6 +205,18 @@ class SettlePayment(ClaimAction):
 
 
 class Finalize(ClaimAction):
+    def offered(self, claim, user):
+        # Unsettled payments must be settled first (by a supervisor): no dead end.
+        return super().offered(claim, user) and all(
+            p.status == Payment.Status.SETTLED for p in claim.payments.all())
+
+    def help(self, claim):
+        paid = claim.paid_amount
+        if paid < claim.amount:
+            return [f"Pago: {brl(paid)}. A reserva não paga ({brl(claim.amount - paid)}) será "
+                    "liberada: o valor do sinistro passa a ser o que foi pago."]
+        return [f"Pago: {brl(paid)}."]
+
     def run(self, claim, user, data):
         services.finalize(claim_id=claim.pk, user=user, reason=data["reason"],
                           expected_version=data["version"])

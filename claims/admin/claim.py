@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from api_common.problems import ProblemError
 from claims import errors, selectors, services, uploads
 from claims.admin.actions import ACTIONS
-from claims.admin.filters import CoverageFilter, DeadlineFilter
+from claims.admin.filters import CoverageFilter, DeadlineFilter, OpenFilter
 from claims.formatting import brl, coverage_label
 from claims.models import Claim, DocumentFile
 from claims.regulatory_clock import ClockKind
@@ -30,7 +30,7 @@ STALE = (errors.ClaimChangedConcurrently, errors.TransitionNotAllowed)
 class ClaimAdmin(admin.ModelAdmin):
     list_display = ["number", "channel_name", "insured", "coverage_name", "status_label",
                     "amount_brl", "days_open", "deadline"]
-    list_filter = ["status", "sale__channel", CoverageFilter, "nature", "notified_at",
+    list_filter = [OpenFilter, "status", "sale__channel", CoverageFilter, "nature", "notified_at",
                    DeadlineFilter]
     search_fields = ["=number", "=sale__insured_cpf", "sale__insured_name", "=sale__id"]
     search_help_text = "Número do sinistro, CPF ou nome do segurado, id da venda."
@@ -57,7 +57,7 @@ class ClaimAdmin(admin.ModelAdmin):
 
     @admin.display(description="valor", ordering="amount")
     def amount_brl(self, claim):
-        return brl(claim.amount)
+        return format_html('<span class="money">{}</span>', brl(claim.amount))
 
     @admin.display(description="dias em aberto", ordering="notified_at")
     def days_open(self, claim):

@@ -7,18 +7,41 @@ from django.utils import timezone
 
 from claims.formatting import coverage_label
 from claims.models import Coverage
+from claims.workflow import OPEN_STATUSES
 
 
 class CoverageFilter(admin.SimpleListFilter):
+    """Coverages by name, shown in words (``Morte``, not ``cobertura/morte``)."""
+
     title = "cobertura"
     parameter_name = "cobertura"
+    field = "coverage__name"
 
     def lookups(self, request, model_admin):
         names = Coverage.objects.order_by("name").values_list("name", flat=True).distinct()
         return [(name, coverage_label(name)) for name in names]
 
     def queryset(self, request, queryset):
-        return queryset.filter(coverage__name=self.value()) if self.value() else queryset
+        return queryset.filter(**{self.field: self.value()}) if self.value() else queryset
+
+
+class RequirementCoverageFilter(CoverageFilter):
+    field = "coverage_name"
+
+
+class OpenFilter(admin.SimpleListFilter):
+    title = "situação"
+    parameter_name = "situacao"
+
+    def lookups(self, request, model_admin):
+        return [("abertos", "Em aberto"), ("encerrados", "Encerrados")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "abertos":
+            return queryset.filter(status__in=OPEN_STATUSES)
+        if self.value() == "encerrados":
+            return queryset.exclude(status__in=OPEN_STATUSES)
+        return queryset
 
 
 class DeadlineFilter(admin.SimpleListFilter):

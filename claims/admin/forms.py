@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from django import forms
 from django.utils import timezone
+from django.utils.text import slugify
 
 from api_common.problems import flatten_validation_errors
 from claims.models import BeneficiaryKind, Nature, PaymentMethod
@@ -158,9 +159,13 @@ class RequestDocumentsForm(NoteForm):
     doc_types = forms.MultipleChoiceField(
         label="Documentos", required=False, widget=forms.CheckboxSelectMultiple,
     )
-    new_type = forms.SlugField(label="Outro documento: tipo", required=False, max_length=60,
-                               help_text="Identificador em minúsculas, ex.: laudo-pericial.")
-    new_title = forms.CharField(label="Outro documento: título", required=False, max_length=200)
+    new_title = forms.CharField(label="Outro documento", required=False, max_length=200,
+                                help_text="Título de um documento fora da lista, ex.: Laudo pericial.")
+    new_type = forms.SlugField(
+        label="Código do outro documento", required=False, max_length=60,
+        help_text="Opcional: o tipo que o canal usa no envio. Em branco, gerado do título "
+                  "(laudo-pericial).",
+    )
     replace_files = forms.MultipleChoiceField(
         label="Arquivos recebidos a substituir", required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -174,13 +179,19 @@ class RequestDocumentsForm(NoteForm):
         if not file_choices:
             del self.fields["replace_files"], self.fields["replace_reason"]
 
+    field_order = ["doc_types", "new_title", "new_type", "replace_files", "replace_reason", "note"]
+
     def clean(self):
         cleaned = super().clean()
-        if bool(cleaned.get("new_type")) != bool(cleaned.get("new_title")):
-            self.add_error("new_title", "Informe o tipo e o título do novo documento.")
+        if cleaned.get("new_type") and not cleaned.get("new_title"):
+            self.add_error("new_title", "Informe o título do documento.")
+        elif cleaned.get("new_title") and not cleaned.get("new_type"):
+            cleaned["new_type"] = slugify(cleaned["new_title"])[:60]
+            if not cleaned["new_type"]:
+                self.add_error("new_title", "Use letras ou números no título.")
         if cleaned.get("replace_files") and not cleaned.get("replace_reason", "").strip():
             self.add_error("replace_reason", "Diga por que os arquivos devem ser substituídos.")
-        if not (cleaned.get("doc_types") or cleaned.get("new_type") or cleaned.get("replace_files")):
+        if not (cleaned.get("doc_types") or cleaned.get("new_title") or cleaned.get("replace_files")):
             raise forms.ValidationError(
                 "Escolha ao menos um documento a solicitar ou um arquivo a substituir."
             )

@@ -13,9 +13,11 @@ from django.utils.html import format_html
 
 from api_common.problems import ProblemError
 from claims import errors, services
+from claims.admin.filters import RequirementCoverageFilter
 from claims.admin.forms import OpenClaimForm
 from claims.formatting import brl, coverage_label, tax_id
 from claims.models import Channel, Claim, Coverage, DocumentRequirement, Event, Sale
+from claims.workflow import OPEN_STATUSES
 
 
 class ReadOnlyMixin:
@@ -58,8 +60,9 @@ class ChannelAdmin(admin.ModelAdmin):
 
 class CoverageInline(ReadOnlyMixin, admin.TabularInline):
     model = Coverage
-    fields = ["label", "name", "lmi", "is_active"]
+    fields = ["label", "lmi", "is_active"]
     extra = 0
+    verbose_name_plural = "coberturas"
 
     @admin.display(description="cobertura")
     def label(self, coverage):
@@ -70,13 +73,43 @@ class CoverageInline(ReadOnlyMixin, admin.TabularInline):
         return brl(coverage.max_indemnity)
 
 
+class ClaimInline(ReadOnlyMixin, admin.TabularInline):
+    """The sale's claims, each a link to its page."""
+
+    model = Claim
+    fields = ["claim_link", "coverage_label", "status_label", "amount_brl", "notified_at"]
+    extra = 0
+    verbose_name_plural = "sinistros desta venda"
+    show_change_link = False
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("coverage")
+
+    @admin.display(description="sinistro")
+    def claim_link(self, claim):
+        return format_html('<a href="{}">{}</a>',
+                           reverse("admin:claims_claim_change", args=[claim.pk]), claim.number)
+
+    @admin.display(description="cobertura")
+    def coverage_label(self, claim):
+        return coverage_label(claim.coverage.name)
+
+    @admin.display(description="status")
+    def status_label(self, claim):
+        return claim.get_status_display()
+
+    @admin.display(description="valor")
+    def amount_brl(self, claim):
+        return brl(claim.amount)
+
+
 @admin.register(Sale)
 class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["id", "insured_name", "cpf", "channel", "status", "valid_until", "lmg"]
     list_filter = ["status", "channel"]
     search_fields = ["=id", "insured_name", "=insured_cpf", "=proposal_id"]
     list_select_related = ["channel"]
-    inlines = [CoverageInline]
+    inlines = [CoverageInline, ClaimInline]
     fieldsets = [
         (None, {"fields": ["id", "channel", "status", "proposal_id", "product_combo_id",
                            "affiliation_id"]}),
@@ -112,9 +145,10 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
         sale = self.get_object(request, object_id)
         if sale is None:
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        # A coverage with an open claim would only be refused after submitting.
         kwargs = {"coverage_choices": [
             (c.name, f"{coverage_label(c.name)} (LMI {brl(c.max_indemnity)})")
-            for c in sale.coverages.filter(is_active=True)
+            for c in sale.coverages.filter(is_active=True).exclude(claims__status__in=OPEN_STATUSES)
         ]}
         if request.method == "POST":
             form = OpenClaimForm(request.POST, **kwargs)
@@ -154,8 +188,8 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(DocumentRequirement)
 class DocumentRequirementAdmin(admin.ModelAdmin):
-    list_display = ["coverage", "nature", "product_combo_id", "doc_type", "title", "is_active"]
-    list_filter = ["coverage_name", "nature", "is_active"]
+    list_display = ["coverage", "nature", "title", "doc_type", "product_combo_id", "is_active"]
+    list_filter = [RequirementCoverageFilter, "nature", "is_active"]
     search_fields = ["doc_type", "title"]
 
     @admin.display(description="cobertura", ordering="coverage_name")
@@ -165,15 +199,26 @@ class DocumentRequirementAdmin(admin.ModelAdmin):
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["created_at", "event_label", "name", "claim", "channel"]
+    list_display = ["created_at", "event_label", "code", "claim_link", "channel"]
     list_filter = ["name", "channel"]
     search_fields = ["=id", "=claim__number"]
     list_select_related = ["claim", "channel"]
-    fields = ["id", "event_label", "name", "claim", "channel", "created_at", "envelope_json"]
+    ordering = ["-created_at", "-id"]
+    fields = ["id", "event_label", "code", "claim_link", "channel", "created_at", "envelope_json"]
 
     @admin.display(description="evento", ordering="name")
     def event_label(self, event):
         return event.get_name_display()
+
+    @admin.display(description="código (webhook)")
+    def code(self, event):
+        return format_html("<code>{}</code>", event.name)
+
+    @admin.display(description="sinistro", ordering="claim__number")
+    def claim_link(self, event):
+        return format_html('<a href="{}">{}</a>',
+                           reverse("admin:claims_claim_change", args=[event.claim_id]),
+                           event.claim.number)
 
     @admin.display(description="envelope (como enviado ao canal)")
     def envelope_json(self, event):

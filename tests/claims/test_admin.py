@@ -42,7 +42,7 @@ def test_the_claim_page_reads_like_a_claims_department_would_write_it(analyst, d
     for text in ["Sinistro " + claim.number, "Morte", "R$ 14.000,00", "R$ 12.765,44",
                  "529.982.247-25", sale.channel.name, "Valor restante", "LMI (Morte)",
                  "R$ 36.000,00",  # LMI left: 50.000 - 14.000
-                 "Linha do tempo", "Abertura do sinistro", "Canal banco-exemplo (API)",
+                 "Linha do tempo", "Sinistro aberto", "Canal banco-exemplo (API)",
                  "Prazo regulatório", "Pagamentos", "R$ 1.234,56"]:
         assert text in page, text
     for raw in ["ClaimHistory object", "cobertura/morte<", "14000,00", "Object ("]:

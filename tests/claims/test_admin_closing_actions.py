@@ -5,6 +5,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from claims import errors, services
 from claims.models import Claim, Event
 from tests.claims.lifecycle_helpers import (
     VALID_PIX,
@@ -50,9 +51,13 @@ def test_a_claim_with_an_unsettled_payment_cannot_be_finalized(analyst, api, sal
     claim = regulated(analyst, api, sale)
     acted(analyst, claim, "registrar-pagamento", {"amount": "100,00", **VALID_PIX})
 
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
     response = act(analyst, claim, "finalizar", {"reason": "Encerrar."})
 
-    assert "ainda não liquidado" in response.content.decode()
+    assert "acoes/finalizar/" not in page  # no dead end: settle first
+    assert response.status_code == 302
+    with pytest.raises(errors.FinalizationNotAllowed, match="ainda não liquidado"):
+        services.finalize(claim_id=claim.pk, user=analyst.user, reason="Encerrar.")
     claim.refresh_from_db()
     assert claim.status == "em-regulacao"
 
@@ -200,21 +205,42 @@ def test_an_analyst_opens_a_claim_for_a_sale_with_the_api_rules(analyst, sale):
     assert claim.history.get().user == analyst.user
 
 
-def test_the_operators_opening_shows_the_api_errors_in_portuguese(analyst, api, sale):
-    existing = open_claim(api, sale)
+def test_the_operators_opening_shows_the_api_errors_in_portuguese(analyst, sale):
     missing_nature = analyst.post(f"/admin/claims/sale/{sale.pk}/abrir-sinistro/", {
-        "coverage": "cobertura/morte", "occurred_at": "2026-11-01T10:00",
+        "coverage": "cobertura/perda-de-renda", "occurred_at": "2026-11-01T10:00",
         "requester_name": "Pedro", "contact_name": "Pedro", "contact_email": "p@example.com",
     })
-    already_open = analyst.post(f"/admin/claims/sale/{sale.pk}/abrir-sinistro/", {
+
+    assert missing_nature.status_code == 200
+    assert "Obrigatória para cobertura/perda-de-renda" in missing_nature.content.decode()
+    assert not Claim.objects.exists()
+
+
+def test_coverages_with_an_open_claim_are_not_offered(analyst, api, sale):
+    open_claim(api, sale)
+
+    form = analyst.get(f"/admin/claims/sale/{sale.pk}/abrir-sinistro/")
+
+    offered = [value for value, _ in form.context["form"].fields["coverage"].choices]
+    assert offered == ["cobertura/invalidez-permanente", "cobertura/perda-de-renda"]
+
+
+def test_a_claim_opened_meanwhile_by_the_channel_is_linked_from_the_refusal(
+        analyst, api, sale, monkeypatch):
+    existing = open_claim(api, sale, cobertura="cobertura/perda-de-renda",
+                          natureza="perda-de-renda-desemprego")
+
+    def opened_meanwhile(**kwargs):  # the channel won the race after the form was shown
+        raise errors.ClaimAlreadyOpenedForCoverage(existing.number)
+
+    monkeypatch.setattr(services, "open_claim", opened_meanwhile)
+    response = analyst.post(f"/admin/claims/sale/{sale.pk}/abrir-sinistro/", {
         "coverage": "cobertura/morte", "nature": "morte-natural",
         "occurred_at": "2026-11-01T10:00", "requester_name": "Pedro",
         "contact_name": "Pedro", "contact_email": "p@example.com",
     })
 
-    assert "Obrigatória para cobertura/morte" in missing_nature.content.decode()
-    assert already_open.status_code == 200
-    assert "Já existe um sinistro em aberto para esta cobertura" in already_open.content.decode()
+    text = response.content.decode()
+    assert "Já existe um sinistro em aberto para esta cobertura" in text
     assert f'href="/admin/claims/claim/{existing.pk}/change/">Ver o sinistro {existing.number}' \
-        in already_open.content.decode()
-    assert Claim.objects.get() == existing
+        in text

@@ -165,8 +165,9 @@ def test_credit_life_pays_the_creditor_first_up_to_the_balance_then_the_insured(
     kinds = list(Payment.objects.order_by("created_at").values_list("beneficiary_kind", "amount"))
     assert kinds == [("credor", Decimal("8000.00")), ("segurado", Decimal("12000.00"))]
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
-    assert "Banco Exemplo S.A. (credor): R$ 8.000,00" in page
-    assert "Maria da Silva (segurado): R$ 12.000,00" in page
+    assert 'Banco Exemplo S.A. (credor): <span class="money">R$ 8.000,00</span>' in page
+    assert 'Maria da Silva (segurado): <span class="money">R$ 12.000,00</span>' in page
+    assert "TED, banco 001, agência 1234, conta 567890-1" in page  # what was paid, how
 
 
 def test_the_payment_form_suggests_the_creditor_part_first(analyst, api, sale):
