@@ -37,6 +37,9 @@ class ClaimAdmin(admin.ModelAdmin):
     list_select_related = ["sale", "sale__channel", "coverage"]
     list_per_page = 50
 
+    class Media:
+        css = {"all": ["claims/admin.css"]}
+
     # --- the list -------------------------------------------------------------------
 
     @admin.display(description="canal", ordering="sale__channel__name")
@@ -170,6 +173,12 @@ class ClaimAdmin(admin.ModelAdmin):
         requests = list(claim.document_requests.all())
         clock, now = services.regulatory_clock(claim, history), timezone.now()
         received = [f for f in files if f.status == DocumentFile.Status.RECEIVED]
+        titles = {r.doc_type: r.title for r in requests}
+        received_types = {f.doc_type for f in received}
+        for item in requests:
+            item.answered = item.doc_type in received_types
+        for document in files:
+            document.type_title = titles.get(document.doc_type, "Outros documentos")
         for document in received:
             # Short-lived links, made when the page is shown; never a public URL.
             document.download_url = uploads.download_url(

@@ -26,6 +26,8 @@ def pending_types(api, claim) -> list[str]:
 def test_approving_the_documentation_moves_the_claim_to_regulation_and_clears_pending(
         analyst, api, sale):
     claim = claim_under_review(api, sale)
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    assert page.count("Arquivo recebido, aguardando análise") == 2
 
     claim = acted(analyst, claim, "aprovar-documentacao", {"note": "Tudo certo."})
 
@@ -78,6 +80,9 @@ def test_asking_for_documents_lists_them_as_pending_and_emits_documentacao_negad
 
     assert claim.status == "pendente-de-documentacao"
     assert "laudo-pericial" in pending_types(api, claim)
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    assert "<td>Laudo pericial</td><td>" in page and "Aguardando envio" in page
+    assert "<td>certidao-de-obito.pdf</td><td>Certidão de óbito</td>" in page
     assert last_event(claim).name == "sinistro-documentacao-negada"
     assert claim.document_requests.get(doc_type="laudo-pericial").note == "Falta o laudo."
 
