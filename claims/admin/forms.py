@@ -14,7 +14,22 @@ from claims.serializers import PaymentDetailsSerializer
 from claims.workflow import ClaimStatus
 
 
-class ActionForm(forms.Form):
+class GroupedForm(forms.Form):
+    """A form whose fields are shown in named groups (``groups``: legend -> field
+    names); fields not named fall into a last, unnamed group."""
+
+    groups: list[tuple[str, list[str]]] = []
+
+    @property
+    def grouped_fields(self):
+        visible = {field.name: field for field in self.visible_fields()}
+        named = [(legend, [visible[n] for n in names if n in visible]) for legend, names in self.groups]
+        rest = [field for name, field in visible.items()
+                if not any(name in names for _, names in self.groups)]
+        return [group for group in [*named, (None, rest)] if group[1]]
+
+
+class ActionForm(GroupedForm):
     """Every action form carries the claim version the analyst saw (see
     ``Claim.version``): acting on a claim that changed meanwhile is refused."""
 
@@ -36,7 +51,7 @@ def apply_serializer(form: forms.Form, serializer_class, data: dict, field_for: 
     return None
 
 
-class PaymentDetailsForm(forms.Form):
+class PaymentDetailsForm(GroupedForm):
     """``detalhes-pagamento`` as form fields: beneficiary and one payment method. PIX
     takes a key or the bank account (bank = ISPB); TED the bank account (bank = COMPE)."""
 
@@ -209,7 +224,16 @@ class RegisterPaymentForm(ActionForm, PaymentDetailsForm):
                                 min_value=Decimal("0.01"), localize=True)
     note = forms.CharField(label="Observação", required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
-    field_order = ["amount", "beneficiario_tipo", "beneficiario_nome"]
+    groups = [
+        ("Pagamento", ["amount"]),
+        ("Beneficiário", ["beneficiario_tipo", "beneficiario_nome", "beneficiario_cpf_ou_cnpj"]),
+        ("Método de pagamento", ["metodo_pagamento"]),
+        ("PIX", ["pix_chave"]),
+        ("Conta bancária (TED, ou PIX sem chave)",
+         ["banco", "agencia", "agencia_digito", "conta", "conta_digito"]),
+        ("Boleto", ["boleto"]),
+        ("PIX copia e cola", ["brcode"]),
+    ]
 
 
 class SettlePaymentForm(ActionForm):
@@ -248,7 +272,7 @@ class ReopenForm(ActionForm):
     reason = forms.CharField(label="Motivo da reabertura", widget=forms.Textarea(attrs={"rows": 3}))
 
 
-class OpenClaimForm(forms.Form):
+class OpenClaimForm(GroupedForm):
     """The operator opens a claim for a sale: the API's opening, validated by its
     serializer and run by the same service."""
 
