@@ -3,7 +3,7 @@ actions: every claim change goes through ``claims.services``, never a model form
 
 from django.contrib import admin
 
-from claims.admin import claim, others  # noqa: F401  (registers the model admins)
+from claims.admin import claim, requirements_and_events, sales  # noqa: F401  (registers the model admins)
 
 admin.site.site_header = "Sinistros: retaguarda"
 admin.site.site_title = "Sinistros"

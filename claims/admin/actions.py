@@ -171,9 +171,7 @@ def _credit_life_split(claim: Claim) -> list[tuple[str, Decimal]]:
     """What is still to register on a credit-life claim: the creditor's part first."""
     if not claim.is_credit_life:
         return []
-    creditor_due = min(claim.outstanding_balance, claim.amount)
-    creditor_paid = sum((p.amount for p in claim.payments.all()
-                         if p.beneficiary_kind == BeneficiaryKind.CREDITOR), Decimal("0.00"))
+    creditor_due, creditor_paid = services.creditor_share(claim, list(claim.payments.all()))
     split = []
     if creditor_due > creditor_paid:
         split.append((BeneficiaryKind.CREDITOR, creditor_due - creditor_paid))

@@ -34,6 +34,7 @@ from claims.services.documents import (
 )
 from claims.services.opening import open_claim
 from claims.services.payments import (
+    creditor_share,
     payment_completed_details,
     register_payment,
     settle_payment,
@@ -49,6 +50,7 @@ __all__ = [
     "confirm_document_upload",
     "confirm_uploads_by_key",
     "create_channel",
+    "creditor_share",
     "deny",
     "finalize",
     "media_type_for",

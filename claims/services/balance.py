@@ -17,6 +17,7 @@ from claims.services.common import (
     record,
     require_permission,
     reserve_amount,
+    tighter_limit,
 )
 from claims.workflow import CLOSED_STATUSES, Action
 
@@ -67,10 +68,9 @@ def adjust_reserve(
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     from_status = move(claim, Action.ADJUST_RESERVE)
     lmg_available, lmi_available = available_limits(claim.sale, claim.coverage, excluding=claim)
-    ceiling = min(lmg_available, lmi_available)
+    ceiling, which = tighter_limit(lmg_available, lmi_available)
     paid = claim.paid_amount
     if amount > ceiling:
-        which = "LMI da cobertura" if lmi_available <= lmg_available else "LMG da apólice"
         raise errors.ReserveOutOfBounds(
             f"O valor {brl(amount)} passa do que resta do {which} ({brl(ceiling)})."
         )

@@ -16,6 +16,7 @@ from claims.services.common import (
     move,
     record,
     require_permission,
+    tighter_limit,
 )
 from claims.workflow import OPEN_STATUSES, Action, ClaimStatus
 
@@ -103,9 +104,8 @@ def reopen(
     notes = [reason.strip()]
     if from_status == ClaimStatus.DENIED:
         lmg_available, lmi_available = available_limits(claim.sale, claim.coverage, excluding=claim)
-        ceiling = min(lmg_available, lmi_available)
+        ceiling, which = tighter_limit(lmg_available, lmi_available)
         if ceiling <= ZERO:
-            which = "LMI da cobertura" if lmi_available <= lmg_available else "LMG da apólice"
             raise errors.ReopeningNotAllowed(
                 f"Nada resta do {which}: o sinistro recusado não pode voltar a consumir limite."
             )

@@ -201,3 +201,10 @@ def reserve_amount(
     the coverage's LMI otherwise, capped by what is left of the LMI and of the LMG."""
     wanted = lmi_available if outstanding_balance is None else outstanding_balance
     return max(min(wanted, lmi_available, lmg_available), ZERO)
+
+
+def tighter_limit(lmg_available: Decimal, lmi_available: Decimal) -> tuple[Decimal, str]:
+    """What is left of the two limits, and which one binds, in words for the refusals."""
+    if lmi_available <= lmg_available:
+        return lmi_available, "LMI da cobertura"
+    return lmg_available, "LMG da apólice"

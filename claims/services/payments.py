@@ -94,14 +94,21 @@ def register_payment(
     return payment
 
 
-def _check_creditor_first(claim: Claim, payments: list[Payment], *, kind: str, amount: Decimal):
-    if not claim.is_credit_life:
-        return
-    creditor_due = min(claim.outstanding_balance, claim.amount)
-    creditor_paid = sum(
+def creditor_share(claim: Claim, payments: list[Payment]) -> tuple[Decimal, Decimal]:
+    """Credit-life claims: what the creditor is due (the outstanding balance, within the
+    claim value) and what is already registered for it."""
+    due = min(claim.outstanding_balance, claim.amount)
+    registered = sum(
         (p.amount for p in payments if p.beneficiary_kind == BeneficiaryKind.CREDITOR),
         Decimal("0.00"),
     )
+    return due, registered
+
+
+def _check_creditor_first(claim: Claim, payments: list[Payment], *, kind: str, amount: Decimal):
+    if not claim.is_credit_life:
+        return
+    creditor_due, creditor_paid = creditor_share(claim, payments)
     if kind == BeneficiaryKind.CREDITOR and creditor_paid + amount > creditor_due:
         raise errors.PaymentNotAllowed(
             f"Ao credor cabe no máximo o saldo devedor ({brl(creditor_due)}); "

@@ -1,10 +1,6 @@
-"""Admin of channels, sales (with the operator's claim opening), document
-requirements and the events outbox."""
-
-import json
+"""Channels, sales (with the operator's claim opening) and their coverages and claims."""
 
 from django.contrib import admin, messages
-from django.contrib.admin.utils import flatten_fieldsets
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -13,27 +9,11 @@ from django.utils.html import format_html
 
 from api_common.problems import ProblemError
 from claims import errors, services
-from claims.admin.filters import RequirementCoverageFilter
+from claims.admin.base import ReadOnlyMixin
 from claims.admin.forms import OpenClaimForm
 from claims.formatting import brl, coverage_label, tax_id
-from claims.models import Channel, Claim, Coverage, DocumentRequirement, Event, Sale
+from claims.models import Channel, Claim, Coverage, Sale
 from claims.workflow import OPEN_STATUSES
-
-
-class ReadOnlyMixin:
-    def get_readonly_fields(self, request, obj=None):
-        if self.fieldsets:
-            return flatten_fieldsets(self.fieldsets)
-        return self.fields or [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Channel)
@@ -184,42 +164,3 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
             **self.admin_site.each_context(request), "opts": self.opts, "sale": sale,
             "form": form, "title": f"Abrir sinistro: {sale.insured_name}",
         })
-
-
-@admin.register(DocumentRequirement)
-class DocumentRequirementAdmin(admin.ModelAdmin):
-    list_display = ["coverage", "nature", "title", "doc_type", "product_combo_id", "is_active"]
-    list_filter = [RequirementCoverageFilter, "nature", "is_active"]
-    search_fields = ["doc_type", "title"]
-
-    @admin.display(description="cobertura", ordering="coverage_name")
-    def coverage(self, requirement):
-        return coverage_label(requirement.coverage_name)
-
-
-@admin.register(Event)
-class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["created_at", "event_label", "code", "claim_link", "channel"]
-    list_filter = ["name", "channel"]
-    search_fields = ["=id", "=claim__number"]
-    list_select_related = ["claim", "channel"]
-    ordering = ["-created_at", "-id"]
-    fields = ["id", "event_label", "code", "claim_link", "channel", "created_at", "envelope_json"]
-
-    @admin.display(description="evento", ordering="name")
-    def event_label(self, event):
-        return event.get_name_display()
-
-    @admin.display(description="código (webhook)")
-    def code(self, event):
-        return format_html("<code>{}</code>", event.name)
-
-    @admin.display(description="sinistro", ordering="claim__number")
-    def claim_link(self, event):
-        return format_html('<a href="{}">{}</a>',
-                           reverse("admin:claims_claim_change", args=[event.claim_id]),
-                           event.claim.number)
-
-    @admin.display(description="envelope (como enviado ao canal)")
-    def envelope_json(self, event):
-        return format_html("<pre>{}</pre>", json.dumps(event.envelope(), indent=2, ensure_ascii=False))

@@ -1,0 +1,51 @@
+"""Document requirements (what each coverage asks for) and the events outbox."""
+
+import json
+
+from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+
+from claims.admin.base import ReadOnlyMixin
+from claims.admin.filters import RequirementCoverageFilter
+from claims.formatting import coverage_label
+from claims.models import DocumentRequirement, Event
+
+
+@admin.register(DocumentRequirement)
+class DocumentRequirementAdmin(admin.ModelAdmin):
+    list_display = ["coverage", "nature", "title", "doc_type", "product_combo_id", "is_active"]
+    list_filter = [RequirementCoverageFilter, "nature", "is_active"]
+    search_fields = ["doc_type", "title"]
+
+    @admin.display(description="cobertura", ordering="coverage_name")
+    def coverage(self, requirement):
+        return coverage_label(requirement.coverage_name)
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["created_at", "event_label", "code", "claim_link", "channel"]
+    list_filter = ["name", "channel"]
+    search_fields = ["=id", "=claim__number"]
+    list_select_related = ["claim", "channel"]
+    ordering = ["-created_at", "-id"]
+    fields = ["id", "event_label", "code", "claim_link", "channel", "created_at", "envelope_json"]
+
+    @admin.display(description="evento", ordering="name")
+    def event_label(self, event):
+        return event.get_name_display()
+
+    @admin.display(description="código (webhook)")
+    def code(self, event):
+        return format_html("<code>{}</code>", event.name)
+
+    @admin.display(description="sinistro", ordering="claim__number")
+    def claim_link(self, event):
+        return format_html('<a href="{}">{}</a>',
+                           reverse("admin:claims_claim_change", args=[event.claim_id]),
+                           event.claim.number)
+
+    @admin.display(description="envelope (como enviado ao canal)")
+    def envelope_json(self, event):
+        return format_html("<pre>{}</pre>", json.dumps(event.envelope(), indent=2, ensure_ascii=False))
