@@ -18,6 +18,7 @@ CONTRACT_OPERATIONS = [
     ("/api/v1/vendas/{id-venda}/abrir-sinistro", "post"),
     ("/api/v1/sinistros/{numero-sinistro}", "get"),
     ("/api/v1/sinistros/{numero-sinistro}/saldo-devedor", "post"),
+    ("/api/v1/sinistros/{numero-sinistro}/detalhes-pagamento", "post"),
 ]
 
 
@@ -117,6 +118,7 @@ def test_the_payment_details_use_kebab_case(schema):
         ("/api/v1/vendas/{id-venda}/abrir-sinistro", "post"),
         ("/api/v1/sinistros/{numero-sinistro}", "get"),
         ("/api/v1/sinistros/{numero-sinistro}/saldo-devedor", "post"),
+        ("/api/v1/sinistros/{numero-sinistro}/detalhes-pagamento", "post"),
     ],
 )
 def test_the_claim_response_has_the_contract_fields(schema, path, method):
@@ -221,3 +223,21 @@ def test_the_docs_page_loads_its_assets_from_this_server_not_a_cdn():
     assert scripts
     assert all(src.startswith("/static/") for src in scripts)
     assert Client().get(scripts[0]).status_code == 200
+
+
+def test_the_payment_data_request_is_the_opening_detalhes_pagamento(schema):
+    body = request_schema(schema, "/api/v1/sinistros/{numero-sinistro}/detalhes-pagamento", "post")
+
+    assert set(body["required"]) == {"beneficiario", "dados-pagamento"}
+    beneficiary = resolve(schema, body["properties"]["beneficiario"])
+    assert {"tipo", "nome", "cpf-ou-cnpj"} <= set(beneficiary["properties"])
+
+
+def test_payments_show_method_and_masked_beneficiary(schema):
+    claim = response_schema(schema, "/api/v1/sinistros/{numero-sinistro}", "get")
+    payment = resolve(schema, claim["properties"]["pagamentos"]["items"])
+
+    assert {"id", "valor", "status", "data-registro", "data-pagamento",
+            "id-transacao-financeira", "metodo-pagamento", "beneficiario"} <= set(payment["properties"])
+    beneficiary = resolve(schema, payment["properties"]["beneficiario"])
+    assert set(beneficiary["properties"]) == {"tipo", "nome", "cpf-ou-cnpj"}
