@@ -80,7 +80,7 @@ def request_documents(
             document.status = DocumentFile.Status.REJECTED
             document.rejection_reason = f"Substituição solicitada: {reason}"[:300]
             document.save(update_fields=["status", "rejection_reason"])
-            wanted.setdefault(document.doc_type, titles.get(document.doc_type, document.file_name))
+            wanted.setdefault(document.doc_type, titles.get(document.doc_type, "Outros documentos"))
             replaced.append(document.file_name)
 
     pending = set(
