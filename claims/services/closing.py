@@ -14,11 +14,12 @@ from claims.services.common import (
     available_limits,
     lock_claim,
     move,
+    open_claim_on,
     record,
     require_permission,
     tighter_limit,
 )
-from claims.workflow import OPEN_STATUSES, Action, ClaimStatus
+from claims.workflow import Action, ClaimStatus
 
 
 @transaction.atomic
@@ -93,10 +94,7 @@ def reopen(
         raise errors.ReopeningNotAllowed("Informe o motivo da reabertura.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     from_status = move(claim, Action.REOPEN, wanted=next_status)
-    other_open = (
-        Claim.objects.filter(coverage=claim.coverage, status__in=OPEN_STATUSES)
-        .exclude(pk=claim.pk).values_list("number", flat=True).first()
-    )
+    other_open = open_claim_on(claim.coverage, excluding=claim)
     if other_open:
         raise errors.ReopeningNotAllowed(
             f"Já existe o sinistro {other_open} em aberto para esta cobertura."

@@ -16,6 +16,7 @@ from claims.models import Channel, Claim, ClaimHistory, Coverage, Event, Sale
 from claims.regulatory_clock import Step, compute_clock, suspensions_allowed_for
 from claims.workflow import (
     NON_CONSUMING_STATUSES,
+    OPEN_STATUSES,
     WORKFLOW,
     Action,
     ClaimStatus,
@@ -171,6 +172,15 @@ def regulatory_clock(claim: Claim, history=None):
 
 
 # --- limits --------------------------------------------------------------------------
+
+
+def open_claim_on(coverage: Coverage, *, excluding: Claim | None = None) -> str | None:
+    """The number of the coverage's open claim, if any ("one open claim per coverage")."""
+    claims = Claim.objects.filter(coverage=coverage, status__in=OPEN_STATUSES)
+    if excluding is not None:
+        claims = claims.exclude(pk=excluding.pk)
+    return claims.values_list("number", flat=True).first()
+
 
 
 def available_limits(

@@ -14,11 +14,12 @@ from claims.services.common import (
     ZERO,
     available_limits,
     check_move,
+    open_claim_on,
     record,
     require_permission,
     reserve_amount,
 )
-from claims.workflow import OPEN_STATUSES, Action, ClaimStatus
+from claims.workflow import Action, ClaimStatus
 
 
 def _requirements_for(sale: Sale, coverage: Coverage, nature: str) -> list[DocumentRequirement]:
@@ -78,9 +79,7 @@ def open_claim(
             f"A ocorrência ({occurred_on}) está fora da vigência da venda "
             f"({sale.valid_from} a {sale.valid_until})."
         )
-    already_open = (
-        coverage.claims.filter(status__in=OPEN_STATUSES).values_list("number", flat=True).first()
-    )
+    already_open = open_claim_on(coverage)
     if already_open:
         raise errors.ClaimAlreadyOpenedForCoverage(already_open)
 
@@ -121,11 +120,7 @@ def open_claim(
                 additional_data=additional_data or {},
             )
     except IntegrityError:
-        winner = (
-            coverage.claims.filter(status__in=OPEN_STATUSES)
-            .values_list("number", flat=True)
-            .first()
-        )
+        winner = open_claim_on(coverage)
         if winner:
             raise errors.ClaimAlreadyOpenedForCoverage(winner) from None
         raise
