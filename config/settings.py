@@ -259,6 +259,30 @@ OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
 TOKEN_RATE_LIMIT = env.int("TOKEN_RATE_LIMIT", default=20)
 TOKEN_RATE_WINDOW_SECONDS = env.int("TOKEN_RATE_WINDOW_SECONDS", default=3600)
 
+# --- Webhooks ---------------------------------------------------------------------------
+# Destinations are untrusted input: loopback, private, link-local, metadata... are refused
+# unless inside one of these CIDRs (development and tests; `make run` sets 127.0.0.0/8),
+# and plain http is accepted only to them.
+WEBHOOK_ALLOWED_NETWORKS = env.list("WEBHOOK_ALLOWED_NETWORKS", default=[])
+WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=5.0)
+WEBHOOK_READ_TIMEOUT_SECONDS = env.float("WEBHOOK_READ_TIMEOUT_SECONDS", default=15.0)
+# Seconds to wait after each failed attempt (about three days in all), with jitter.
+WEBHOOK_RETRY_SCHEDULE = [
+    int(seconds) for seconds in env.list(
+        "WEBHOOK_RETRY_SCHEDULE",
+        default=["5", "300", "1800", "7200", "18000", "36000", "50400", "72000", "86400"],
+    )
+]
+# A subscription failing without a single success for this long is disabled.
+WEBHOOK_DISABLE_AFTER_DAYS = env.float("WEBHOOK_DISABLE_AFTER_DAYS", default=5.0)
+# After a rotation, deliveries are signed with the old key too for this long.
+WEBHOOK_SECRET_OVERLAP_DAYS = env.float("WEBHOOK_SECRET_OVERLAP_DAYS", default=7.0)
+WEBHOOK_RESPONSE_EXCERPT_BYTES = env.int("WEBHOOK_RESPONSE_EXCERPT_BYTES", default=1024)
+# Key for the subscription secrets at rest (Fernet, 32 url-safe base64 bytes). Empty:
+# derived from SECRET_KEY, so rotating SECRET_KEY then needs `manage.py` re-encryption.
+WEBHOOK_ENCRYPTION_KEY = env.str("WEBHOOK_ENCRYPTION_KEY", default="")
+WEBHOOK_USER_AGENT = "Sinistros-Webhooks/1 (+{base})".format(base=BASE_URL)
+
 # --- Jobs ------------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
 CELERY_BROKER_TRANSPORT_OPTIONS = (
@@ -275,6 +299,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
+    # Fans out outbox events the relay missed and re-enqueues due or stuck deliveries.
+    "sweep-webhook-deliveries": {
+        "task": "webhooks.tasks.sweep_deliveries",
+        "schedule": env.int("WEBHOOK_SWEEP_SECONDS", default=30),
+    },
     # Notices S3 uploads whose bucket notification was lost, and expires stale links.
     "sweep-pending-uploads": {
         "task": "claims.tasks.sweep_pending_uploads",

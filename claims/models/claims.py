@@ -226,11 +226,18 @@ class Event(models.Model):
     name = models.CharField("evento", max_length=60, choices=EventName.choices)
     details = models.JSONField("detalhes")
     created_at = models.DateTimeField("criado em", auto_now_add=True)
+    # Set once the event was fanned out to the channel's subscriptions (webhooks app);
+    # the sweeper looks for the ones still null, so a lost task loses nothing.
+    relayed_at = models.DateTimeField("distribuído em", null=True, blank=True)
 
     class Meta:
         verbose_name = "evento"
         verbose_name_plural = "eventos"
         ordering = ["created_at", "id"]
+        indexes = [
+            models.Index(fields=["created_at"], condition=models.Q(relayed_at__isnull=True),
+                         name="event_not_relayed"),
+        ]
 
     def __str__(self):
         return f"{self.get_name_display()} ({self.name})"
