@@ -12,13 +12,18 @@ $(STAMP): requirements/base.txt requirements/dev.txt
 	$(PY) -m pip install --quiet -r requirements/dev.txt
 	@touch $(STAMP)
 
-## Install, migrate, load the demo and serve API + admin on http://127.0.0.1:8000
+## Install, migrate, load the demo and serve API + admin on http://127.0.0.1:8000, with a
+## Celery worker and beat on the embedded broker (webhooks, sweeps); Ctrl-C stops both.
 run: export DJANGO_DEBUG ?= true
+run: export WEBHOOK_ALLOWED_NETWORKS ?= 127.0.0.0/8
 run: $(STAMP)
-	@mkdir -p var
+	@mkdir -p var/broker var/broker-processed
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py seed_demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@$(PY) -m celery -A config worker --beat --pool=solo --loglevel=WARNING \
+	    --schedule var/celerybeat-schedule & worker=$$!; \
+	  trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	  $(PY) manage.py runserver 127.0.0.1:8000
 
 ## The whole test suite (SQLite and local files unless DATABASE_URL etc. say otherwise)
 test: $(STAMP)
@@ -29,7 +34,8 @@ migrate: $(STAMP)
 	$(PY) manage.py migrate --no-input
 
 worker: $(STAMP)
-	$(PY) -m celery -A config worker --beat --loglevel=INFO
+	@mkdir -p var/broker var/broker-processed
+	$(PY) -m celery -A config worker --beat --loglevel=INFO --schedule var/celerybeat-schedule
 
 ## Static checks CI runs too
 check: $(STAMP)
