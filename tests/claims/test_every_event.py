@@ -1,0 +1,66 @@
+"""Every one of the contract's 11 events is written by the claim services at its moment,
+with the exact envelope: the outbox the webhooks deliver."""
+
+import re
+
+import pytest
+from django.utils import timezone
+
+from claims.workflow import EventName
+from tests.claims.lifecycle_helpers import (
+    VALID_PIX,
+    acted,
+    claim_under_review,
+    events_of,
+    open_claim,
+    send_document,
+)
+
+pytestmark = pytest.mark.usefixtures("local_media")
+
+STANDARD = {"id-combo-produto", "id-proposta", "id-venda", "numero-sinistro"}
+PAYMENT_COMPLETED = {"id-combo-produto", "id-proposta", "id-venda", "id-sinistro",
+                     "id-transacao-financeira", "valor", "data-pagamento"}
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
+        analyst, supervisor, api, sale):
+    claim = claim_under_review(api, sale)                                   # criado, em-analise
+    acted(analyst, claim, "solicitar-documentos", {"new_title": "Laudo"})  # negada
+    send_document(api, claim, "laudo")                                      # em-analise
+    acted(analyst, claim, "aprovar-documentacao", {"request_payment_data": "on"})  # aprovada, pendente
+    assert api.post(f"/api/v1/sinistros/{claim.number}/detalhes-pagamento", {
+        "beneficiario": {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
+        "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
+    }, format="json").status_code == 200                                    # (no event)
+    acted(analyst, claim, "ajustar-reserva", {"amount": "20000,00", "reason": "x"})  # ajuste
+    acted(analyst, claim, "registrar-pagamento", {"amount": "1000,00", **VALID_PIX})  # pagamento
+    payment = claim.payments.get()
+    acted(supervisor, claim, "liquidar-pagamento", {                        # concluido
+        "payment": str(payment.pk), "transaction_id": "T-1",
+        "paid_on": timezone.localdate().isoformat()})
+    acted(analyst, claim, "finalizar")                                      # finalizado
+    acted(supervisor, claim, "reabrir", {"reason": "y", "next_status": "em-regulacao"})  # reaberto
+    other = open_claim(api, sale, cobertura="cobertura/invalidez-permanente", natureza=None)
+    acted(supervisor, other, "recusar", {"reason": "Fora da cobertura."})   # negado
+
+    names = [e.name for e in events_of(claim)]
+    assert names == [
+        "sinistro-criado", "sinistro-documentacao-em-analise", "sinistro-documentacao-negada",
+        "sinistro-documentacao-em-analise", "sinistro-documentacao-aprovada",
+        "sinistro-pendente-de-dados-de-pagamento", "sinistro-ajuste-de-reserva",
+        "sinistro-pagamento", "sinistro-pagamento-concluido", "sinistro-finalizado",
+        "sinistro-reaberto",
+    ]
+    everything = events_of(claim) + events_of(other)
+    assert {e.name for e in everything} == set(EventName.values)  # all 11
+    for event in everything:
+        envelope = event.envelope()
+        assert list(envelope) == ["id-evento", "evento", "criado-em", "versao", "detalhes"]
+        assert UUID.match(envelope["id-evento"])
+        assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$", envelope["criado-em"])
+        assert envelope["versao"] == "1"
+        expected = PAYMENT_COMPLETED if event.name == "sinistro-pagamento-concluido" else STANDARD
+        assert set(envelope["detalhes"]) == expected, event.name  # no id-afiliacao: none
+        assert event.channel_id == sale.channel_id
