@@ -30,8 +30,11 @@ ROLES = {ANALYST: ANALYST_PERMISSIONS, SUPERVISOR: SUPERVISOR_PERMISSIONS}
 
 def sync_roles(group_model, permission_model) -> None:
     """Create or converge the groups and their ``claims`` permissions (the models
-    are passed in so a migration can use its historical ones)."""
+    are passed in so a migration can use its historical ones). Permissions of other
+    apps (the webhooks app grants supervisors its own) are left as they are."""
     for name, codenames in ROLES.items():
         group, _ = group_model.objects.get_or_create(name=name)
-        group.permissions.set(permission_model.objects.filter(
-            content_type__app_label="claims", codename__in=codenames))
+        claims_permissions = permission_model.objects.filter(content_type__app_label="claims")
+        wanted = claims_permissions.filter(codename__in=codenames)
+        group.permissions.remove(*claims_permissions.exclude(pk__in=wanted))
+        group.permissions.add(*wanted)

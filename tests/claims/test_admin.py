@@ -224,3 +224,15 @@ def test_the_roles_come_from_a_data_migration_with_their_permissions(db):
     assert analyst < supervisor
     assert {"deny_claim", "reopen_claim", "settle_payment",
             "register_payment_above_limit"} <= supervisor
+
+
+def test_seed_demo_keeps_what_other_apps_granted_the_roles(db, settings):
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    settings.DEBUG = True
+    call_command("seed_demo", stdout=open("/dev/null", "w"))
+
+    codenames = set(Group.objects.get(name="Supervisor de sinistros").permissions
+                    .values_list("codename", flat=True))
+    assert {"view_subscription", "view_delivery", "deny_claim"} <= codenames
