@@ -1,0 +1,215 @@
+"""Every change to a channel's webhook subscriptions and to their deliveries.
+
+Keyword-only and atomic, like ``claims.services``. A channel only ever reaches its own
+rows: another channel's subscription or delivery is the same 404 as an unknown id. The
+plain signing secret leaves these functions only from :func:`create_subscription` and
+:func:`rotate_secret`, to be shown once; the database keeps it encrypted.
+"""
+
+import datetime as dt
+import json
+import uuid
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from claims.models import Channel
+from claims.workflow import EventName
+from webhooks import errors, queue, selectors, signing
+from webhooks.destinations import validate_destination
+from webhooks.models import Delivery, Subscription
+
+# What eventos-habilitados may hold: the contract's 11 events ("ping" is not one).
+SUBSCRIBABLE_EVENTS: tuple[str, ...] = tuple(EventName.values)
+PING = "ping"
+# What update_subscription may change -> the model field (the API's descricao, ativo,
+# url, eventos-habilitados).
+EDITABLE = {
+    "description": "description",
+    "is_active": "is_active",
+    "url": "url",
+    "events": "enabled_events",
+}
+
+
+def validate_event_names(events: Iterable[str]) -> list[str]:
+    """The list as given, or :class:`ValidationError` naming what is wrong with it."""
+    events = list(events)
+    if not events:
+        raise ValidationError("Informe ao menos um evento.")
+    unknown = [str(name) for name in events if name not in SUBSCRIBABLE_EVENTS]
+    if unknown:
+        raise ValidationError(
+            f"Evento(s) desconhecido(s): {', '.join(unknown)}. "
+            f"Aceitos: {', '.join(SUBSCRIBABLE_EVENTS)}."
+        )
+    repeated = sorted({name for name in events if events.count(name) > 1})
+    if repeated:
+        raise ValidationError(f"Evento(s) repetido(s): {', '.join(repeated)}.")
+    return events
+
+
+def delivery_body(envelope: dict) -> str:
+    """The envelope as sent and signed, serialized once and frozen on the delivery."""
+    return json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))
+
+
+@transaction.atomic
+def create_subscription(
+    *,
+    channel: Channel,
+    description: str = "",
+    is_active: bool = True,
+    url: str,
+    events: list[str],
+) -> tuple[Subscription, str]:
+    """A new subscription and its plain secret (``whsec_...``), to be shown once."""
+    events = _checked_events(events)
+    _check_destination(url)
+    secret = signing.new_secret()
+    subscription = Subscription.objects.create(
+        channel=channel,
+        description=description,
+        is_active=is_active,
+        url=url,
+        enabled_events=events,
+        secret_encrypted=signing.encrypt(secret),
+    )
+    return subscription, secret
+
+
+@transaction.atomic
+def update_subscription(*, channel: Channel, subscription_id, **changes) -> Subscription:
+    """Change ``description``, ``is_active``, ``url`` and/or ``events`` (a new list
+    replaces the old one). A new URL is checked again. Re-activating clears what the
+    delivery engine recorded when it gave up on the destination, so it starts afresh."""
+    unknown = set(changes) - EDITABLE.keys()
+    if unknown:
+        raise TypeError(f"update_subscription() cannot change {', '.join(sorted(unknown))}")
+    if "events" in changes:
+        changes["events"] = _checked_events(changes["events"])
+    current = selectors.subscription_for_channel(channel=channel, subscription_id=subscription_id)
+    if "url" in changes and changes["url"] != current.url:
+        _check_destination(changes["url"])  # before the row lock: it may wait on DNS
+
+    subscription = selectors.subscription_for_channel(
+        channel=channel, subscription_id=subscription_id, for_update=True
+    )
+    changed = ["updated_at"]
+    reactivated = changes.get("is_active") is True and (
+        not subscription.is_active or subscription.disabled_at is not None
+    )
+    for name, value in changes.items():
+        setattr(subscription, EDITABLE[name], value)
+        changed.append(EDITABLE[name])
+    if reactivated:
+        subscription.disabled_at = None
+        subscription.disabled_reason = ""
+        subscription.consecutive_failures = 0
+        subscription.failing_since = None
+        changed += ["disabled_at", "disabled_reason", "consecutive_failures", "failing_since"]
+    subscription.save(update_fields=changed)
+    return subscription
+
+
+@transaction.atomic
+def delete_subscription(*, channel: Channel, subscription_id) -> None:
+    """Removes the subscription with its deliveries and their attempts."""
+    selectors.subscription_for_channel(
+        channel=channel, subscription_id=subscription_id, for_update=True
+    ).delete()
+
+
+@transaction.atomic
+def rotate_secret(*, channel: Channel, subscription_id) -> tuple[Subscription, str]:
+    """A new secret (returned plain, to be shown once). Deliveries are signed with the
+    old one too until ``previous_secret_expires_at`` (``WEBHOOK_SECRET_OVERLAP_DAYS``),
+    so the receiver can switch without losing any. Rotating again inside that window
+    drops the oldest secret: only the current and the one just replaced stay valid."""
+    subscription = selectors.subscription_for_channel(
+        channel=channel, subscription_id=subscription_id, for_update=True
+    )
+    secret = signing.new_secret()
+    subscription.previous_secret_encrypted = subscription.secret_encrypted
+    subscription.previous_secret_expires_at = timezone.now() + dt.timedelta(
+        days=settings.WEBHOOK_SECRET_OVERLAP_DAYS
+    )
+    subscription.secret_encrypted = signing.encrypt(secret)
+    subscription.save(update_fields=[
+        "secret_encrypted", "previous_secret_encrypted", "previous_secret_expires_at",
+        "updated_at",
+    ])
+    return subscription, secret
+
+
+@transaction.atomic
+def send_ping(*, channel: Channel, subscription_id) -> Delivery:
+    """A ``ping`` delivery (no claim, empty ``detalhes``), sent like any event, so the
+    channel can check its endpoint and its signature verification."""
+    subscription = selectors.subscription_for_channel(
+        channel=channel, subscription_id=subscription_id
+    )
+    _require_active(subscription)
+    now = timezone.now()
+    message_id = uuid.uuid4()
+    delivery = Delivery.objects.create(
+        subscription=subscription,
+        event=None,
+        message_id=message_id,
+        event_name=PING,
+        body=delivery_body({
+            "id-evento": str(message_id),
+            "evento": PING,
+            "criado-em": now.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z"),
+            "versao": "1",
+            "detalhes": {},
+        }),
+        next_attempt_at=now,
+    )
+    queue.enqueue_after_commit([delivery.id])
+    return delivery
+
+
+@transaction.atomic
+def redeliver(*, channel: Channel, subscription_id, delivery_id) -> Delivery:
+    """Sends a delivery again (same body and ``id-evento``), whatever its status: it is
+    pending again and due now. One being attempted right now may be sent twice, which
+    at-least-once delivery allows (receivers deduplicate by ``id-evento``)."""
+    subscription = selectors.subscription_for_channel(
+        channel=channel, subscription_id=subscription_id
+    )
+    delivery = selectors.delivery_for_subscription(
+        subscription=subscription, delivery_id=delivery_id, for_update=True
+    )
+    _require_active(subscription)
+    delivery.status = Delivery.Status.PENDING
+    delivery.next_attempt_at = timezone.now()
+    delivery.lease_until = None
+    delivery.save(update_fields=["status", "next_attempt_at", "lease_until"])
+    queue.enqueue_after_commit([delivery.id])
+    return delivery
+
+
+def _checked_events(events) -> list[str]:
+    try:
+        return validate_event_names(events)
+    except ValidationError as exc:
+        raise errors.InvalidSubscriptionField("eventos-habilitados", exc.messages[0]) from exc
+
+
+def _check_destination(url: str) -> None:
+    try:
+        validate_destination(url)
+    except ValidationError as exc:
+        raise errors.InvalidSubscriptionField("url", exc.messages[0]) from exc
+
+
+def _require_active(subscription: Subscription) -> None:
+    # An inactive subscription (switched off by the channel, or by the delivery engine
+    # after days of failures) receives nothing: a ping or a re-send queued for it would
+    # only wait unseen. Re-activating it is the channel's explicit step.
+    if not subscription.is_active:
+        raise errors.SubscriptionNotActive()
