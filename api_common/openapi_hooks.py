@@ -1,10 +1,15 @@
 """drf-spectacular post-processing: path parameters named as in the contract.
 
-Django URL converters need Python identifiers (``sale_id``, ``number``); the contract
-calls them ``{id-venda}`` and ``{numero-sinistro}``.
+Django URL converters need Python identifiers (``sale_id``, ``number``, ...); the
+contract calls them ``{id-venda}``, ``{numero-sinistro}``, ``{id-webhook}``...
 """
 
-CONTRACT_PATH_PARAMETERS = {"sale_id": "id-venda", "number": "numero-sinistro"}
+CONTRACT_PATH_PARAMETERS = {
+    "sale_id": "id-venda",
+    "number": "numero-sinistro",
+    "subscription_id": "id-webhook",
+    "delivery_id": "id-entrega",
+}
 
 
 def contract_path_parameters(result, generator, request, public):

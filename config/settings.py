@@ -224,6 +224,11 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
+    # Enums that would otherwise be named after a field ("Eventos-habilitadosEnum").
+    "ENUM_NAME_OVERRIDES": {
+        "EventoEnum": "webhooks.services.SUBSCRIBABLE_EVENTS",
+        "EventoOuPingEnum": "webhooks.serializers.DELIVERY_EVENTS",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api_common.openapi_hooks.contract_path_parameters",

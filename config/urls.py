@@ -7,6 +7,7 @@ from claims.upload_views import DocumentDownloadView, LocalUploadView, StorageNo
 
 api_v1 = [
     path("", include("claims.urls")),
+    path("", include("webhooks.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

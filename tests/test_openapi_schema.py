@@ -10,6 +10,8 @@ import re
 import pytest
 from django.test import Client
 
+from claims.workflow import EventName
+
 SCHEMA_URL = "/api/v1/schema/"
 
 CONTRACT_OPERATIONS = [
@@ -19,7 +21,17 @@ CONTRACT_OPERATIONS = [
     ("/api/v1/sinistros/{numero-sinistro}", "get"),
     ("/api/v1/sinistros/{numero-sinistro}/saldo-devedor", "post"),
     ("/api/v1/sinistros/{numero-sinistro}/detalhes-pagamento", "post"),
+    ("/api/v1/webhooks", "post"),
+    ("/api/v1/webhooks", "get"),
+    ("/api/v1/webhooks/{id-webhook}", "get"),
+    ("/api/v1/webhooks/{id-webhook}", "patch"),
+    ("/api/v1/webhooks/{id-webhook}", "delete"),
+    ("/api/v1/webhooks/{id-webhook}/rotacionar-chave-hmac", "post"),
+    ("/api/v1/webhooks/{id-webhook}/ping", "post"),
+    ("/api/v1/webhooks/{id-webhook}/entregas", "get"),
+    ("/api/v1/webhooks/{id-webhook}/entregas/{id-entrega}/reenviar", "post"),
 ]
+WEBHOOK_OPERATIONS = [op for op in CONTRACT_OPERATIONS if op[0].startswith("/api/v1/webhooks")]
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +55,7 @@ def request_schema(schema, path, method) -> dict:
 
 
 def response_schema(schema, path, method, status="200") -> dict:
+    """The JSON body of a response (``status`` "201", "202"... for the others)."""
     content = schema["paths"][path][method]["responses"][status]["content"]
     return resolve(schema, content["application/json"]["schema"])
 
@@ -241,3 +254,98 @@ def test_payments_show_method_and_masked_beneficiary(schema):
             "id-transacao-financeira", "metodo-pagamento", "beneficiario"} <= set(payment["properties"])
     beneficiary = resolve(schema, payment["properties"]["beneficiario"])
     assert set(beneficiary["properties"]) == {"tipo", "nome", "cpf-ou-cnpj"}
+
+
+# --- webhooks (endpoint group 6) --------------------------------------------------------
+
+SUBSCRIPTION_FIELDS = {"id-webhook", "descricao", "ativo", "url", "eventos-habilitados",
+                       "criado-em"}
+
+
+def test_the_webhook_request_has_the_contract_fields(schema):
+    body = request_schema(schema, "/api/v1/webhooks", "post")
+
+    assert set(body["properties"]) == {"descricao", "ativo", "url", "eventos-habilitados"}
+    assert set(body["required"]) == {"url", "eventos-habilitados"}
+
+
+def test_the_webhook_update_has_no_required_field(schema):
+    body = request_schema(schema, "/api/v1/webhooks/{id-webhook}", "patch")
+
+    assert set(body["properties"]) == {"descricao", "ativo", "url", "eventos-habilitados"}
+    assert "required" not in body
+    assert all("default" not in field for field in body["properties"].values())
+
+
+def test_eventos_habilitados_lists_exactly_the_contract_events(schema):
+    body = request_schema(schema, "/api/v1/webhooks", "post")
+    items = resolve(schema, body["properties"]["eventos-habilitados"]["items"])
+
+    assert items["enum"] == list(EventName.values)
+
+
+def test_the_secret_is_in_the_create_and_rotate_responses_only(schema):
+    created = response_schema(schema, "/api/v1/webhooks", "post", "201")
+    rotated = response_schema(schema, "/api/v1/webhooks/{id-webhook}/rotacionar-chave-hmac",
+                              "post")
+    read = response_schema(schema, "/api/v1/webhooks/{id-webhook}", "get")
+    listed = response_schema(schema, "/api/v1/webhooks", "get")
+    item = resolve(schema, listed["properties"]["dados"]["items"])
+
+    assert SUBSCRIPTION_FIELDS | {"segredo"} <= set(created["properties"])
+    assert SUBSCRIPTION_FIELDS | {"segredo", "segredo-anterior-valido-ate"} <= set(
+        rotated["properties"])
+    assert SUBSCRIPTION_FIELDS <= set(read["properties"]) and "segredo" not in read["properties"]
+    assert set(item["properties"]) == set(read["properties"])
+
+
+def test_the_delivery_list_is_a_page_with_attempts_and_no_receiver_body(schema):
+    page = response_schema(schema, "/api/v1/webhooks/{id-webhook}/entregas", "get")
+    names = {p["name"] for p in schema["paths"]["/api/v1/webhooks/{id-webhook}/entregas"][
+        "get"]["parameters"]}
+    delivery = resolve(schema, page["properties"]["dados"]["items"])
+    attempt = resolve(schema, delivery["properties"]["historico-tentativas"]["items"])
+
+    assert set(page["properties"]) == {"dados", "pagina-seguinte"}
+    assert {"limite", "pagina-seguinte", "status", "evento", "id-webhook"} == names
+    assert set(delivery["properties"]) == {
+        "id-entrega", "id-evento", "evento", "status", "tentativas", "proxima-tentativa-em",
+        "entregue-em", "criado-em", "historico-tentativas"}
+    assert set(attempt["properties"]) == {"em", "status-http", "duracao-ms", "erro"}
+
+
+def test_ping_and_redelivery_answer_202(schema):
+    ping = response_schema(schema, "/api/v1/webhooks/{id-webhook}/ping", "post", "202")
+    redelivered = response_schema(
+        schema, "/api/v1/webhooks/{id-webhook}/entregas/{id-entrega}/reenviar", "post", "202")
+
+    assert set(ping["properties"]) == {"id-entrega"}
+    assert "historico-tentativas" in redelivered["properties"]
+
+
+def test_delete_answers_204_without_a_body(schema):
+    responses = schema["paths"]["/api/v1/webhooks/{id-webhook}"]["delete"]["responses"]
+
+    assert "content" not in responses["204"]
+
+
+@pytest.mark.parametrize(("path", "method"), WEBHOOK_OPERATIONS)
+def test_every_webhook_operation_is_tagged_named_in_portuguese_and_has_examples(
+        schema, path, method):
+    operation = schema["paths"][path][method]
+    bodies = [content for response in operation["responses"].values()
+              for content in response.get("content", {}).values()]
+    bodies += list(operation.get("requestBody", {}).get("content", {}).values())
+
+    assert operation["tags"] == ["webhooks"]
+    assert re.fullmatch(r"[a-z]+(-[a-z]+)+", operation["operationId"])
+    if method != "delete":
+        assert any("examples" in body for body in bodies)
+
+
+@pytest.mark.parametrize(("path", "method"), [
+    op for op in WEBHOOK_OPERATIONS if "{id-webhook}" in op[0]])
+def test_every_webhook_operation_with_an_id_documents_its_404(schema, path, method):
+    responses = schema["paths"][path][method]["responses"]
+
+    assert list(responses["404"]["content"]) == ["application/problem+json"]

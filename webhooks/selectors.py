@@ -37,9 +37,12 @@ def subscription_for_channel(
 
 
 def deliveries_with_attempts() -> QuerySet[Delivery]:
-    # The receivers' response excerpts are for the insurer's staff only: never loaded here.
+    """Deliveries as the channel reads them: the body it received is not repeated, and
+    the receivers' response excerpts are for the insurer's staff only (never loaded)."""
     attempts = DeliveryAttempt.objects.defer("response_excerpt")
-    return Delivery.objects.prefetch_related(Prefetch("attempts", queryset=attempts))
+    return Delivery.objects.defer("body").prefetch_related(
+        Prefetch("attempts", queryset=attempts)
+    )
 
 
 def deliveries_for_subscription(

@@ -1,0 +1,489 @@
+"""/api/v1/webhooks: a channel's subscriptions (create, list, read, update, delete),
+the rotation of their secret and the ping."""
+
+import base64
+import datetime as dt
+import json
+import uuid
+
+import pytest
+from django.utils import timezone
+
+from claims.workflow import EventName
+from webhooks import signing
+from webhooks.models import Delivery, Subscription
+
+URL = "https://hooks.example.com/sinistros"
+BODY = {
+    "descricao": "Notificações do CRM",
+    "ativo": True,
+    "url": URL,
+    "eventos-habilitados": ["sinistro-criado", "sinistro-finalizado"],
+}
+SUBSCRIPTION_KEYS = {
+    "id-webhook", "descricao", "ativo", "url", "eventos-habilitados", "criado-em",
+    "desativado-em", "motivo-desativacao", "ultimo-sucesso-em", "falhas-seguidas",
+}
+UNKNOWN = "00000000-0000-4000-8000-000000000000"
+
+
+def create(api, **overrides):
+    return api.post("/api/v1/webhooks", {**BODY, **overrides}, format="json")
+
+
+def created(api, **overrides) -> dict:
+    response = create(api, **overrides)
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def invalid_fields(response) -> dict[str, str]:
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["problem-id"] == "invalid-request"
+    return {error["campo"]: error["mensagem"] for error in body["campos-invalidos"]}
+
+
+def without_instance(response) -> dict:
+    return {k: v for k, v in response.json().items() if k != "instance"}
+
+
+# --- POST /webhooks ----------------------------------------------------------------------
+
+
+def test_creating_a_webhook_answers_201_with_the_subscription_and_its_secret(api, channel):
+    response = create(api)
+
+    assert response.status_code == 201
+    body = response.json()
+    assert set(body) == SUBSCRIPTION_KEYS | {"segredo"}
+    subscription = Subscription.objects.get()
+    assert subscription.channel == channel
+    assert body["id-webhook"] == str(subscription.id)
+    assert body["descricao"] == "Notificações do CRM"
+    assert body["ativo"] is True
+    assert body["url"] == URL
+    assert body["eventos-habilitados"] == ["sinistro-criado", "sinistro-finalizado"]
+    assert body["criado-em"].endswith("Z")
+    assert body["desativado-em"] is None
+    assert body["motivo-desativacao"] is None
+    assert body["ultimo-sucesso-em"] is None
+    assert body["falhas-seguidas"] == 0
+
+
+def test_the_secret_is_whsec_and_base64_of_32_bytes(api):
+    secret = created(api)["segredo"]
+
+    assert secret.startswith("whsec_")
+    assert len(base64.b64decode(secret.removeprefix("whsec_"), validate=True)) == 32
+
+
+def test_the_secret_is_stored_encrypted_and_signs_the_deliveries(api):
+    secret = created(api)["segredo"]
+
+    subscription = Subscription.objects.get()
+    assert secret not in subscription.secret_encrypted
+    assert signing.signing_secrets(subscription) == [secret]
+
+
+def test_the_secret_is_shown_only_once(api):
+    body = created(api)
+
+    listed = api.get("/api/v1/webhooks").json()["dados"][0]
+    read = api.get(f"/api/v1/webhooks/{body['id-webhook']}").json()
+    updated = api.patch(f"/api/v1/webhooks/{body['id-webhook']}", {"descricao": "x"},
+                        format="json").json()
+    for shown in (listed, read, updated):
+        assert "segredo" not in shown
+        assert body["segredo"] not in json.dumps(shown)
+
+
+def test_descricao_and_ativo_are_optional(api):
+    response = api.post("/api/v1/webhooks",
+                        {"url": URL, "eventos-habilitados": ["sinistro-negado"]}, format="json")
+
+    assert response.status_code == 201
+    assert response.json()["descricao"] == ""
+    assert response.json()["ativo"] is True
+
+
+def test_a_webhook_can_be_created_inactive(api):
+    assert created(api, ativo=False)["ativo"] is False
+
+
+def test_every_contract_event_can_be_enabled(api):
+    body = created(api, **{"eventos-habilitados": list(EventName.values)})
+
+    assert body["eventos-habilitados"] == list(EventName.values)
+    assert len(body["eventos-habilitados"]) == 11
+
+
+@pytest.mark.parametrize("field", ["url", "eventos-habilitados"])
+def test_url_and_events_are_required(api, field):
+    body = {k: v for k, v in BODY.items() if k != field}
+
+    errors = invalid_fields(api.post("/api/v1/webhooks", body, format="json"))
+
+    assert field in errors
+
+
+@pytest.mark.parametrize(("events", "message"), [
+    (["sinistro-inventado"], "Evento(s) desconhecido(s): sinistro-inventado. Aceitos: "),
+    (["sinistro-criado", "ping"], "Evento(s) desconhecido(s): ping."),
+    ([], "Informe ao menos um evento."),
+    (["sinistro-criado", "sinistro-negado", "sinistro-criado"],
+     "Evento(s) repetido(s): sinistro-criado."),
+    ("sinistro-criado", "Esperava uma lista de itens, mas recebeu tipo \"str\"."),
+    ([{"evento": "sinistro-criado"}], "Evento(s) desconhecido(s): "),
+])
+def test_bad_event_lists_are_refused_naming_the_field(api, events, message):
+    errors = invalid_fields(create(api, **{"eventos-habilitados": events}))
+
+    assert errors["eventos-habilitados"].startswith(message)
+    assert not Subscription.objects.exists()
+
+
+def test_an_unknown_event_message_lists_the_accepted_ones(api):
+    errors = invalid_fields(create(api, **{"eventos-habilitados": ["sinistro-x"]}))
+
+    assert all(name in errors["eventos-habilitados"] for name in EventName.values)
+
+
+@pytest.mark.parametrize(("overrides", "field"), [
+    ({"descricao": "x" * 201}, "descricao"),
+    ({"ativo": "talvez"}, "ativo"),
+    ({"url": "https://hooks.example.com/" + "a" * 1975}, "url"),
+    ({"url": 42}, "url"),
+    ({"url": ""}, "url"),
+])
+def test_bad_fields_are_refused_naming_them(api, overrides, field):
+    assert field in invalid_fields(create(api, **overrides))
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    ("https://10.0.0.1/", "O endereço 10.0.0.1 é privado ou reservado e não pode receber webhooks."),
+    ("https://localhost/", "O host localhost resolve para 127.0.0.1, que é de loopback e não pode "
+                           "receber webhooks."),
+    ("http://hooks.example.com/", "Use https: http só é aceito para redes internas liberadas."),
+    ("https://usuario:senha@hooks.example.com/", "A URL não pode conter usuário ou senha."),
+    ("https://naoexiste.example.com/", "O host naoexiste.example.com não foi encontrado (DNS)."),
+])
+def test_a_refused_destination_is_a_400_on_url_with_the_reason(api, url, message):
+    assert invalid_fields(create(api, url=url)) == {"url": message}
+    assert not Subscription.objects.exists()
+
+
+def test_the_allowed_networks_let_a_local_http_receiver_in(api, settings):
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+
+    assert created(api, url="http://127.0.0.1:8081/webhooks")["url"] == (
+        "http://127.0.0.1:8081/webhooks")
+
+
+def test_a_body_that_is_not_json_is_a_malformed_request(api):
+    response = api.post("/api/v1/webhooks", "{not json", content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json()["problem-id"] == "malformed-request"
+
+
+def test_a_body_that_is_a_list_is_refused(api):
+    response = api.post("/api/v1/webhooks", [BODY], format="json")
+
+    assert response.status_code == 400
+    assert response.json()["problem-id"] == "invalid-request"
+
+
+# --- GET /webhooks -----------------------------------------------------------------------
+
+
+def test_the_list_shows_each_subscription_with_its_own_events(api):
+    first = created(api, **{"eventos-habilitados": ["sinistro-criado"]})
+    second = created(api, url="https://outro.example.com/x",
+                     **{"eventos-habilitados": ["sinistro-negado", "sinistro-reaberto"]})
+
+    response = api.get("/api/v1/webhooks")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"dados"}
+    assert [(s["id-webhook"], s["eventos-habilitados"]) for s in body["dados"]] == [
+        (first["id-webhook"], ["sinistro-criado"]),
+        (second["id-webhook"], ["sinistro-negado", "sinistro-reaberto"]),
+    ]
+    assert all(set(item) == SUBSCRIPTION_KEYS for item in body["dados"])
+
+
+def test_the_list_shows_only_the_callers_subscriptions(api, other_api):
+    created(other_api)
+
+    assert api.get("/api/v1/webhooks").json() == {"dados": []}
+    assert len(other_api.get("/api/v1/webhooks").json()["dados"]) == 1
+
+
+def test_the_list_shows_the_health_of_each_subscription(api):
+    webhook_id = created(api)["id-webhook"]
+    disabled = timezone.now().replace(microsecond=0)
+    success = disabled - dt.timedelta(days=5)
+    Subscription.objects.filter(pk=webhook_id).update(
+        is_active=False, disabled_at=disabled, disabled_reason="Falhas por 5 dias.",
+        last_success_at=success, consecutive_failures=12,
+    )
+
+    [item] = api.get("/api/v1/webhooks").json()["dados"]
+
+    assert item["ativo"] is False
+    assert item["desativado-em"] == disabled.strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert item["motivo-desativacao"] == "Falhas por 5 dias."
+    assert item["ultimo-sucesso-em"] == success.strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert item["falhas-seguidas"] == 12
+
+
+# --- GET/PATCH/DELETE /webhooks/{id-webhook} ----------------------------------------------
+
+
+def test_a_webhook_is_read_by_its_id(api):
+    body = created(api)
+
+    response = api.get(f"/api/v1/webhooks/{body['id-webhook']}")
+
+    assert response.status_code == 200
+    assert response.json() == {k: v for k, v in body.items() if k != "segredo"}
+
+
+def test_an_unknown_webhook_is_a_404_problem(api):
+    response = api.get(f"/api/v1/webhooks/{UNKNOWN}")
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["problem-id"] == "webhook-not-found"
+
+
+def test_a_malformed_webhook_id_is_no_route(api):
+    response = api.get("/api/v1/webhooks/nao-e-um-uuid")
+
+    assert response.status_code == 404
+    assert response.json()["problem-id"] == "not-found"
+
+
+def test_patch_changes_only_the_fields_sent(api):
+    body = created(api)
+
+    response = api.patch(f"/api/v1/webhooks/{body['id-webhook']}", {"descricao": "ERP"},
+                         format="json")
+
+    assert response.status_code == 200
+    assert response.json() == {
+        **{k: v for k, v in body.items() if k != "segredo"}, "descricao": "ERP"}
+
+
+def test_patch_with_a_new_event_list_replaces_the_old_one(api):
+    body = created(api)
+
+    response = api.patch(f"/api/v1/webhooks/{body['id-webhook']}",
+                         {"eventos-habilitados": ["sinistro-pagamento-concluido"]}, format="json")
+
+    assert response.json()["eventos-habilitados"] == ["sinistro-pagamento-concluido"]
+    listed = api.get("/api/v1/webhooks").json()["dados"][0]
+    assert listed["eventos-habilitados"] == ["sinistro-pagamento-concluido"]
+
+
+def test_patch_with_a_new_url_checks_it_again(api):
+    body = created(api)
+
+    response = api.patch(f"/api/v1/webhooks/{body['id-webhook']}",
+                         {"url": "https://metadados.example.com/"}, format="json")
+
+    assert "169.254.169.254" in invalid_fields(response)["url"]
+    assert api.get(f"/api/v1/webhooks/{body['id-webhook']}").json()["url"] == URL
+
+
+def test_patch_moves_a_webhook_to_a_new_url(api):
+    body = created(api)
+
+    response = api.patch(f"/api/v1/webhooks/{body['id-webhook']}",
+                         {"url": "https://outro.example.com:8443/hooks"}, format="json")
+
+    assert response.status_code == 200
+    assert response.json()["url"] == "https://outro.example.com:8443/hooks"
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"eventos-habilitados": []}, "eventos-habilitados"),
+    ({"eventos-habilitados": ["sinistro-criado", "sinistro-criado"]}, "eventos-habilitados"),
+    ({"eventos-habilitados": ["ping"]}, "eventos-habilitados"),
+    ({"ativo": None}, "ativo"),
+    ({"url": None}, "url"),
+    ({"descricao": "x" * 201}, "descricao"),
+])
+def test_patch_validates_what_it_is_sent(api, change, field):
+    body = created(api)
+
+    response = api.patch(f"/api/v1/webhooks/{body['id-webhook']}", change, format="json")
+
+    assert field in invalid_fields(response)
+
+
+def test_patch_with_an_empty_body_changes_nothing(api):
+    body = created(api)
+
+    response = api.patch(f"/api/v1/webhooks/{body['id-webhook']}", {}, format="json")
+
+    assert response.status_code == 200
+    assert response.json()["descricao"] == body["descricao"]
+    assert response.json()["ativo"] is True
+
+
+def test_patch_reactivates_a_webhook_the_service_disabled(api):
+    body = created(api)
+    Subscription.objects.filter(pk=body["id-webhook"]).update(
+        is_active=False, disabled_at=timezone.now(), disabled_reason="Falhas por 5 dias.",
+        consecutive_failures=30, failing_since=timezone.now() - dt.timedelta(days=5),
+    )
+
+    response = api.patch(f"/api/v1/webhooks/{body['id-webhook']}", {"ativo": True},
+                         format="json")
+
+    item = response.json()
+    assert item["ativo"] is True
+    assert item["desativado-em"] is None
+    assert item["motivo-desativacao"] is None
+    assert item["falhas-seguidas"] == 0
+    assert Subscription.objects.get().failing_since is None
+
+
+def test_put_is_not_allowed(api):
+    body = created(api)
+
+    response = api.put(f"/api/v1/webhooks/{body['id-webhook']}", BODY, format="json")
+
+    assert response.status_code == 405
+    assert response.json()["problem-id"] == "method-not-allowed"
+    assert "PATCH" in response["Allow"]
+
+
+def test_delete_removes_the_webhook_and_its_deliveries(api):
+    body = created(api)
+    api.post(f"/api/v1/webhooks/{body['id-webhook']}/ping")
+
+    response = api.delete(f"/api/v1/webhooks/{body['id-webhook']}")
+
+    assert response.status_code == 204
+    assert response.content == b""
+    assert not Subscription.objects.exists()
+    assert not Delivery.objects.exists()
+    assert api.get(f"/api/v1/webhooks/{body['id-webhook']}").status_code == 404
+    assert api.delete(f"/api/v1/webhooks/{body['id-webhook']}").json()["problem-id"] == (
+        "webhook-not-found")
+
+
+# --- POST /webhooks/{id-webhook}/rotacionar-chave-hmac -------------------------------------
+
+
+def test_rotation_answers_a_new_secret_and_until_when_the_old_one_signs(api, settings):
+    settings.WEBHOOK_SECRET_OVERLAP_DAYS = 7
+    body = created(api)
+    before = timezone.now()
+
+    response = api.post(f"/api/v1/webhooks/{body['id-webhook']}/rotacionar-chave-hmac")
+
+    assert response.status_code == 200
+    rotated = response.json()
+    assert set(rotated) == SUBSCRIPTION_KEYS | {"segredo", "segredo-anterior-valido-ate"}
+    assert rotated["id-webhook"] == body["id-webhook"]
+    assert rotated["segredo"].startswith("whsec_") and rotated["segredo"] != body["segredo"]
+    until = dt.datetime.fromisoformat(rotated["segredo-anterior-valido-ate"].replace("Z", "+00:00"))
+    assert rotated["segredo-anterior-valido-ate"].endswith("Z")
+    assert before + dt.timedelta(days=7) - dt.timedelta(seconds=1) <= until
+    assert until <= timezone.now() + dt.timedelta(days=7)
+    subscription = Subscription.objects.get()
+    assert signing.signing_secrets(subscription) == [rotated["segredo"], body["segredo"]]
+    assert signing.signing_secrets(subscription, now=until + dt.timedelta(seconds=1)) == [
+        rotated["segredo"]]
+
+
+def test_the_rotated_secret_is_not_shown_again(api):
+    body = created(api)
+    secret = api.post(f"/api/v1/webhooks/{body['id-webhook']}/rotacionar-chave-hmac").json()[
+        "segredo"]
+
+    assert secret not in api.get(f"/api/v1/webhooks/{body['id-webhook']}").content.decode()
+    assert secret not in api.get("/api/v1/webhooks").content.decode()
+
+
+# --- POST /webhooks/{id-webhook}/ping ------------------------------------------------------
+
+
+def test_ping_answers_202_with_the_delivery_id(api, enqueued, django_capture_on_commit_callbacks):
+    body = created(api)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(f"/api/v1/webhooks/{body['id-webhook']}/ping")
+
+    assert response.status_code == 202
+    delivery = Delivery.objects.get()
+    assert response.json() == {"id-entrega": str(delivery.id)}
+    assert delivery.event_name == "ping" and delivery.status == "pendente"
+    assert json.loads(delivery.body)["evento"] == "ping"
+    assert enqueued == [str(delivery.id)]
+
+
+def test_ping_to_an_inactive_webhook_is_refused(api):
+    body = created(api, ativo=False)
+
+    response = api.post(f"/api/v1/webhooks/{body['id-webhook']}/ping")
+
+    assert response.status_code == 422
+    assert response.json()["problem-id"] == "webhook-not-active"
+    assert not Delivery.objects.exists()
+
+
+# --- another channel, no token -------------------------------------------------------------
+
+
+WEBHOOK_ENDPOINTS = [
+    ("get", "/api/v1/webhooks/{id}", None),
+    ("patch", "/api/v1/webhooks/{id}", {"descricao": "tomado"}),
+    ("delete", "/api/v1/webhooks/{id}", None),
+    ("post", "/api/v1/webhooks/{id}/rotacionar-chave-hmac", None),
+    ("post", "/api/v1/webhooks/{id}/ping", None),
+    ("get", "/api/v1/webhooks/{id}/entregas", None),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "data"), WEBHOOK_ENDPOINTS)
+def test_another_channels_webhook_answers_exactly_like_an_unknown_one(
+        api, other_api, method, path, data):
+    theirs = created(api)["id-webhook"]
+
+    def call(webhook_id):
+        return getattr(other_api, method)(path.format(id=webhook_id), data, format="json")
+
+    foreign, missing = call(theirs), call(UNKNOWN)
+
+    assert foreign.status_code == missing.status_code == 404
+    assert without_instance(foreign) == without_instance(missing)
+    assert foreign.json()["problem-id"] == "webhook-not-found"
+    subscription = Subscription.objects.get()  # still there, unchanged
+    assert subscription.description == BODY["descricao"]
+    assert subscription.previous_secret_encrypted == ""
+    assert not Delivery.objects.exists()
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("get", "/api/v1/webhooks"),
+    ("post", "/api/v1/webhooks"),
+    ("get", f"/api/v1/webhooks/{UNKNOWN}"),
+    ("patch", f"/api/v1/webhooks/{UNKNOWN}"),
+    ("delete", f"/api/v1/webhooks/{UNKNOWN}"),
+    ("post", f"/api/v1/webhooks/{UNKNOWN}/rotacionar-chave-hmac"),
+    ("post", f"/api/v1/webhooks/{UNKNOWN}/ping"),
+    ("get", f"/api/v1/webhooks/{UNKNOWN}/entregas"),
+    ("post", f"/api/v1/webhooks/{UNKNOWN}/entregas/{uuid.uuid4()}/reenviar"),
+])
+def test_every_webhook_endpoint_needs_a_token(client, db, method, path):
+    response = getattr(client, method)(path)
+
+    assert response.status_code == 401
+    assert response.json()["problem-id"] == "unauthorized"

@@ -1,0 +1,154 @@
+"""The webhook endpoints' shapes: kebab-case Portuguese on the wire (see
+``api_common.serializers.KebabCaseSerializer``), the models' English names behind."""
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api_common.serializers import KebabCaseSerializer, UTCDateTimeField
+from webhooks.destinations import MAX_URL_LENGTH
+from webhooks.models import Delivery, DeliveryAttempt
+from webhooks.services import PING, SUBSCRIBABLE_EVENTS, validate_event_names
+
+# What a delivery carries: one of the contract's events, or a ping.
+DELIVERY_EVENTS = (*SUBSCRIBABLE_EVENTS, PING)
+
+
+class EventNamesField(serializers.ListField):
+    """``eventos-habilitados``: a non-empty list of the contract's event names, without
+    repeats. Its problems are reported on the field as a whole, naming the bad names."""
+
+    child = serializers.ChoiceField(choices=SUBSCRIBABLE_EVENTS)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, list):
+            self.fail("not_a_list", input_type=type(data).__name__)
+        try:
+            return validate_event_names(data)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+
+
+class SubscriptionInputSerializer(KebabCaseSerializer):
+    """Body of POST /webhooks."""
+
+    descricao = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, default="", source="description"
+    )
+    ativo = serializers.BooleanField(required=False, default=True, source="is_active")
+    url = serializers.CharField(
+        max_length=MAX_URL_LENGTH,
+        trim_whitespace=False,
+        help_text=(
+            "URL https absoluta que responde POST com 2xx. Recusadas: credenciais, fragmento, "
+            "portas fora de 443 e 1024-65535, e hosts que são ou resolvem para endereços "
+            "de loopback, privados, link-local, multicast, CGNAT ou de metadados de nuvem."
+        ),
+    )
+    eventos_habilitados = EventNamesField(
+        source="events",
+        help_text="Eventos que esta assinatura recebe (ao menos um, sem repetição).",
+    )
+
+
+class SubscriptionUpdateInputSerializer(SubscriptionInputSerializer):
+    """Body of PATCH /webhooks/{id-webhook} (validated with ``partial=True``): only the
+    fields sent change, so none has a default."""
+
+    descricao = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, source="description"
+    )
+    ativo = serializers.BooleanField(required=False, source="is_active")
+
+
+class SubscriptionSerializer(KebabCaseSerializer):
+    """A subscription as the channel reads it: never its secret."""
+
+    id_webhook = serializers.UUIDField(source="id")
+    descricao = serializers.CharField(source="description")
+    ativo = serializers.BooleanField(source="is_active")
+    url = serializers.CharField()
+    eventos_habilitados = serializers.ListField(
+        child=serializers.ChoiceField(choices=SUBSCRIBABLE_EVENTS), source="enabled_events"
+    )
+    criado_em = UTCDateTimeField(source="created_at")
+    desativado_em = UTCDateTimeField(
+        source="disabled_at",
+        allow_null=True,
+        help_text="Quando o serviço desativou a assinatura por falhas seguidas (null se não).",
+    )
+    motivo_desativacao = serializers.SerializerMethodField(
+        help_text="Por que o serviço a desativou (null se não foi desativada por falhas)."
+    )
+    ultimo_sucesso_em = UTCDateTimeField(
+        source="last_success_at", allow_null=True, help_text="Última entrega com resposta 2xx."
+    )
+    falhas_seguidas = serializers.IntegerField(
+        source="consecutive_failures", help_text="Tentativas falhas desde o último sucesso."
+    )
+
+    def get_motivo_desativacao(self, subscription) -> str | None:
+        return subscription.disabled_reason or None
+
+
+class SubscriptionWithSecretSerializer(SubscriptionSerializer):
+    segredo = serializers.CharField(
+        source="plain_secret",
+        help_text=(
+            "Chave HMAC das assinaturas (Standard Webhooks): `whsec_` + base64 de 32 bytes. "
+            "Mostrada só nesta resposta; guarde-a."
+        ),
+    )
+
+
+class RotatedSecretSerializer(SubscriptionWithSecretSerializer):
+    segredo_anterior_valido_ate = UTCDateTimeField(
+        source="previous_secret_expires_at",
+        help_text="Até quando as entregas também são assinadas com a chave anterior.",
+    )
+
+
+class AttemptSerializer(KebabCaseSerializer):
+    """What happened on one POST; never what the receiver answered in its body."""
+
+    em = UTCDateTimeField(source="attempted_at")
+    status_http = serializers.IntegerField(source="status_code", allow_null=True)
+    duracao_ms = serializers.IntegerField(source="duration_ms")
+    erro = serializers.SerializerMethodField(
+        help_text="Tipo do erro sem resposta HTTP (tempo esgotado, conexão recusada...)."
+    )
+
+    def get_erro(self, attempt: DeliveryAttempt) -> str | None:
+        return attempt.error_class or None
+
+
+class DeliverySerializer(KebabCaseSerializer):
+    id_entrega = serializers.UUIDField(source="id")
+    id_evento = serializers.UUIDField(source="message_id")
+    evento = serializers.ChoiceField(choices=DELIVERY_EVENTS, source="event_name")
+    status = serializers.ChoiceField(choices=Delivery.Status.choices)
+    tentativas = serializers.SerializerMethodField(help_text="POSTs feitos até agora.")
+    proxima_tentativa_em = serializers.SerializerMethodField(
+        help_text="Quando a próxima tentativa está prevista (null se não está pendente)."
+    )
+    entregue_em = UTCDateTimeField(source="delivered_at", allow_null=True)
+    criado_em = UTCDateTimeField(source="created_at")
+    historico_tentativas = AttemptSerializer(many=True, source="attempts.all")
+
+    def get_tentativas(self, delivery: Delivery) -> int:
+        return len(delivery.attempts.all())  # prefetched: no query
+
+    @extend_schema_field(UTCDateTimeField(allow_null=True))
+    def get_proxima_tentativa_em(self, delivery: Delivery):
+        if delivery.status != Delivery.Status.PENDING:
+            return None
+        return UTCDateTimeField().to_representation(delivery.next_attempt_at)
+
+
+class DeliveryListQuerySerializer(KebabCaseSerializer):
+    status = serializers.ChoiceField(choices=Delivery.Status.choices, required=False)
+    evento = serializers.ChoiceField(choices=DELIVERY_EVENTS, required=False, source="event")
+
+
+class DeliveryIdSerializer(KebabCaseSerializer):
+    id_entrega = serializers.UUIDField(source="id")
