@@ -2,15 +2,13 @@
 secret, a ping, and the deliveries made to them. Views are thin: validate input -> one
 service or selector call -> serialize output."""
 
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api_common.pagination import PAGINATION_PARAMETERS, OpaqueCursorPagination
-from api_common.problems import PROBLEM_CONTENT_TYPE
-from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
-from webhooks import selectors, services
+from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR
+from webhooks import schema, selectors, services
 from webhooks.serializers import (
     DeliveryIdSerializer,
     DeliveryListQuerySerializer,
@@ -22,104 +20,13 @@ from webhooks.serializers import (
     SubscriptionWithSecretSerializer,
 )
 
-TAGS = ["webhooks"]
-WEBHOOK_NOT_FOUND = problems({404: "Webhook inexistente ou de outro canal (`webhook-not-found`)."})
-DELIVERY_NOT_FOUND = problems({404: (
-    "Webhook inexistente ou de outro canal (`webhook-not-found`); entrega inexistente ou de "
-    "outro webhook (`delivery-not-found`)."
-)})
-NOT_ACTIVE = problems({422: "O webhook está desativado (`webhook-not-active`)."})
-
-SubscriptionListSchema = inline_serializer(
-    name="ListaDeWebhooks", fields={"dados": SubscriptionSerializer(many=True)}
-)
-DeliveryPageSchema = inline_serializer(
-    name="PaginaDeEntregas",
-    fields={
-        "dados": DeliverySerializer(many=True),
-        "pagina-seguinte": serializers.CharField(allow_null=True),
-    },
-)
-
-# --- examples (the same values across operations, as one story) ------------------------
-
-_ID = "0f8b6d1e-3c2a-4e5f-9a7b-1c2d3e4f5a6b"
-_EVENTS = ["sinistro-criado", "sinistro-finalizado"]
-_SUBSCRIPTION = {
-    "id-webhook": _ID,
-    "descricao": "Notificações do CRM",
-    "ativo": True,
-    "url": "https://hooks.example.com/sinistros",
-    "eventos-habilitados": _EVENTS,
-    "criado-em": "2026-11-20T13:00:00Z",
-    "desativado-em": None,
-    "motivo-desativacao": None,
-    "ultimo-sucesso-em": "2026-11-21T09:30:12.512000Z",
-    "falhas-seguidas": 0,
-}
-_NEW = {**_SUBSCRIPTION, "ultimo-sucesso-em": None}
-_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3bEwa2Vu6kI="
-_DELIVERY = {
-    "id-entrega": "5b0e7c9a-2f41-4d8e-8a36-9c1f0e2d4b77",
-    "id-evento": "c3a1f2e4-7b6d-4c58-9e0a-1b2c3d4e5f60",
-    "evento": "sinistro-criado",
-    "status": "pendente",
-    "tentativas": 2,
-    "proxima-tentativa-em": "2026-11-21T10:05:00Z",
-    "entregue-em": None,
-    "criado-em": "2026-11-21T10:00:00Z",
-    "historico-tentativas": [
-        {"em": "2026-11-21T10:00:01Z", "status-http": 503, "duracao-ms": 184, "erro": None},
-        {"em": "2026-11-21T10:00:07Z", "status-http": None, "duracao-ms": 15000,
-         "erro": "ReadTimeout"},
-    ],
-}
-CREATE_REQUEST = OpenApiExample(
-    "Nova assinatura",
-    value={
-        "descricao": "Notificações do CRM",
-        "ativo": True,
-        "url": "https://hooks.example.com/sinistros",
-        "eventos-habilitados": _EVENTS,
-    },
-    request_only=True,
-)
-UPDATE_REQUEST = OpenApiExample(
-    "Trocar os eventos",
-    value={"eventos-habilitados": ["sinistro-criado", "sinistro-negado"]},
-    request_only=True,
-)
-REACTIVATE_REQUEST = OpenApiExample(
-    "Reativar depois de corrigir o destino", value={"ativo": True}, request_only=True
-)
-URL_REFUSED = OpenApiExample(
-    "Destino recusado",
-    value={
-        "type": "https://sinistros.example.com/api/v1/problemas/invalid-request",
-        "title": "Requisição inválida",
-        "status": 400,
-        "detail": "Um ou mais campos são inválidos.",
-        "problem-id": "invalid-request",
-        "instance": "https://sinistros.example.com/api/v1/problemas/invalid-request/"
-                    "6f1d2c3b-4a5e-4f60-8b7c-9d0e1f2a3b4c",
-        "campos-invalidos": [{
-            "campo": "url",
-            "mensagem": "O endereço 10.0.0.1 é privado ou reservado e não pode receber webhooks.",
-        }],
-    },
-    response_only=True,
-    status_codes=["400"],
-    media_type=PROBLEM_CONTENT_TYPE,
-)
-
 
 class SubscriptionListApi(APIView):
     @extend_schema(
         operation_id="listar-webhooks",
-        tags=TAGS,
-        responses={200: SubscriptionListSchema, **AUTH_ERRORS},
-        examples=[OpenApiExample("Assinaturas do canal", value={"dados": [_SUBSCRIPTION]},
-                                 response_only=True)],
+        tags=schema.TAGS,
+        responses={200: schema.SubscriptionListSchema, **AUTH_ERRORS},
+        examples=[schema.LIST_RESPONSE],
         description="As assinaturas do canal, cada uma com seus `eventos-habilitados` e sua "
                     "saúde (falhas seguidas, desativação automática). Nunca o segredo.",
     )
@@ -129,15 +36,10 @@ class SubscriptionListApi(APIView):
 
     @extend_schema(
         operation_id="criar-webhook",
-        tags=TAGS,
+        tags=schema.TAGS,
         request=SubscriptionInputSerializer,
         responses={201: SubscriptionWithSecretSerializer, **VALIDATION_ERROR, **AUTH_ERRORS},
-        examples=[
-            CREATE_REQUEST,
-            OpenApiExample("Assinatura criada", value={**_NEW, "segredo": _SECRET},
-                           response_only=True, status_codes=["201"]),
-            URL_REFUSED,
-        ],
+        examples=[schema.CREATE_REQUEST, schema.CREATE_RESPONSE, schema.URL_REFUSED],
         description=(
             "Cria uma assinatura. A resposta traz `segredo`, a chave HMAC com que as entregas "
             "são assinadas (Standard Webhooks: cabeçalhos `webhook-id`, `webhook-timestamp`, "
@@ -157,9 +59,9 @@ class SubscriptionListApi(APIView):
 class SubscriptionDetailApi(APIView):
     @extend_schema(
         operation_id="consultar-webhook",
-        tags=TAGS,
-        responses={200: SubscriptionSerializer, **WEBHOOK_NOT_FOUND, **AUTH_ERRORS},
-        examples=[OpenApiExample("Assinatura", value=_SUBSCRIPTION, response_only=True)],
+        tags=schema.TAGS,
+        responses={200: SubscriptionSerializer, **schema.WEBHOOK_NOT_FOUND, **AUTH_ERRORS},
+        examples=[schema.READ_RESPONSE],
     )
     def get(self, request, subscription_id):
         subscription = selectors.subscription_for_channel(
@@ -169,25 +71,16 @@ class SubscriptionDetailApi(APIView):
 
     @extend_schema(
         operation_id="atualizar-webhook",
-        tags=TAGS,
+        tags=schema.TAGS,
         request=SubscriptionUpdateInputSerializer,
         responses={
             200: SubscriptionSerializer,
             **VALIDATION_ERROR,
-            **WEBHOOK_NOT_FOUND,
+            **schema.WEBHOOK_NOT_FOUND,
             **AUTH_ERRORS,
         },
-        examples=[
-            UPDATE_REQUEST,
-            REACTIVATE_REQUEST,
-            OpenApiExample(
-                "Assinatura atualizada",
-                value={**_SUBSCRIPTION, "eventos-habilitados": ["sinistro-criado",
-                                                                "sinistro-negado"]},
-                response_only=True,
-            ),
-            URL_REFUSED,
-        ],
+        examples=[schema.UPDATE_REQUEST, schema.REACTIVATE_REQUEST, schema.UPDATE_RESPONSE,
+                  schema.URL_REFUSED],
         description=(
             "Altera só os campos enviados. Uma nova lista `eventos-habilitados` substitui a "
             "anterior; uma nova `url` é verificada como na criação. `ativo: true` numa "
@@ -204,8 +97,8 @@ class SubscriptionDetailApi(APIView):
 
     @extend_schema(
         operation_id="remover-webhook",
-        tags=TAGS,
-        responses={204: None, **WEBHOOK_NOT_FOUND, **AUTH_ERRORS},
+        tags=schema.TAGS,
+        responses={204: None, **schema.WEBHOOK_NOT_FOUND, **AUTH_ERRORS},
         description="Remove a assinatura e o histórico de entregas dela.",
     )
     def delete(self, request, subscription_id):
@@ -216,15 +109,10 @@ class SubscriptionDetailApi(APIView):
 class RotateSecretApi(APIView):
     @extend_schema(
         operation_id="rotacionar-chave-hmac",
-        tags=TAGS,
+        tags=schema.TAGS,
         request=None,
-        responses={200: RotatedSecretSerializer, **WEBHOOK_NOT_FOUND, **AUTH_ERRORS},
-        examples=[OpenApiExample(
-            "Nova chave",
-            value={**_SUBSCRIPTION, "segredo": "whsec_2b6yQm0cN4q0tVd1Xw8kH3Pj9sLr5fZa7uEi1oGn6Bc=",
-                   "segredo-anterior-valido-ate": "2026-11-28T13:00:00Z"},
-            response_only=True,
-        )],
+        responses={200: RotatedSecretSerializer, **schema.WEBHOOK_NOT_FOUND, **AUTH_ERRORS},
+        examples=[schema.ROTATE_RESPONSE],
         description=(
             "Gera uma nova chave HMAC (mostrada só nesta resposta). Até "
             "`segredo-anterior-valido-ate` as entregas levam duas assinaturas em "
@@ -243,11 +131,15 @@ class RotateSecretApi(APIView):
 class PingApi(APIView):
     @extend_schema(
         operation_id="enviar-ping",
-        tags=TAGS,
+        tags=schema.TAGS,
         request=None,
-        responses={202: DeliveryIdSerializer, **WEBHOOK_NOT_FOUND, **NOT_ACTIVE, **AUTH_ERRORS},
-        examples=[OpenApiExample("Ping na fila", value={"id-entrega": _DELIVERY["id-entrega"]},
-                                 response_only=True, status_codes=["202"])],
+        responses={
+            202: DeliveryIdSerializer,
+            **schema.WEBHOOK_NOT_FOUND,
+            **schema.NOT_ACTIVE,
+            **AUTH_ERRORS,
+        },
+        examples=[schema.PING_RESPONSE],
         description=(
             "Envia ao destino, assinado como qualquer evento, o envelope "
             '`{"id-evento", "evento": "ping", "criado-em", "versao": "1", "detalhes": {}}`. '
@@ -264,17 +156,15 @@ class DeliveryListApi(APIView):
 
     @extend_schema(
         operation_id="listar-entregas",
-        tags=TAGS,
+        tags=schema.TAGS,
         parameters=[DeliveryListQuerySerializer, *PAGINATION_PARAMETERS],
         responses={
-            200: DeliveryPageSchema,
+            200: schema.DeliveryPageSchema,
             **VALIDATION_ERROR,
-            **WEBHOOK_NOT_FOUND,
+            **schema.WEBHOOK_NOT_FOUND,
             **AUTH_ERRORS,
         },
-        examples=[OpenApiExample("Uma página de entregas",
-                                 value={"dados": [_DELIVERY], "pagina-seguinte": None},
-                                 response_only=True)],
+        examples=[schema.DELIVERY_PAGE_RESPONSE],
         description=(
             "As entregas do webhook, das mais novas às mais antigas, com cada tentativa "
             "(quando, status HTTP, duração, erro). Filtros: `status`, `evento`."
@@ -297,15 +187,15 @@ class DeliveryListApi(APIView):
 class RedeliverApi(APIView):
     @extend_schema(
         operation_id="reenviar-entrega",
-        tags=TAGS,
+        tags=schema.TAGS,
         request=None,
-        responses={202: DeliverySerializer, **DELIVERY_NOT_FOUND, **NOT_ACTIVE, **AUTH_ERRORS},
-        examples=[OpenApiExample(
-            "Entrega de volta à fila",
-            value={**_DELIVERY, "proxima-tentativa-em": "2026-11-21T11:00:00Z"},
-            response_only=True,
-            status_codes=["202"],
-        )],
+        responses={
+            202: DeliverySerializer,
+            **schema.DELIVERY_NOT_FOUND,
+            **schema.NOT_ACTIVE,
+            **AUTH_ERRORS,
+        },
+        examples=[schema.REDELIVER_RESPONSE],
         description=(
             "Põe a entrega de novo na fila, para já, com o mesmo corpo e o mesmo `id-evento` "
             "(o receptor deduplica por ele)."

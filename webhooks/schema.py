@@ -1,0 +1,133 @@
+"""OpenAPI pieces of the webhook endpoints: their error responses, page shapes and the
+examples (one story told across the operations)."""
+
+from drf_spectacular.utils import OpenApiExample, inline_serializer
+from rest_framework import serializers
+
+from api_common.problems import PROBLEM_CONTENT_TYPE
+from api_common.schema import problems
+from webhooks.serializers import DeliverySerializer, SubscriptionSerializer
+
+TAGS = ["webhooks"]
+WEBHOOK_NOT_FOUND = problems({404: "Webhook inexistente ou de outro canal (`webhook-not-found`)."})
+DELIVERY_NOT_FOUND = problems({404: (
+    "Webhook inexistente ou de outro canal (`webhook-not-found`); entrega inexistente ou de "
+    "outro webhook (`delivery-not-found`)."
+)})
+NOT_ACTIVE = problems({422: "O webhook está desativado (`webhook-not-active`)."})
+
+SubscriptionListSchema = inline_serializer(
+    name="ListaDeWebhooks", fields={"dados": SubscriptionSerializer(many=True)}
+)
+DeliveryPageSchema = inline_serializer(
+    name="PaginaDeEntregas",
+    fields={
+        "dados": DeliverySerializer(many=True),
+        "pagina-seguinte": serializers.CharField(allow_null=True),
+    },
+)
+
+# --- examples -----------------------------------------------------------------------------
+
+_ID = "0f8b6d1e-3c2a-4e5f-9a7b-1c2d3e4f5a6b"
+_EVENTS = ["sinistro-criado", "sinistro-finalizado"]
+_SUBSCRIPTION = {
+    "id-webhook": _ID,
+    "descricao": "Notificações do CRM",
+    "ativo": True,
+    "url": "https://hooks.example.com/sinistros",
+    "eventos-habilitados": _EVENTS,
+    "criado-em": "2026-11-20T13:00:00Z",
+    "desativado-em": None,
+    "motivo-desativacao": None,
+    "ultimo-sucesso-em": "2026-11-21T09:30:12.512000Z",
+    "falhas-seguidas": 0,
+}
+_NEW = {**_SUBSCRIPTION, "ultimo-sucesso-em": None}
+_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3bEwa2Vu6kI="
+_DELIVERY = {
+    "id-entrega": "5b0e7c9a-2f41-4d8e-8a36-9c1f0e2d4b77",
+    "id-evento": "c3a1f2e4-7b6d-4c58-9e0a-1b2c3d4e5f60",
+    "evento": "sinistro-criado",
+    "status": "pendente",
+    "tentativas": 2,
+    "proxima-tentativa-em": "2026-11-21T10:05:00Z",
+    "entregue-em": None,
+    "criado-em": "2026-11-21T10:00:00Z",
+    "historico-tentativas": [
+        {"em": "2026-11-21T10:00:01Z", "status-http": 503, "duracao-ms": 184, "erro": None},
+        {"em": "2026-11-21T10:00:07Z", "status-http": None, "duracao-ms": 15000,
+         "erro": "ReadTimeout"},
+    ],
+}
+CREATE_REQUEST = OpenApiExample(
+    "Nova assinatura",
+    value={
+        "descricao": "Notificações do CRM",
+        "ativo": True,
+        "url": "https://hooks.example.com/sinistros",
+        "eventos-habilitados": _EVENTS,
+    },
+    request_only=True,
+)
+UPDATE_REQUEST = OpenApiExample(
+    "Trocar os eventos",
+    value={"eventos-habilitados": ["sinistro-criado", "sinistro-negado"]},
+    request_only=True,
+)
+REACTIVATE_REQUEST = OpenApiExample(
+    "Reativar depois de corrigir o destino", value={"ativo": True}, request_only=True
+)
+URL_REFUSED = OpenApiExample(
+    "Destino recusado",
+    value={
+        "type": "https://sinistros.example.com/api/v1/problemas/invalid-request",
+        "title": "Requisição inválida",
+        "status": 400,
+        "detail": "Um ou mais campos são inválidos.",
+        "problem-id": "invalid-request",
+        "instance": "https://sinistros.example.com/api/v1/problemas/invalid-request/"
+                    "6f1d2c3b-4a5e-4f60-8b7c-9d0e1f2a3b4c",
+        "campos-invalidos": [{
+            "campo": "url",
+            "mensagem": "O endereço 10.0.0.1 é privado ou reservado e não pode receber webhooks.",
+        }],
+    },
+    response_only=True,
+    status_codes=["400"],
+    media_type=PROBLEM_CONTENT_TYPE,
+)
+
+LIST_RESPONSE = OpenApiExample(
+    "Assinaturas do canal", value={"dados": [_SUBSCRIPTION]}, response_only=True
+)
+CREATE_RESPONSE = OpenApiExample(
+    "Assinatura criada", value={**_NEW, "segredo": _SECRET}, response_only=True,
+    status_codes=["201"],
+)
+READ_RESPONSE = OpenApiExample("Assinatura", value=_SUBSCRIPTION, response_only=True)
+UPDATE_RESPONSE = OpenApiExample(
+    "Assinatura atualizada",
+    value={**_SUBSCRIPTION, "eventos-habilitados": ["sinistro-criado", "sinistro-negado"]},
+    response_only=True,
+)
+ROTATE_RESPONSE = OpenApiExample(
+    "Nova chave",
+    value={**_SUBSCRIPTION, "segredo": "whsec_2b6yQm0cN4q0tVd1Xw8kH3Pj9sLr5fZa7uEi1oGn6Bc=",
+           "segredo-anterior-valido-ate": "2026-11-28T13:00:00Z"},
+    response_only=True,
+)
+PING_RESPONSE = OpenApiExample(
+    "Ping na fila", value={"id-entrega": _DELIVERY["id-entrega"]}, response_only=True,
+    status_codes=["202"],
+)
+DELIVERY_PAGE_RESPONSE = OpenApiExample(
+    "Uma página de entregas", value={"dados": [_DELIVERY], "pagina-seguinte": None},
+    response_only=True,
+)
+REDELIVER_RESPONSE = OpenApiExample(
+    "Entrega de volta à fila",
+    value={**_DELIVERY, "proxima-tentativa-em": "2026-11-21T11:00:00Z"},
+    response_only=True,
+    status_codes=["202"],
+)
