@@ -84,7 +84,7 @@ class SubscriptionSerializer(KebabCaseSerializer):
         source="last_success_at", allow_null=True, help_text="Última entrega com resposta 2xx."
     )
     falhas_seguidas = serializers.IntegerField(
-        source="consecutive_failures", help_text="Tentativas falhas desde o último sucesso."
+        source="consecutive_failures", help_text="Falhas desde o último sucesso."
     )
 
     def get_motivo_desativacao(self, subscription) -> str | None:

@@ -9,6 +9,7 @@ plain signing secret leaves these functions only from :func:`create_subscription
 import datetime as dt
 import json
 import uuid
+from collections import Counter
 from collections.abc import Iterable
 
 from django.conf import settings
@@ -40,13 +41,13 @@ def validate_event_names(events: Iterable[str]) -> list[str]:
     events = list(events)
     if not events:
         raise ValidationError("Informe ao menos um evento.")
-    unknown = [str(name) for name in events if name not in SUBSCRIBABLE_EVENTS]
+    unknown = list(dict.fromkeys(str(name) for name in events if name not in SUBSCRIBABLE_EVENTS))
     if unknown:
+        shown = ", ".join(unknown[:5]) + (", ..." if len(unknown) > 5 else "")
         raise ValidationError(
-            f"Evento(s) desconhecido(s): {', '.join(unknown)}. "
-            f"Aceitos: {', '.join(SUBSCRIBABLE_EVENTS)}."
+            f"Evento(s) desconhecido(s): {shown}. Aceitos: {', '.join(SUBSCRIBABLE_EVENTS)}."
         )
-    repeated = sorted({name for name in events if events.count(name) > 1})
+    repeated = sorted(name for name, count in Counter(events).items() if count > 1)
     if repeated:
         raise ValidationError(f"Evento(s) repetido(s): {', '.join(repeated)}.")
     return events

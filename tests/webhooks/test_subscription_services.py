@@ -92,6 +92,18 @@ def test_bad_event_lists_are_refused_on_eventos_habilitados(channel, events, mes
     assert not Subscription.objects.exists()
 
 
+def test_a_long_bad_list_is_answered_quickly_and_briefly(channel):
+    with pytest.raises(errors.InvalidSubscriptionField) as caught:
+        subscribe(channel, events=["sinistro-criado"] * 100_000 + [f"x{n}" for n in range(9)])
+
+    message = caught.value.extra["campos-invalidos"][0]["mensagem"]
+    assert message.startswith("Evento(s) desconhecido(s): x0, x1, x2, x3, x4, .... Aceitos:")
+    with pytest.raises(errors.InvalidSubscriptionField) as caught:
+        subscribe(channel, events=["sinistro-criado"] * 100_000)
+    assert caught.value.extra["campos-invalidos"][0]["mensagem"] == (
+        "Evento(s) repetido(s): sinistro-criado.")
+
+
 def test_every_one_of_the_contract_events_can_be_enabled(channel):
     subscription, _ = subscribe(channel, events=list(EventName.values))
 
