@@ -9,6 +9,7 @@ import uuid
 import pytest
 from django.utils import timezone
 
+from claims.models import Channel
 from claims.workflow import EventName
 from webhooks import signing
 from webhooks.models import Delivery, Subscription
@@ -487,3 +488,12 @@ def test_every_webhook_endpoint_needs_a_token(client, db, method, path):
 
     assert response.status_code == 401
     assert response.json()["problem-id"] == "unauthorized"
+
+
+def test_a_channel_without_the_claims_api_enabled_cannot_manage_webhooks(api):
+    Channel.objects.filter(pk=api.channel.pk).update(claims_api_enabled=False)
+
+    for response in (api.get("/api/v1/webhooks"), create(api)):
+        assert response.status_code == 403
+        assert response.json()["problem-id"] == "forbidden"
+    assert not Subscription.objects.exists()
