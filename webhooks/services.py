@@ -150,8 +150,10 @@ def rotate_secret(*, channel: Channel, subscription_id) -> tuple[Subscription, s
 def send_ping(*, channel: Channel, subscription_id) -> Delivery:
     """A ``ping`` delivery (no claim, empty ``detalhes``), sent like any event, so the
     channel can check its endpoint and its signature verification."""
+    # Locked so that a delete racing with the ping wins cleanly: this one then answers
+    # 404 instead of failing on the foreign key at commit.
     subscription = selectors.subscription_for_channel(
-        channel=channel, subscription_id=subscription_id
+        channel=channel, subscription_id=subscription_id, for_update=True
     )
     _require_active(subscription)
     now = timezone.now()

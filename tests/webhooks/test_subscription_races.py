@@ -1,0 +1,45 @@
+"""Webhook calls racing each other, on PostgreSQL with real transactions."""
+
+import pytest
+
+from tests.concurrency import run_together
+from tests.conftest import client_for, postgres_only
+from tests.factories import make_channel
+from webhooks import services, signing
+from webhooks.models import Delivery, Subscription
+
+pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
+
+
+def new_subscription():
+    channel = make_channel()
+    subscription, secret = services.create_subscription(
+        channel=channel, url="https://hooks.example.com/x", events=["sinistro-criado"])
+    return client_for(channel), subscription, secret
+
+
+def test_racing_rotations_leave_the_last_two_secrets_valid_and_no_other():
+    api, subscription, first = new_subscription()
+    url = f"/api/v1/webhooks/{subscription.id}/rotacionar-chave-hmac"
+
+    responses = run_together([lambda: api.post(url)] * 5)
+
+    assert [r.status_code for r in responses] == [200] * 5, [r.content for r in responses]
+    returned = {r.json()["segredo"] for r in responses}
+    assert len(returned) == 5
+    current, previous = signing.signing_secrets(Subscription.objects.get())
+    assert {current, previous} <= returned
+    assert current != previous
+
+
+def test_pings_racing_a_delete_answer_202_or_404_and_leave_nothing_behind(enqueued):
+    api, subscription, _ = new_subscription()
+    base = f"/api/v1/webhooks/{subscription.id}"
+
+    responses = run_together(
+        [lambda: api.post(f"{base}/ping")] * 4 + [lambda: api.delete(base)])
+
+    assert responses[-1].status_code == 204
+    assert {r.status_code for r in responses[:-1]} <= {202, 404}, [r.content for r in responses]
+    assert not Subscription.objects.exists()
+    assert not Delivery.objects.exists()
