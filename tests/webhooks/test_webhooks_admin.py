@@ -1,0 +1,78 @@
+"""Staff see each subscription's health and every attempt, and can re-enable, ping and
+redeliver from the admin."""
+
+import pytest
+from django.utils import timezone
+
+from webhooks import services
+from webhooks.models import Delivery, DeliveryAttempt, Subscription
+
+
+@pytest.fixture
+def subscription(channel, settings):
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    created, _ = services.create_subscription(
+        channel=channel, description="Sistema do banco", is_active=True,
+        url="http://127.0.0.1:9999/webhooks", events=["sinistro-criado"])
+    return created
+
+
+def test_supervisors_see_health_and_analysts_see_nothing(supervisor, analyst, subscription):
+    Subscription.objects.filter(pk=subscription.pk).update(
+        consecutive_failures=3, failing_since=timezone.now())
+
+    listing = supervisor.get("/admin/webhooks/subscription/")
+
+    assert listing.status_code == 200
+    assert "3 falha(s) seguida(s) desde" in listing.content.decode()
+    assert analyst.get("/admin/webhooks/subscription/").status_code == 403
+    assert subscription.secret_encrypted not in supervisor.get(
+        f"/admin/webhooks/subscription/{subscription.pk}/change/").content.decode()
+
+
+def test_a_disabled_subscription_is_flagged_and_re_enabled_by_an_action(supervisor, subscription):
+    Subscription.objects.filter(pk=subscription.pk).update(
+        is_active=False, disabled_at=timezone.now(), disabled_reason="410 Gone")
+    assert "Desativada: 410 Gone" in supervisor.get(
+        "/admin/webhooks/subscription/").content.decode()
+
+    supervisor.post("/admin/webhooks/subscription/", {
+        "action": "reenable", "_selected_action": [str(subscription.pk)]})
+
+    subscription.refresh_from_db()
+    assert subscription.is_active and subscription.disabled_at is None
+
+
+def test_a_ping_from_the_admin_creates_a_pending_delivery(supervisor, subscription):
+    supervisor.post("/admin/webhooks/subscription/", {
+        "action": "ping", "_selected_action": [str(subscription.pk)]})
+
+    delivery = Delivery.objects.get(subscription=subscription)
+    assert delivery.event_name == "ping" and delivery.status == "pendente"
+
+
+def test_a_delivery_shows_every_attempt_and_can_be_sent_again(supervisor, subscription):
+    delivery = services.send_ping(channel=subscription.channel, subscription_id=subscription.pk)
+    Delivery.objects.filter(pk=delivery.pk).update(status="falhou", next_attempt_at=None)
+    DeliveryAttempt.objects.create(delivery=delivery, attempted_at=timezone.now(),
+                                   status_code=503, duration_ms=42,
+                                   response_excerpt="manutenção programada")
+
+    page = supervisor.get(f"/admin/webhooks/delivery/{delivery.pk}/change/").content.decode()
+    supervisor.post("/admin/webhooks/delivery/", {
+        "action": "redeliver", "_selected_action": [str(delivery.pk)]})
+
+    assert "503" in page and "manutenção programada" in page
+    delivery.refresh_from_db()
+    assert delivery.status == "pendente" and delivery.next_attempt_at is not None
+
+
+def test_a_ping_to_an_inactive_subscription_is_refused_with_a_message(supervisor, subscription):
+    Subscription.objects.filter(pk=subscription.pk).update(is_active=False)
+
+    response = supervisor.post("/admin/webhooks/subscription/", {
+        "action": "ping", "_selected_action": [str(subscription.pk)]}, follow=True)
+
+    assert response.status_code == 200
+    assert not Delivery.objects.exists()
+    assert "Sistema do banco:" in response.content.decode()

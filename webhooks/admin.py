@@ -1,0 +1,110 @@
+"""Admin of the webhooks: subscriptions with their health, deliveries with every
+attempt. Actions call webhooks.services; nothing here sends or edits by hand."""
+
+from django.contrib import admin, messages
+from django.utils import timezone
+from django.utils.html import format_html
+
+from api_common.problems import ProblemError
+from webhooks import services
+from webhooks.models import Delivery, DeliveryAttempt, Subscription
+
+
+@admin.register(Subscription)
+class SubscriptionAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "channel", "url", "is_active", "health", "last_success_at",
+                    "consecutive_failures", "created_at"]
+    list_filter = ["is_active", "channel", ("disabled_at", admin.EmptyFieldListFilter)]
+    search_fields = ["=id", "url", "description", "channel__name"]
+    list_select_related = ["channel"]
+    actions = ["reenable", "ping"]
+    fields = ["id", "channel", "description", "url", "is_active", "enabled_events",
+              "health", "last_success_at", "last_failure_at", "consecutive_failures",
+              "failing_since", "disabled_at", "disabled_reason", "previous_secret_expires_at",
+              "created_at", "updated_at"]
+    readonly_fields = fields  # the channel owns its subscriptions through the API
+
+    @admin.display(description="saúde")
+    def health(self, subscription):
+        if subscription.disabled_at:
+            return format_html('<strong class="prazo-vencido">Desativada: {}</strong>',
+                               subscription.disabled_reason)
+        if not subscription.is_active:
+            return "Inativa (pelo canal)"
+        if subscription.consecutive_failures:
+            since = timezone.localtime(subscription.failing_since)
+            return format_html('<strong class="prazo-vencido">{} falha(s) seguida(s) desde {}</strong>',
+                               subscription.consecutive_failures, f"{since:%d/%m/%Y %H:%M}")
+        return "Saudável"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description="Reativar as assinaturas selecionadas", permissions=["change"])
+    def reenable(self, request, queryset):
+        for subscription in queryset.select_related("channel"):
+            services.update_subscription(channel=subscription.channel,
+                                         subscription_id=subscription.pk, is_active=True)
+        messages.success(request, f"{queryset.count()} assinatura(s) reativada(s).")
+
+    @admin.action(description="Enviar um ping às assinaturas selecionadas", permissions=["change"])
+    def ping(self, request, queryset):
+        sent = 0
+        for subscription in queryset.select_related("channel"):
+            try:
+                services.send_ping(channel=subscription.channel, subscription_id=subscription.pk)
+                sent += 1
+            except ProblemError as refusal:  # e.g. an inactive subscription
+                messages.error(request, f"{subscription}: {refusal.detail}")
+        if sent:
+            messages.success(request, f"Ping enviado a {sent} assinatura(s).")
+
+
+class DeliveryAttemptInline(admin.TabularInline):
+    model = DeliveryAttempt
+    fields = ["attempted_at", "status_code", "duration_ms", "error_class", "receiver_fault",
+              "response_excerpt"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Delivery)
+class DeliveryAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "event_name", "subscription", "status", "attempt_count",
+                    "next_attempt_at", "delivered_at"]
+    list_filter = ["status", "event_name", "subscription__channel"]
+    search_fields = ["=id", "=message_id", "subscription__url"]
+    list_select_related = ["subscription"]
+    actions = ["redeliver"]
+    inlines = [DeliveryAttemptInline]
+    fields = ["id", "subscription", "event", "message_id", "event_name", "status",
+              "attempt_count", "next_attempt_at", "lease_until", "delivered_at", "created_at",
+              "body"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description="Reenviar as entregas selecionadas", permissions=["change"])
+    def redeliver(self, request, queryset):
+        sent = 0
+        for delivery in queryset.select_related("subscription__channel"):
+            try:
+                services.redeliver(channel=delivery.subscription.channel,
+                                   subscription_id=delivery.subscription_id,
+                                   delivery_id=delivery.pk)
+                sent += 1
+            except ProblemError as refusal:  # e.g. its subscription is inactive
+                messages.error(request, f"{delivery}: {refusal.detail}")
+        if sent:
+            messages.success(request, f"{sent} entrega(s) reenfileirada(s).")
