@@ -33,7 +33,9 @@ from webhooks.models import Delivery, DeliveryAttempt, Subscription
 
 logger = logging.getLogger(__name__)
 
-PENDING, DELIVERED, FAILED = Delivery.Status.PENDING, Delivery.Status.DELIVERED, Delivery.Status.FAILED
+PENDING = Delivery.Status.PENDING
+DELIVERED = Delivery.Status.DELIVERED
+FAILED = Delivery.Status.FAILED
 # The on-commit relay normally fans an event out within milliseconds; the sweep leaves
 # younger events to it (fanning out twice would be harmless, only wasted work).
 FAN_OUT_GRACE = dt.timedelta(seconds=5)
@@ -136,7 +138,10 @@ def attempt(*, delivery_id) -> None:
     if previous_lease is not None:
         _record_lost_attempt(delivery_id, previous_lease)
 
-    delivery = Delivery.objects.select_related("subscription__channel").get(pk=delivery_id)
+    delivery = Delivery.objects.select_related("subscription__channel").filter(
+        pk=delivery_id).first()
+    if delivery is None:  # its subscription was deleted meanwhile
+        return
     subscription = delivery.subscription
     if not deliverable(subscription):
         # Nothing is sent for a disabled subscription (or channel); the delivery is
