@@ -1,0 +1,37 @@
+"""Shared by the webhook delivery tests: subscriptions with a known secret, outbox events."""
+
+import datetime as dt
+
+from django.utils import timezone
+
+from claims.models import Event
+from claims.services.common import standard_event_details
+from webhooks import signing
+from webhooks.models import Subscription
+from tests.factories import ClaimFactory
+
+
+def make_subscription(channel, url: str, events=("sinistro-criado",), *,
+                      secret: str | None = None, **fields) -> tuple[Subscription, str]:
+    """A subscription and its plain secret (stored encrypted, as the API stores it)."""
+    secret = secret or signing.new_secret()
+    subscription = Subscription.objects.create(
+        channel=channel, url=url, enabled_events=list(events),
+        secret_encrypted=signing.encrypt(secret), **fields,
+    )
+    return subscription, secret
+
+
+def make_event(channel=None, name: str = "sinistro-criado", *, claim=None) -> Event:
+    """An outbox event of a claim of ``channel`` (as the claims services write them)."""
+    if claim is None:
+        claim = ClaimFactory(**({"coverage__sale__channel": channel} if channel else {}))
+    return Event.objects.create(channel_id=claim.sale.channel_id, claim=claim, name=name,
+                                details=standard_event_details(claim))
+
+
+def backdate(obj, **ago) -> None:
+    """Move ``created_at`` back (auto_now_add cannot be set on create)."""
+    when = timezone.now() - dt.timedelta(**ago)
+    type(obj).objects.filter(pk=obj.pk).update(created_at=when)
+    obj.created_at = when

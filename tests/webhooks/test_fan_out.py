@@ -1,0 +1,159 @@
+"""Fan-out: one outbox event becomes one delivery per subscription that wants it."""
+
+import json
+
+import pytest
+from kombu.exceptions import OperationalError
+
+from claims.models import Event
+from tests.factories import make_channel
+from tests.webhooks.delivery_helpers import backdate, make_event, make_subscription
+from webhooks import delivery, tasks
+from webhooks.models import Delivery
+
+pytestmark = pytest.mark.django_db
+
+URL = "https://hooks.parceiro.example/sinistros"
+
+
+@pytest.fixture
+def enqueued(monkeypatch):
+    """Delivery ids handed to the broker (tasks.deliver.delay), in order."""
+    sent: list[str] = []
+    monkeypatch.setattr(tasks.deliver, "delay", lambda pk: sent.append(pk))
+    return sent
+
+
+def test_each_active_subscription_of_the_channel_listing_the_event_gets_one_delivery():
+    channel = make_channel()
+    wants, _ = make_subscription(channel, URL, ["sinistro-criado", "sinistro-negado"])
+    also_wants, _ = make_subscription(channel, URL + "/2", ["sinistro-criado"])
+    make_subscription(channel, URL + "/3", ["sinistro-negado"])  # another event
+    make_subscription(channel, URL + "/4", ["sinistro-criado"], is_active=False)
+    make_subscription(make_channel(), URL + "/5", ["sinistro-criado"])  # another channel
+    event = make_event(channel)
+
+    created = delivery.fan_out(event_id=event.id)
+
+    assert {d.subscription_id for d in created} == {wants.pk, also_wants.pk}
+    assert Delivery.objects.count() == 2
+    event.refresh_from_db()
+    assert event.relayed_at is not None
+
+
+def test_a_delivery_carries_the_exact_envelope_and_the_event_id_as_webhook_id():
+    channel = make_channel()
+    make_subscription(channel, URL)
+    event = make_event(channel)
+
+    [created] = delivery.fan_out(event_id=event.id)
+
+    assert created.message_id == event.id
+    assert created.event_name == "sinistro-criado"
+    assert created.status == Delivery.Status.PENDING
+    assert created.next_attempt_at is not None and created.attempt_count == 0
+    stored = Event.objects.get(pk=event.pk)  # as read back (jsonb orders detalhes' keys)
+    assert created.body == json.dumps(stored.envelope(), ensure_ascii=False,
+                                      separators=(",", ":"))
+    assert json.loads(created.body) == event.envelope()
+
+
+def test_a_subscription_created_after_the_event_does_not_get_it():
+    channel = make_channel()
+    event = make_event(channel)
+    backdate(event, minutes=5)
+    make_subscription(channel, URL)
+
+    assert delivery.fan_out(event_id=event.id) == []
+
+
+def test_a_subscription_created_before_the_event_gets_it():
+    channel = make_channel()
+    subscription, _ = make_subscription(channel, URL)
+    backdate(subscription, minutes=5)
+    event = make_event(channel)
+
+    assert [d.subscription_id for d in delivery.fan_out(event_id=event.id)] == [subscription.pk]
+
+
+@pytest.mark.parametrize("field", ["claims_api_enabled", "is_active"])
+def test_a_channel_without_the_claims_api_or_inactive_gets_nothing(field):
+    channel = make_channel()
+    make_subscription(channel, URL)
+    event = make_event(channel)
+    setattr(channel, field, False)
+    channel.save()
+
+    assert delivery.fan_out(event_id=event.id) == []
+    event.refresh_from_db()
+    assert event.relayed_at is not None  # not kept for later: the contract's rule 3
+
+
+def test_fanning_out_twice_creates_each_delivery_once():
+    channel = make_channel()
+    make_subscription(channel, URL)
+    event = make_event(channel)
+    delivery.fan_out(event_id=event.id)
+
+    assert delivery.fan_out(event_id=event.id) == []  # already relayed
+    # Even if the mark were lost (a restored backup, a hand edit), the constraint holds.
+    Event.objects.filter(pk=event.pk).update(relayed_at=None)
+    assert delivery.fan_out(event_id=event.id) == []
+    assert Delivery.objects.filter(event=event).count() == 1
+
+
+def test_the_new_deliveries_are_enqueued_after_the_commit(
+        enqueued, django_capture_on_commit_callbacks):
+    channel = make_channel()
+    make_subscription(channel, URL)
+    make_subscription(channel, URL + "/2")
+    event = make_event(channel)
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        created = delivery.fan_out(event_id=event.id)
+    assert enqueued == []
+    for callback in callbacks:
+        callback()
+
+    assert sorted(enqueued) == sorted(str(d.pk) for d in created)
+
+
+def test_a_new_event_asks_a_worker_to_fan_it_out_once_committed(
+        monkeypatch, django_capture_on_commit_callbacks):
+    asked: list[str] = []
+    monkeypatch.setattr(tasks.fan_out_event, "delay", lambda pk: asked.append(pk))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        event = make_event()
+
+    assert asked == [str(event.pk)]
+
+
+def test_a_broker_that_is_down_does_not_fail_the_change_that_wrote_the_event(
+        monkeypatch, django_capture_on_commit_callbacks, caplog):
+    def broker_down(pk):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+
+    monkeypatch.setattr(tasks.fan_out_event, "delay", broker_down)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        event = make_event()
+
+    assert Event.objects.filter(pk=event.pk, relayed_at__isnull=True).exists()
+    assert "the sweep will" in caplog.text
+
+
+def test_the_sweep_fans_out_events_the_relay_missed(enqueued):
+    channel = make_channel()
+    subscription, _ = make_subscription(channel, URL)
+    backdate(subscription, minutes=5)
+    missed = make_event(channel)
+    backdate(missed, seconds=30)
+    too_recent = make_event(channel)  # still the relay's
+
+    result = delivery.sweep()
+
+    assert result["fanned_out"] == 1
+    assert Delivery.objects.get().event_id == missed.pk
+    too_recent.refresh_from_db()
+    assert too_recent.relayed_at is None
