@@ -50,6 +50,11 @@ LEASE_EXPIRED = "LeaseExpired"
 # --- fan-out ---------------------------------------------------------------------------
 
 
+def delivery_body(envelope: dict) -> str:
+    """The envelope as sent and signed, serialized once and frozen on the delivery."""
+    return json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))
+
+
 def fan_out(*, event_id) -> list[Delivery]:
     """One pending delivery per subscription that wants ``event_id``, and the event
     marked relayed; nothing when it already was. Returns the deliveries created."""
@@ -60,7 +65,7 @@ def fan_out(*, event_id) -> list[Delivery]:
         if event is None or event.relayed_at is not None:
             return []
         now = timezone.now()
-        body = json.dumps(event.envelope(), ensure_ascii=False, separators=(",", ":"))
+        body = delivery_body(event.envelope())
         candidates = [
             Delivery(subscription=subscription, event=event, message_id=event.id,
                      event_name=event.name, body=body, next_attempt_at=now)
@@ -419,12 +424,19 @@ def redeliver_matching(*, channel, since: dt.datetime | None = None,
     if failed_only:
         matching = matching.filter(status=FAILED)
     ids = list(matching.values_list("id", flat=True))
-    marked = 0
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        with transaction.atomic():
-            marked += Delivery.objects.filter(free, pk__in=chunk).update(
-                status=PENDING, next_attempt_at=now, lease_until=None, attempt_count=0,
-                delivered_at=None)
-            queue.enqueue_after_commit(chunk)
+    return sum(requeue(ids[start:start + 500]) for start in range(0, len(ids), 500))
+
+
+def requeue(delivery_ids) -> int:
+    """Send deliveries again (same body and ``id-evento``): pending, due now, with a
+    fresh retry series, and enqueued after commit. One a live worker holds is left to
+    it. The one way to redeliver: the API, the admin and the command all come here.
+    Returns how many were marked."""
+    now = timezone.now()
+    free = Q(lease_until__isnull=True) | Q(lease_until__lte=now)
+    with transaction.atomic():
+        marked = Delivery.objects.filter(free, pk__in=list(delivery_ids)).update(
+            status=PENDING, next_attempt_at=now, lease_until=None, attempt_count=0,
+            delivered_at=None)
+        queue.enqueue_after_commit(delivery_ids)
     return marked

@@ -7,7 +7,6 @@ plain signing secret leaves these functions only from :func:`create_subscription
 """
 
 import datetime as dt
-import json
 import uuid
 from collections import Counter
 from collections.abc import Iterable
@@ -19,6 +18,7 @@ from django.utils import timezone
 
 from claims.models import Channel
 from claims.workflow import EventName
+from webhooks import delivery as delivery_engine
 from webhooks import errors, queue, selectors, signing
 from webhooks.destinations import validate_destination
 from webhooks.models import Delivery, Subscription
@@ -51,11 +51,6 @@ def validate_event_names(events: Iterable[str]) -> list[str]:
     if repeated:
         raise ValidationError(f"Evento(s) repetido(s): {', '.join(repeated)}.")
     return events
-
-
-def delivery_body(envelope: dict) -> str:
-    """The envelope as sent and signed, serialized once and frozen on the delivery."""
-    return json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))
 
 
 @transaction.atomic
@@ -163,7 +158,7 @@ def send_ping(*, channel: Channel, subscription_id) -> Delivery:
         event=None,
         message_id=message_id,
         event_name=PING,
-        body=delivery_body({
+        body=delivery_engine.delivery_body({
             "id-evento": str(message_id),
             "evento": PING,
             "criado-em": now.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z"),
@@ -179,8 +174,8 @@ def send_ping(*, channel: Channel, subscription_id) -> Delivery:
 @transaction.atomic
 def redeliver(*, channel: Channel, subscription_id, delivery_id) -> Delivery:
     """Sends a delivery again (same body and ``id-evento``), whatever its status: it is
-    pending again and due now. One being attempted right now may be sent twice, which
-    at-least-once delivery allows (receivers deduplicate by ``id-evento``)."""
+    pending again, due now, with a fresh retry series (``delivery.requeue``). One a
+    worker is attempting right now is left to that attempt."""
     subscription = selectors.subscription_for_channel(
         channel=channel, subscription_id=subscription_id
     )
@@ -188,11 +183,8 @@ def redeliver(*, channel: Channel, subscription_id, delivery_id) -> Delivery:
         subscription=subscription, delivery_id=delivery_id, for_update=True
     )
     _require_active(subscription)
-    delivery.status = Delivery.Status.PENDING
-    delivery.next_attempt_at = timezone.now()
-    delivery.lease_until = None
-    delivery.save(update_fields=["status", "next_attempt_at", "lease_until"])
-    queue.enqueue_after_commit([delivery.id])
+    delivery_engine.requeue([delivery.id])
+    delivery.refresh_from_db()
     return delivery
 
 

@@ -337,7 +337,7 @@ def test_redelivering_marks_a_failed_delivery_pending_and_due_now(
     assert enqueued == [str(delivery.id)]
 
 
-def test_a_delivery_being_attempted_right_now_can_be_re_marked(channel, subscription):
+def test_a_delivery_being_attempted_right_now_is_left_to_that_attempt(channel, subscription):
     delivery = failed_delivery(subscription)
     Delivery.objects.filter(pk=delivery.pk).update(
         status=Delivery.Status.PENDING, lease_until=timezone.now() + dt.timedelta(minutes=1),
@@ -348,7 +348,19 @@ def test_a_delivery_being_attempted_right_now_can_be_re_marked(channel, subscrip
                        delivery_id=delivery.id)
 
     delivery.refresh_from_db()
-    assert delivery.lease_until is None
+    assert delivery.lease_until > timezone.now()
+    assert delivery.next_attempt_at > timezone.now()
+
+
+def test_a_failed_delivery_is_sent_again_with_a_fresh_retry_series(channel, subscription):
+    delivery = failed_delivery(subscription)
+    Delivery.objects.filter(pk=delivery.pk).update(attempt_count=9)
+
+    services.redeliver(channel=channel, subscription_id=subscription.id,
+                       delivery_id=delivery.id)
+
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempt_count) == ("pendente", 0)
     assert delivery.next_attempt_at <= timezone.now()
 
 
