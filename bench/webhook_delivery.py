@@ -59,7 +59,7 @@ def run(count: int) -> None:
     from tests.factories import ClaimFactory, make_channel
     from tests.webhooks.delivery_helpers import make_subscription
     from tests.webhooks.receiver import Receiver, Reply
-    from webhooks import delivery, http, queue, signing
+    from webhooks import delivery, http, queue, relay, signing
     from webhooks.models import Delivery
 
     queue._enqueue = lambda ids: None  # in-process: no broker
@@ -73,7 +73,7 @@ def run(count: int) -> None:
                   details=standard_event_details(claim))
             for _ in range(count))
         started = time.perf_counter()
-        ids = [delivery.fan_out(event_id=e.id)[0].pk for e in events]
+        ids = [relay.fan_out(event_id=e.id)[0].pk for e in events]
         fan_out_seconds = time.perf_counter() - started
         bodies = [b.encode() for b in Delivery.objects.order_by("created_at")
                   .values_list("body", flat=True)]

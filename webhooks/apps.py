@@ -7,9 +7,9 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self):
-        from webhooks import delivery
+        from webhooks import relay
 
         # Each outbox event, once its transaction commits, is fanned out by a worker
         # (claims knows nothing of webhooks: the dependency points this way only).
-        post_save.connect(delivery.relay_new_event, sender="claims.Event",
+        post_save.connect(relay.relay_new_event, sender="claims.Event",
                           dispatch_uid="webhooks.relay_new_event")

@@ -19,6 +19,7 @@ from django.utils import timezone
 from claims.models import Channel
 from claims.workflow import EventName
 from webhooks import delivery as delivery_engine
+from webhooks import relay
 from webhooks import errors, queue, selectors, signing
 from webhooks.destinations import validate_destination
 from webhooks.models import Delivery, Subscription
@@ -158,7 +159,7 @@ def send_ping(*, channel: Channel, subscription_id) -> Delivery:
         event=None,
         message_id=message_id,
         event_name=PING,
-        body=delivery_engine.delivery_body({
+        body=relay.delivery_body({
             "id-evento": str(message_id),
             "evento": PING,
             "criado-em": now.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z"),

@@ -6,9 +6,9 @@ from celery import shared_task
 @shared_task(acks_late=True, ignore_result=True)
 def fan_out_event(event_id: str) -> None:
     """One outbox event to its subscriptions (sent once the event's transaction commits)."""
-    from webhooks import delivery
+    from webhooks import relay
 
-    delivery.fan_out(event_id=event_id)
+    relay.fan_out(event_id=event_id)
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -12,6 +12,7 @@ from tests.factories import make_channel
 from tests.webhooks.delivery_helpers import make_event, make_subscription
 from tests.webhooks.receiver import Receiver, Reply
 from webhooks import delivery, signing, tasks
+from webhooks import relay
 from webhooks.models import Delivery, DeliveryAttempt
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,7 @@ def pending_delivery(url: str, events=("sinistro-criado",), **subscription_field
     channel = make_channel()
     subscription, secret = make_subscription(channel, url, events, **subscription_fields)
     event = make_event(channel)
-    [created] = delivery.fan_out(event_id=event.id)
+    [created] = relay.fan_out(event_id=event.id)
     return created, secret
 
 

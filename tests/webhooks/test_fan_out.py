@@ -9,6 +9,7 @@ from claims.models import Event
 from tests.factories import make_channel
 from tests.webhooks.delivery_helpers import backdate, make_event, make_subscription
 from webhooks import delivery, tasks
+from webhooks import relay
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,7 @@ def test_each_active_subscription_of_the_channel_listing_the_event_gets_one_deli
     make_subscription(make_channel(), URL + "/5", ["sinistro-criado"])  # another channel
     event = make_event(channel)
 
-    created = delivery.fan_out(event_id=event.id)
+    created = relay.fan_out(event_id=event.id)
 
     assert {d.subscription_id for d in created} == {wants.pk, also_wants.pk}
     assert Delivery.objects.count() == 2
@@ -46,7 +47,7 @@ def test_a_delivery_carries_the_exact_envelope_and_the_event_id_as_webhook_id():
     make_subscription(channel, URL)
     event = make_event(channel)
 
-    [created] = delivery.fan_out(event_id=event.id)
+    [created] = relay.fan_out(event_id=event.id)
 
     assert created.message_id == event.id
     assert created.event_name == "sinistro-criado"
@@ -64,7 +65,7 @@ def test_a_subscription_created_after_the_event_does_not_get_it():
     backdate(event, minutes=5)
     make_subscription(channel, URL)
 
-    assert delivery.fan_out(event_id=event.id) == []
+    assert relay.fan_out(event_id=event.id) == []
 
 
 def test_a_subscription_created_before_the_event_gets_it():
@@ -73,7 +74,7 @@ def test_a_subscription_created_before_the_event_gets_it():
     backdate(subscription, minutes=5)
     event = make_event(channel)
 
-    assert [d.subscription_id for d in delivery.fan_out(event_id=event.id)] == [subscription.pk]
+    assert [d.subscription_id for d in relay.fan_out(event_id=event.id)] == [subscription.pk]
 
 
 @pytest.mark.parametrize("field", ["claims_api_enabled", "is_active"])
@@ -84,7 +85,7 @@ def test_a_channel_without_the_claims_api_or_inactive_gets_nothing(field):
     setattr(channel, field, False)
     channel.save()
 
-    assert delivery.fan_out(event_id=event.id) == []
+    assert relay.fan_out(event_id=event.id) == []
     event.refresh_from_db()
     assert event.relayed_at is not None  # not kept for later: the contract's rule 3
 
@@ -93,12 +94,12 @@ def test_fanning_out_twice_creates_each_delivery_once():
     channel = make_channel()
     make_subscription(channel, URL)
     event = make_event(channel)
-    delivery.fan_out(event_id=event.id)
+    relay.fan_out(event_id=event.id)
 
-    assert delivery.fan_out(event_id=event.id) == []  # already relayed
+    assert relay.fan_out(event_id=event.id) == []  # already relayed
     # Even if the mark were lost (a restored backup, a hand edit), the constraint holds.
     Event.objects.filter(pk=event.pk).update(relayed_at=None)
-    assert delivery.fan_out(event_id=event.id) == []
+    assert relay.fan_out(event_id=event.id) == []
     assert Delivery.objects.filter(event=event).count() == 1
 
 
@@ -110,7 +111,7 @@ def test_the_new_deliveries_are_enqueued_after_the_commit(
     event = make_event(channel)
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        created = delivery.fan_out(event_id=event.id)
+        created = relay.fan_out(event_id=event.id)
     assert enqueued == []
     for callback in callbacks:
         callback()

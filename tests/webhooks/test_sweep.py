@@ -8,6 +8,7 @@ from django.utils import timezone
 from tests.factories import make_channel
 from tests.webhooks.delivery_helpers import backdate, make_event, make_subscription
 from webhooks import delivery, tasks
+from webhooks import relay
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ def enqueued(monkeypatch):
 def deliveries(count: int, channel=None) -> list[Delivery]:
     channel = channel or make_channel()
     make_subscription(channel, URL)
-    return [delivery.fan_out(event_id=make_event(channel).id)[0] for _ in range(count)]
+    return [relay.fan_out(event_id=make_event(channel).id)[0] for _ in range(count)]
 
 
 def set_(pending: Delivery, **fields) -> None:
@@ -94,14 +95,14 @@ def test_an_event_that_keeps_failing_to_fan_out_does_not_stop_the_others(
     broken, fine = make_event(channel), make_event(channel)
     backdate(broken, minutes=1)
     backdate(fine, minutes=1)
-    real = delivery.fan_out
+    real = relay.fan_out
 
     def fan_out(*, event_id):
         if event_id == broken.pk:
             raise RuntimeError("boom")
         return real(event_id=event_id)
 
-    monkeypatch.setattr(delivery, "fan_out", fan_out)
+    monkeypatch.setattr(relay, "fan_out", fan_out)
 
     assert delivery.sweep()["fanned_out"] == 1
     assert Delivery.objects.get().event_id == fine.pk

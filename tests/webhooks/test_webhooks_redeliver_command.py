@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from tests.factories import make_channel
 from tests.webhooks.delivery_helpers import make_event, make_subscription
-from webhooks import delivery, tasks
+from webhooks import tasks
+from webhooks import relay
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +39,7 @@ def redeliver(*args) -> str:
 
 
 def fanned_out(channel, name="sinistro-criado", **fields) -> Delivery:
-    [created] = delivery.fan_out(event_id=make_event(channel, name).id)
+    [created] = relay.fan_out(event_id=make_event(channel, name).id)
     Delivery.objects.filter(pk=created.pk).update(**fields)
     created.refresh_from_db()
     return created
