@@ -11,8 +11,7 @@ from standardwebhooks import Webhook
 from tests.factories import make_channel
 from tests.webhooks.delivery_helpers import make_event, make_subscription
 from tests.webhooks.receiver import Receiver, Reply
-from webhooks import delivery, signing, tasks
-from webhooks import relay
+from webhooks import delivery, relay, signing, tasks
 from webhooks.models import Delivery, DeliveryAttempt
 
 pytestmark = pytest.mark.django_db

@@ -8,21 +8,13 @@ from kombu.exceptions import OperationalError
 from claims.models import Event
 from tests.factories import make_channel
 from tests.webhooks.delivery_helpers import backdate, make_event, make_subscription
-from webhooks import delivery, tasks
-from webhooks import relay
+from webhooks import delivery, relay, tasks
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
 
 URL = "https://hooks.parceiro.example/sinistros"
 
-
-@pytest.fixture
-def enqueued(monkeypatch):
-    """Delivery ids handed to the broker (tasks.deliver.delay), in order."""
-    sent: list[str] = []
-    monkeypatch.setattr(tasks.deliver, "delay", lambda pk: sent.append(pk))
-    return sent
 
 
 def test_each_active_subscription_of_the_channel_listing_the_event_gets_one_delivery():

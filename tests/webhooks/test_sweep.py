@@ -7,20 +7,13 @@ from django.utils import timezone
 
 from tests.factories import make_channel
 from tests.webhooks.delivery_helpers import backdate, make_event, make_subscription
-from webhooks import delivery, tasks
-from webhooks import relay
+from webhooks import delivery, relay
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
 
 URL = "https://hooks.parceiro.example/sinistros"
 
-
-@pytest.fixture
-def enqueued(monkeypatch):
-    sent: list[str] = []
-    monkeypatch.setattr(tasks.deliver, "delay", lambda pk: sent.append(pk))
-    return sent
 
 
 def deliveries(count: int, channel=None) -> list[Delivery]:

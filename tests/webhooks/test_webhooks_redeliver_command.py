@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from tests.factories import make_channel
 from tests.webhooks.delivery_helpers import make_event, make_subscription
-from webhooks import tasks
 from webhooks import relay
 from webhooks.models import Delivery
 
@@ -17,12 +16,6 @@ pytestmark = pytest.mark.django_db
 
 URL = "https://hooks.parceiro.example/sinistros"
 
-
-@pytest.fixture
-def enqueued(monkeypatch):
-    sent: list[str] = []
-    monkeypatch.setattr(tasks.deliver, "delay", lambda pk: sent.append(pk))
-    return sent
 
 
 @pytest.fixture
