@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from claims.models import Channel
+from claims.models import Channel, webhook_envelope
 from claims.workflow import EventName
 from webhooks import delivery as delivery_engine
 from webhooks import relay
@@ -159,13 +159,9 @@ def send_ping(*, channel: Channel, subscription_id) -> Delivery:
         event=None,
         message_id=message_id,
         event_name=PING,
-        body=relay.delivery_body({
-            "id-evento": str(message_id),
-            "evento": PING,
-            "criado-em": now.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z"),
-            "versao": "1",
-            "detalhes": {},
-        }),
+        body=relay.delivery_body(
+            webhook_envelope(event_id=message_id, name=PING, created_at=now, details={})
+        ),
         next_attempt_at=now,
     )
     queue.enqueue_after_commit([delivery.id])

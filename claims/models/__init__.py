@@ -10,6 +10,7 @@ from claims.models.claims import (
     Payment,
     PaymentMethod,
     new_claim_number,
+    webhook_envelope,
 )
 from claims.models.documents import DocumentFile, DocumentRequest, DocumentRequirement
 from claims.models.sales import MONEY, Channel, Coverage, Sale
@@ -31,4 +32,5 @@ __all__ = [
     "PaymentMethod",
     "Sale",
     "new_claim_number",
+    "webhook_envelope",
 ]

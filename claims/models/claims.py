@@ -243,12 +243,16 @@ class Event(models.Model):
         return f"{self.get_name_display()} ({self.name})"
 
     def envelope(self) -> dict:
-        """The contract's webhook envelope (version 1)."""
-        created = self.created_at.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
-        return {
-            "id-evento": str(self.id),
-            "evento": self.name,
-            "criado-em": created,
-            "versao": "1",
-            "detalhes": self.details,
-        }
+        return webhook_envelope(event_id=self.id, name=self.name, created_at=self.created_at,
+                                details=self.details)
+
+
+def webhook_envelope(*, event_id, name: str, created_at: dt.datetime, details: dict) -> dict:
+    """The contract's webhook envelope (version 1): every event, and the webhooks' ping."""
+    return {
+        "id-evento": str(event_id),
+        "evento": name,
+        "criado-em": created_at.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z"),
+        "versao": "1",
+        "detalhes": details,
+    }
