@@ -133,7 +133,6 @@ def _record(delivery_id, *, lease, attempted_at, outcome: http.Outcome) -> None:
         delivery = Delivery.objects.select_for_update().filter(pk=delivery_id).first()
         if delivery is None:  # its subscription was deleted meanwhile
             return
-        subscription = Subscription.objects.select_for_update().get(pk=delivery.subscription_id)
         DeliveryAttempt.objects.create(
             delivery=delivery, attempted_at=attempted_at, status_code=outcome.status_code,
             duration_ms=outcome.duration_ms,
@@ -143,14 +142,16 @@ def _record(delivery_id, *, lease, attempted_at, outcome: http.Outcome) -> None:
         )
         delivery.attempt_count += 1
         if outcome.succeeded:
-            _succeeded(delivery, subscription, now)
+            _succeeded(delivery, now)
             return
+        # Failures read the health to count and maybe disable: under the row's lock.
+        subscription = Subscription.objects.select_for_update().get(pk=delivery.subscription_id)
         retry_in = _failed(delivery, subscription, lease=lease, outcome=outcome, now=now)
         if retry_in is not None and retry_in <= SHORT_RETRY_SECONDS:
             transaction.on_commit(lambda: _enqueue_retry(str(delivery_id), retry_in))
 
 
-def _succeeded(delivery: Delivery, subscription: Subscription, now: dt.datetime) -> None:
+def _succeeded(delivery: Delivery, now: dt.datetime) -> None:
     # A success stands even when another worker took the lease over meanwhile.
     if delivery.status != DELIVERED:
         delivery.delivered_at = now
@@ -159,11 +160,10 @@ def _succeeded(delivery: Delivery, subscription: Subscription, now: dt.datetime)
     delivery.lease_until = None
     delivery.save(update_fields=["status", "delivered_at", "attempt_count", "next_attempt_at",
                                  "lease_until"])
-    subscription.last_success_at = now
-    subscription.consecutive_failures = 0
-    subscription.failing_since = None
-    subscription.save(update_fields=["last_success_at", "consecutive_failures",
-                                     "failing_since"])
+    # The health write needs no prior read: no lock held on the subscription row, so
+    # deliveries to one subscription do not queue behind each other on success.
+    Subscription.objects.filter(pk=delivery.subscription_id).update(
+        last_success_at=now, consecutive_failures=0, failing_since=None)
 
 
 def _failed(delivery: Delivery, subscription: Subscription, *, lease, outcome: http.Outcome,
