@@ -10,7 +10,7 @@ from django.utils.html import format_html
 from api_common.problems import ProblemError
 from claims import errors, services
 from claims.admin.base import ReadOnlyMixin
-from claims.admin.forms import OpenClaimForm
+from claims.forms import OpenClaimForm
 from claims.formatting import brl, coverage_label, tax_id
 from claims.models import Channel, Claim, Coverage, Sale
 from claims.workflow import OPEN_STATUSES
