@@ -145,7 +145,6 @@ class PaymentDetailsForm(GroupedForm):
         return initial
 
 
-
 class OpenClaimForm(GroupedForm):
     """The operator opens a claim for a sale: the API's opening, validated by its
     serializer and run by the same service."""

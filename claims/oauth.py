@@ -2,15 +2,14 @@
 
 import base64
 import json
-import time
 
 from django.conf import settings
-from django.core.cache import cache
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider.oauth2_backends import OAuthLibCore
 from oauth2_provider.views import TokenView
 
+from api_common import ratelimit
 from api_common.problems import problem_json_response
 
 
@@ -58,31 +57,24 @@ class RateLimitedTokenView(TokenView):
 
     def post(self, request, *args, **kwargs):
         client_id = _client_id_of(request)[:100]
-        window = settings.TOKEN_RATE_WINDOW_SECONDS
-        now = int(time.time())
-        window_start = now - now % window
         # Only tokens actually issued are counted: a client id is not a secret, and
         # failed attempts by someone else must not lock the real client out.
-        key = f"oauth-tokens-issued:{client_id}:{window_start}"
-        if client_id and cache.get(key, 0) >= settings.TOKEN_RATE_LIMIT:
-            retry_after = window_start + window - now
+        window = ratelimit.current_window(
+            "oauth-tokens-issued", client_id, settings.TOKEN_RATE_WINDOW_SECONDS)
+        if client_id and ratelimit.used(window) >= settings.TOKEN_RATE_LIMIT:
             return problem_json_response(
                 problem_id="too-many-token-requests",
                 status=429,
                 title="Limite de emissão de tokens excedido",
                 detail=(
                     "Reutilize o token enquanto for válido; tente novamente em "
-                    f"{retry_after} segundos."
+                    f"{window.retry_after} segundos."
                 ),
-                headers={"Retry-After": str(retry_after)},
+                headers={"Retry-After": str(window.retry_after)},
             )
         response = super().post(request, *args, **kwargs)
         if response.status_code == 200 and client_id:
-            if not cache.add(key, 1, timeout=window):
-                try:
-                    cache.incr(key)
-                except ValueError:  # evicted between add and incr
-                    cache.set(key, 1, timeout=window)
+            ratelimit.count(window)
         return response
 
     def http_method_not_allowed(self, request, *args, **kwargs):

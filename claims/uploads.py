@@ -13,7 +13,7 @@ Either way :func:`inspect` reports what arrived, so the service can check it.
 
 import functools
 from dataclasses import dataclass
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import boto3
 from botocore.config import Config
@@ -190,3 +190,19 @@ def download_url(key: str, *, file_name: str = "", content_type: str = "") -> st
 
 def _inline_disposition(file_name: str) -> str:
     return f"inline; filename*=UTF-8''{quote(file_name)}" if file_name else "inline"
+
+
+def browser_upload_origins() -> list[str]:
+    """Where a browser PUTs ``url-envio`` (for a page's Content-Security-Policy)."""
+    if uses_s3():
+        if settings.AWS_S3_ENDPOINT_URL:
+            return [_origin(settings.AWS_S3_ENDPOINT_URL)]
+        region = settings.AWS_S3_REGION_NAME
+        return [f"https://s3.{region}.amazonaws.com",
+                f"https://{settings.AWS_STORAGE_BUCKET_NAME}.s3.{region}.amazonaws.com"]
+    return [_origin(settings.BASE_URL)]
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"

@@ -10,6 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",
     "claims",
     "webhooks",
     "whitelabel",
@@ -55,6 +57,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it answers locked-out logins.
     "axes.middleware.AxesMiddleware",
 ]
@@ -197,6 +200,35 @@ SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp) on every page: only our own scripts, styles and
+# images; an inline style needs the response's nonce (the hosted pages' brand colour).
+# The hosted upload page adds the storage's origin to connect-src (whitelabel.views).
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/api/v1/docs/"],  # Swagger UI's bootstrap is an inline script
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# --- Hosted pages for the insured person (whitelabel) ---------------------------------
+# Public address of the hosted pages, written into gerar-url's links.
+WHITELABEL_BASE_URL = env.str("WHITELABEL_BASE_URL", default=BASE_URL).rstrip("/")
+# A channel's links last this long unless its "Páginas do segurado" entry says otherwise.
+WHITELABEL_LINK_LIFETIME_HOURS = env.int("WHITELABEL_LINK_LIFETIME_HOURS", default=24)
+# Link exchanges per client address, and upload links per session, per window.
+WHITELABEL_EXCHANGE_RATE_LIMIT = env.int("WHITELABEL_EXCHANGE_RATE_LIMIT", default=20)
+WHITELABEL_UPLOAD_RATE_LIMIT = env.int("WHITELABEL_UPLOAD_RATE_LIMIT", default=30)
+WHITELABEL_RATE_WINDOW_SECONDS = env.int("WHITELABEL_RATE_WINDOW_SECONDS", default=600)
 
 # --- API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {

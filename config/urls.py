@@ -6,6 +6,7 @@ from claims.oauth import RateLimitedTokenView
 from claims.upload_views import DocumentDownloadView, LocalUploadView, StorageNotificationView
 
 api_v1 = [
+    path("", include("whitelabel.urls_api")),
     path("", include("claims.urls")),
     path("", include("webhooks.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -20,6 +21,7 @@ urlpatterns = [
     path("armazenamento/notificacoes", StorageNotificationView.as_view(),
          name="storage-notifications"),
     path("documentos/<str:token>", DocumentDownloadView.as_view(), name="document-download"),
+    path("segurado/", include("whitelabel.urls")),
     path("admin/", admin.site.urls),
 ]
 

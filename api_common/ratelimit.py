@@ -1,0 +1,37 @@
+"""Fixed-window counters in the shared cache (Redis in production, so every web process
+counts together). A window is ``window`` seconds aligned to the epoch; a counter lives
+for one window."""
+
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+
+@dataclass(frozen=True)
+class Window:
+    key: str
+    seconds: int
+    retry_after: int  # seconds until this window ends
+
+
+def current_window(name: str, subject: str, seconds: int) -> Window:
+    now = int(time.time())
+    start = now - now % seconds
+    return Window(key=f"ratelimit:{name}:{subject}:{start}", seconds=seconds,
+                  retry_after=start + seconds - now)
+
+
+def count(window: Window) -> int:
+    """Add one to the window's counter and return the new value."""
+    if cache.add(window.key, 1, timeout=window.seconds):
+        return 1
+    try:
+        return cache.incr(window.key)
+    except ValueError:  # evicted between add and incr
+        cache.set(window.key, 1, timeout=window.seconds)
+        return 1
+
+
+def used(window: Window) -> int:
+    return cache.get(window.key, 0)

@@ -1,0 +1,39 @@
+"""Shared by the hosted pages' tests: links through the real API, sessions through the
+real exchange, forms posted with their CSRF token like a browser would."""
+
+import re
+from urllib.parse import urlsplit
+
+from django.test import Client
+
+SESSION_COOKIE = "segurado_sessao"
+
+
+def generate_link(api, sale, **body) -> dict:
+    response = api.post("/api/v1/sinistros/whitelabel/gerar-url",
+                        {"id-venda": str(sale.pk), **body}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def path_of(url: str) -> str:
+    return urlsplit(url).path
+
+
+def open_session(url: str) -> Client:
+    client = Client(enforce_csrf_checks=True)
+    response = client.get(path_of(url))
+    assert response.status_code == 302, response.content[:300]
+    return client
+
+
+def csrf_token(client: Client, page: str) -> str:
+    html = client.get(page).content.decode()
+    return re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+
+
+def post_form(client: Client, page: str, data: dict, action: str | None = None, **extra):
+    """GET ``page`` for its CSRF token, then POST ``data`` to ``action`` (default: the
+    page itself), as the browser does."""
+    token = csrf_token(client, page)
+    return client.post(action or page, {"csrfmiddlewaretoken": token, **data}, **extra)

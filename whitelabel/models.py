@@ -1,0 +1,108 @@
+"""The insured person's hosted pages: each channel's brand and link lifetime, and the
+temporary links (``gerar-url``) that open a session on one sale."""
+
+import hashlib
+import uuid
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+HEX_COLOR = RegexValidator(r"^#[0-9A-Fa-f]{6}$", "Use uma cor no formato #RRGGBB.")
+
+
+def default_link_lifetime_hours() -> int:
+    return settings.WHITELABEL_LINK_LIFETIME_HOURS
+
+
+class HostedPages(models.Model):
+    """How a channel's hosted pages look and how long its links last. A channel
+    without a row gets the defaults (its own name, no logo, the neutral colour, the
+    settings' link lifetime)."""
+
+    DEFAULT_COLOR = "#1F4E79"
+
+    channel = models.OneToOneField(
+        "claims.Channel", on_delete=models.CASCADE, primary_key=True,
+        related_name="hosted_pages", verbose_name="canal",
+    )
+    display_name = models.CharField(
+        "nome exibido", max_length=100, blank=True,
+        help_text="Como o segurado conhece o canal. Em branco, o nome do canal.",
+    )
+    primary_color = models.CharField(
+        "cor principal", max_length=7, default=DEFAULT_COLOR, validators=[HEX_COLOR],
+        help_text="Cabeçalho e botões. O texto sobre ela fica branco ou preto, o que for "
+                  "mais legível.",
+    )
+    # Re-encoded as PNG on upload (see whitelabel.branding): never the bytes as sent.
+    logo_png = models.BinaryField("logotipo (PNG)", null=True, blank=True, editable=False)
+    logo_digest = models.CharField("versão do logotipo", max_length=16, blank=True, editable=False)
+    link_lifetime_hours = models.PositiveSmallIntegerField(
+        "validade dos links (horas)", default=default_link_lifetime_hours,
+        validators=[MinValueValidator(1), MaxValueValidator(168)],
+        help_text="De 1 a 168 horas (7 dias). A sessão do segurado termina junto com o link.",
+    )
+    updated_at = models.DateTimeField("atualizado em", auto_now=True)
+
+    class Meta:
+        verbose_name = "página do segurado"
+        verbose_name_plural = "páginas do segurado"
+
+    def __str__(self):
+        return f"Páginas do segurado: {self.channel}"
+
+    def set_logo(self, png: bytes | None) -> None:
+        self.logo_png = png
+        self.logo_digest = hashlib.sha256(png).hexdigest()[:16] if png else ""
+
+
+def token_digest(token: str) -> str:
+    """Link and session tokens are 256 random bits: a fast hash is enough to keep a
+    database leak from yielding usable tokens (no password-style stretching needed)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class AccessLink(models.Model):
+    """A temporary link to the hosted pages for one sale (``gerar-url``).
+
+    The token in the URL is stored only as its digest and is exchanged once for a
+    session (another random token, also stored as a digest); both end at
+    ``expires_at``."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    sale = models.ForeignKey("claims.Sale", on_delete=models.CASCADE,
+                             related_name="access_links", verbose_name="venda")
+    user_reference = models.CharField("id-usuario", max_length=200, blank=True)
+    # Validated ``detalhes-pagamento`` (English keys), offered when opening a claim.
+    payment_details = models.JSONField("detalhes de pagamento", null=True, blank=True)
+    token_digest = models.CharField(max_length=64, unique=True, editable=False)
+    session_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,
+                                      editable=False)
+    created_at = models.DateTimeField("gerado em", auto_now_add=True)
+    expires_at = models.DateTimeField("expira em")
+    exchanged_at = models.DateTimeField("usado em", null=True, blank=True)
+    ended_at = models.DateTimeField("sessão encerrada em", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "link do segurado"
+        verbose_name_plural = "links do segurado"
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(expires_at__gt=models.F("created_at")),
+                                   name="access_link_expires_after_creation"),
+        ]
+
+    def __str__(self):
+        return f"Link de {self.created_at:%d/%m/%Y %H:%M} ({self.sale_id})"
+
+    @property
+    def actor(self) -> str:
+        """Who acts in the claim's history: the insured person through this link."""
+        return f"segurado:{self.user_reference or 'link ' + str(self.pk)[:8]}"
+
+    @property
+    def is_current(self) -> bool:
+        return self.ended_at is None and self.expires_at > timezone.now()

@@ -1,0 +1,111 @@
+"""Reads for the hosted pages. Every claim is looked up through the session's sale, so a
+number from another sale (or channel) is simply not found."""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from claims.formatting import coverage_label
+from claims.models import Claim, ClaimHistory, Coverage, DocumentFile, Sale
+from claims.regulatory_clock import ClockKind
+from claims.workflow import CLOSED_STATUSES
+from whitelabel import wording
+
+
+def claims_of_sale(sale: Sale) -> QuerySet[Claim]:
+    return sale.claims.select_related("coverage").order_by("-notified_at")
+
+
+def active_coverages(sale: Sale) -> list[Coverage]:
+    return list(sale.coverages.filter(is_active=True).order_by("name"))
+
+
+def claim_of_sale(sale: Sale, number: str) -> Claim | None:
+    return sale.claims.select_related("coverage").filter(number=number).first()
+
+
+@dataclass
+class PendingItem:
+    doc_type: str
+    title: str
+    requested_at: object
+    received: list = field(default_factory=list)
+    rejection: DocumentFile | None = None  # the latest refused file, when newer than any received
+
+
+@dataclass
+class TimelineEntry:
+    at: object
+    text: str
+
+
+@dataclass
+class ClaimPage:
+    claim: Claim
+    coverage: str
+    badge: str
+    meaning: str
+    deadline: str
+    accepts_documents: bool
+    pending: list[PendingItem]
+    received: list[DocumentFile]
+    payments: list
+    timeline: list[TimelineEntry]
+
+
+def _deadline_text(claim: Claim) -> str:
+    if not claim.clock_kind or claim.clock_deadline is None:
+        return ""
+    if claim.clock_paused:
+        return ("O prazo da seguradora está suspenso até chegarem os documentos pedidos.")
+    due = timezone.localdate(claim.clock_deadline).strftime("%d/%m/%Y")
+    if claim.clock_kind == ClockKind.DECISION:
+        return f"A seguradora tem até {due} para concluir a análise."
+    return f"A seguradora tem até {due} para pagar a indenização."
+
+
+def claim_page(sale: Sale, number: str) -> ClaimPage | None:
+    """Everything the claim page shows, in a fixed number of queries."""
+    claim = (
+        sale.claims.select_related("coverage")
+        .prefetch_related(
+            "document_requests", "payments",
+            Prefetch("files", queryset=DocumentFile.objects.filter(
+                status__in=[DocumentFile.Status.RECEIVED, DocumentFile.Status.REJECTED]
+            ).order_by("created_at"), to_attr="shown_files"),
+            Prefetch("history", queryset=ClaimHistory.objects.order_by("created_at", "id")),
+        )
+        .filter(number=number)
+        .first()
+    )
+    if claim is None:
+        return None
+    received = [f for f in claim.shown_files if f.status == DocumentFile.Status.RECEIVED]
+    pending = []
+    for request in sorted(claim.document_requests.all(), key=lambda r: (r.requested_at, r.title)):
+        if request.approved_at is not None:
+            continue
+        item = PendingItem(request.doc_type, request.title, request.requested_at,
+                           received=[f for f in received if f.request_id == request.pk])
+        refused = [f for f in claim.shown_files if f.doc_type == request.doc_type
+                   and f.status == DocumentFile.Status.REJECTED]
+        if refused and (not item.received or refused[-1].created_at > item.received[-1].created_at):
+            item.rejection = refused[-1]
+        pending.append(item)
+    timeline = [
+        TimelineEntry(entry.created_at, wording.TIMELINE_WORDS[entry.action])
+        for entry in claim.history.all() if wording.TIMELINE_WORDS.get(entry.action)
+    ]
+    return ClaimPage(
+        claim=claim,
+        coverage=coverage_label(claim.coverage.name),
+        badge=wording.status_badge(claim.status),
+        meaning=wording.status_meaning(claim.status),
+        deadline=_deadline_text(claim),
+        accepts_documents=claim.status not in CLOSED_STATUSES,
+        pending=pending,
+        received=received,
+        payments=sorted(claim.payments.all(), key=lambda p: p.created_at),
+        timeline=list(reversed(timeline)),
+    )

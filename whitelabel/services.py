@@ -1,0 +1,94 @@
+"""Temporary links (``gerar-url``) and the sessions they open. Claim changes made from the
+hosted pages go through ``claims.services`` like every other entry point."""
+
+import datetime as dt
+import secrets
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from claims import errors
+from claims.models import Channel, Sale
+from whitelabel.models import AccessLink, HostedPages, token_digest
+
+
+class LinkRefused(Exception):
+    """The link is unknown, expired or already used. Deliberately one case: the person
+    is told to ask for a new link, and a guesser learns nothing."""
+
+
+def link_lifetime(channel: Channel) -> dt.timedelta:
+    hours = (HostedPages.objects.filter(channel=channel)
+             .values_list("link_lifetime_hours", flat=True).first())
+    return dt.timedelta(hours=hours or settings.WHITELABEL_LINK_LIFETIME_HOURS)
+
+
+def link_url(token: str) -> str:
+    path = reverse("whitelabel:exchange", kwargs={"token": token})
+    return f"{settings.WHITELABEL_BASE_URL}{path}"
+
+
+@transaction.atomic
+def issue_link(
+    *, channel: Channel, sale_id: UUID, user_reference: str = "",
+    payment_details: dict | None = None,
+) -> tuple[AccessLink, str]:
+    """A link to the hosted pages for the channel's active sale -> (link, its URL).
+
+    The URL's token (256 random bits) is returned once and stored only as a digest."""
+    sale = Sale.objects.filter(pk=sale_id, channel=channel).first()
+    if sale is None:
+        raise errors.SaleNotFound()
+    if not sale.is_active:
+        raise errors.SaleNotActive("A venda está cancelada: não há link para ela.")
+    token = secrets.token_urlsafe(32)
+    link = AccessLink.objects.create(
+        sale=sale,
+        user_reference=user_reference,
+        payment_details=payment_details,
+        token_digest=token_digest(token),
+        expires_at=timezone.now() + link_lifetime(channel),
+    )
+    return link, link_url(token)
+
+
+def exchange(token: str) -> tuple[AccessLink, str]:
+    """Trade a link's token for a session -> (link, session token). Works once, and only
+    before the link expires: the compare-and-set below lets exactly one of two racing
+    requests win."""
+    session = secrets.token_urlsafe(32)
+    now = timezone.now()
+    digest = token_digest(token)
+    won = AccessLink.objects.filter(
+        token_digest=digest, exchanged_at__isnull=True, expires_at__gt=now,
+        sale__channel__is_active=True,
+    ).update(exchanged_at=now, session_digest=token_digest(session))
+    if not won:
+        raise LinkRefused()
+    return AccessLink.objects.get(token_digest=digest), session
+
+
+def link_for_session(session: str) -> AccessLink | None:
+    """The live link behind a session cookie, with the sale and the channel's brand."""
+    if not session:
+        return None
+    return (
+        AccessLink.objects.select_related("sale__channel__hosted_pages")
+        .defer("sale__channel__hosted_pages__logo_png")
+        .filter(session_digest=token_digest(session), ended_at__isnull=True,
+                expires_at__gt=timezone.now(), sale__channel__is_active=True)
+        .first()
+    )
+
+
+def is_token_of(link: AccessLink | None, token: str) -> bool:
+    """Whether ``token`` is the one this (session's) link was opened with: reopening
+    the same link in the same browser just continues the session."""
+    return link is not None and secrets.compare_digest(link.token_digest, token_digest(token))
+
+
+def end_session(link: AccessLink) -> None:
+    AccessLink.objects.filter(pk=link.pk).update(ended_at=timezone.now(), session_digest=None)

@@ -1,0 +1,143 @@
+"""The insured person's pages: home, opening a claim, a claim, payment data. Every claim
+is found through the session's sale; changes go through ``claims.services``."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.views.decorators.http import require_GET, require_http_methods
+
+from api_common.problems import ProblemError
+from claims import errors, services, uploads
+from claims.formatting import coverage_label
+from claims.forms import PaymentDetailsForm
+from claims.workflow import ClaimStatus
+from whitelabel import selectors, wording
+from whitelabel.forms import HostedOpenClaimForm, OptionalPaymentDetailsForm
+from whitelabel.views.session import insured_page
+
+
+def _claim_url(number: str) -> str:
+    return reverse("whitelabel:claim", kwargs={"number": number})
+
+
+def not_found(request):
+    return render(request, "whitelabel/not_found.html", {"brand": request.brand}, status=404)
+
+
+@require_GET
+@insured_page
+def home(request):
+    sale = request.sale
+    claims = list(selectors.claims_of_sale(sale))
+    for claim in claims:
+        claim.coverage_words = coverage_label(claim.coverage.name)
+        claim.badge = wording.status_badge(claim.status)
+    coverages = list(sale.coverages.order_by("name"))
+    for coverage in coverages:
+        coverage.words = coverage_label(coverage.name)
+    return render(request, "whitelabel/home.html", {
+        "brand": request.brand, "sale": sale, "claims": claims, "coverages": coverages,
+        "can_open": sale.is_active and any(c.is_active for c in coverages),
+    })
+
+
+@require_http_methods(["GET", "POST"])
+@insured_page
+def open_claim(request):
+    sale, link = request.sale, request.access_link
+    coverages = {c.name: coverage_label(c.name) for c in selectors.active_coverages(sale)}
+    chosen = request.POST.get("coverage") or request.GET.get("cobertura", "")
+    if chosen not in coverages and len(coverages) == 1:
+        chosen = next(iter(coverages))
+    if chosen not in coverages:
+        return render(request, "whitelabel/choose_coverage.html", {
+            "brand": request.brand, "sale": sale, "coverages": coverages.items(),
+        })
+    if request.method == "POST":
+        form = HostedOpenClaimForm(request.POST, coverage=chosen)
+        payment = OptionalPaymentDetailsForm(request.POST, prefix="pagamento")
+        if form.is_valid() and payment.is_valid():
+            try:
+                claim = services.open_claim(
+                    channel=sale.channel, sale_id=sale.pk, actor=link.actor,
+                    payment_details=payment.cleaned_data["payment_details"],
+                    **form.cleaned_data["opening"],
+                )
+            except errors.ClaimAlreadyOpenedForCoverage as refusal:
+                number = refusal.extra["numero-sinistro"]
+                form.add_error(None, format_html(
+                    'Já existe um sinistro aberto para esta cobertura. '
+                    '<a href="{}">Acompanhe o sinistro {}</a>.', _claim_url(number), number))
+            except ProblemError as refusal:
+                form.add_error(None, refusal.detail)
+            else:
+                messages.success(request, f"Sinistro {claim.number} comunicado.")
+                return HttpResponseRedirect(_claim_url(claim.number))
+    else:
+        form = HostedOpenClaimForm(coverage=chosen, initial={
+            "requester_name": sale.insured_name, "contact_name": sale.insured_name,
+            "contact_email": sale.insured_email,
+            "contact_area_code": sale.insured_phone_area_code,
+            "contact_phone": sale.insured_phone_number,
+        })
+        payment = OptionalPaymentDetailsForm(
+            prefix="pagamento", initial=PaymentDetailsForm.initial_from(link.payment_details))
+    return render(request, "whitelabel/open_claim.html", {
+        "brand": request.brand, "sale": sale, "form": form, "payment": payment,
+        "coverage": coverages[chosen], "several_coverages": len(coverages) > 1,
+    })
+
+
+@require_GET
+@insured_page
+def claim(request, number: str):
+    page = selectors.claim_page(request.sale, number)
+    if page is None:
+        return not_found(request)
+    response = render(request, "whitelabel/claim.html", {
+        "brand": request.brand, "page": page, "claim": page.claim,
+        "awaiting_payment_data": page.claim.status == ClaimStatus.PENDING_PAYMENT_DATA,
+        "max_bytes": settings.UPLOAD_MAX_BYTES,
+        "max_megabytes": settings.UPLOAD_MAX_BYTES // (1024 * 1024),
+        "extensions": ",".join(sorted(settings.UPLOAD_ALLOWED_TYPES)),
+        "accept": ",".join(sorted({f".{e}" for e in settings.UPLOAD_ALLOWED_TYPES}
+                                  | set(settings.UPLOAD_ALLOWED_TYPES.values()))),
+    })
+    # The browser sends files straight to the storage (S3 or our upload URL).
+    response._csp_update = {"connect-src": uploads.browser_upload_origins()}
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@insured_page
+def payment_details(request, number: str):
+    sale, link = request.sale, request.access_link
+    claim = selectors.claim_of_sale(sale, number)
+    if claim is None:
+        return not_found(request)
+    if claim.status != ClaimStatus.PENDING_PAYMENT_DATA:
+        messages.info(request, "Este sinistro não está aguardando dados de pagamento.")
+        return HttpResponseRedirect(_claim_url(number))
+    if request.method == "POST":
+        form = PaymentDetailsForm(request.POST)
+        if form.is_valid():
+            try:
+                services.supply_payment_details(
+                    channel=sale.channel, number=number, actor=link.actor,
+                    payment_details=form.cleaned_data["payment_details"],
+                )
+            except ProblemError as refusal:
+                form.add_error(None, refusal.detail)
+            else:
+                messages.success(request, "Dados de pagamento recebidos. Obrigado!")
+                return HttpResponseRedirect(_claim_url(number))
+    else:
+        form = PaymentDetailsForm(
+            initial=PaymentDetailsForm.initial_from(claim.payment_details or link.payment_details))
+    return render(request, "whitelabel/payment_details.html", {
+        "brand": request.brand, "claim": claim, "form": form,
+        "coverage": coverage_label(claim.coverage.name),
+    })
