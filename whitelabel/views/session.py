@@ -33,7 +33,9 @@ def refusal(request, *, status: int = 403, template: str = "whitelabel/link_refu
             headers=None):
     """The one page for a link that cannot be used (unknown, expired, used) and for a
     session that ended: ask the channel for a new link."""
-    response = render(request, template, status=status, headers=headers)
+    response = render(request, template, status=status)
+    for name, value in (headers or {}).items():
+        response[name] = value
     response.delete_cookie(SESSION_COOKIE, path=COOKIE_PATH)
     return _private(response)
 
@@ -73,10 +75,10 @@ def exchange(request, token: str):
     if ratelimit.count(window) > settings.WHITELABEL_EXCHANGE_RATE_LIMIT:
         return refusal(request, status=429, template="whitelabel/too_many_requests.html",
                        headers={"Retry-After": str(window.retry_after)})
-    home = HttpResponseRedirect(reverse("whitelabel:home"))
-    current = services.link_for_session(request.COOKIES.get(SESSION_COOKIE, ""))
     if len(token) > MAX_TOKEN_LENGTH:
         return refusal(request)
+    home = HttpResponseRedirect(reverse("whitelabel:home"))
+    current = services.link_for_session(request.COOKIES.get(SESSION_COOKIE, ""))
     if services.is_token_of(current, token):
         return _private(home)  # the same link again, in the same browser: carry on
     try:

@@ -48,7 +48,8 @@ def start_upload(request, number: str):
         document, url = services.request_document_upload(
             channel=request.sale.channel, number=claim.number, **data.validated_data)
     except ProblemError as refusal:
-        return _answer(refusal.detail, refusal.status)
+        fields = refusal.extra.get("campos-invalidos") or [{"mensagem": refusal.detail}]
+        return _answer(fields[0]["mensagem"], refusal.status)
     return JsonResponse({
         "url": url,
         "tipo-de-conteudo": document.content_type,

@@ -1,0 +1,257 @@
+"""The insured person's pages over HTTP: what they show, opening a claim with the API's
+rules, payment data, and the walls around one sale."""
+
+import datetime as dt
+import re
+
+import pytest
+from django.utils import timezone
+
+from claims import services
+from claims.models import Claim, ClaimHistory, Event
+from claims.workflow import ClaimStatus
+from tests.factories import ClaimFactory, PaymentFactory, SaleFactory
+from tests.whitelabel.helpers import generate_link, open_session, post_form
+from tests.whitelabel.test_generate_url_api import PAYMENT
+from whitelabel.models import HostedPages
+
+NEW = "/segurado/sinistros/novo"
+
+
+def opening(**overrides) -> dict:
+    return {
+        "coverage": "cobertura/morte", "nature": "morte-natural",
+        "occurred_at": (timezone.localdate() - dt.timedelta(days=2)).isoformat(),
+        "narrative": "Faleceu em casa.", "requester_name": "Ana Souza",
+        "contact_name": "Ana Souza", "contact_email": "ana@example.com",
+        "contact_area_code": "11", "contact_phone": "912345678",
+        **overrides,
+    }
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def test_home_greets_the_insured_and_lists_coverages_and_claims_in_words(insured, sale):
+    ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/perda-de-renda"),
+                 status=ClaimStatus.PENDING_DOCUMENTS, nature="perda-de-renda-desemprego")
+
+    page = text(insured.get("/segurado/"))
+
+    assert f"Olá, {sale.insured_name}" in page
+    for words in ("Morte", "Perda de renda", "Invalidez permanente"):
+        assert words in page
+    assert "Aguardando seus documentos" in page
+    assert "cobertura/" not in page and "pendente-de-documentacao</" not in page
+    assert "Comunicar um sinistro" in page
+
+
+def test_pages_carry_the_channels_brand(insured, channel):
+    HostedPages.objects.create(channel=channel, display_name="Banco Azul", primary_color="#FFD400")
+
+    page = insured.get("/segurado/")
+    html = page.content.decode()
+
+    assert "Banco Azul" in html
+    assert "--brand: #FFD400; --brand-text: #111111;" in html  # dark text on yellow
+    nonce = re.search(r'<style nonce="([^"]+)"', html).group(1)
+    assert f"'nonce-{nonce}'" in page["Content-Security-Policy"]
+
+
+def test_every_page_has_a_content_security_policy_and_is_not_cached(insured):
+    for path in ("/segurado/", NEW):
+        response = insured.get(path)
+        policy = response["Content-Security-Policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy
+        assert "frame-ancestors 'none'" in policy and "'unsafe-inline'" not in policy
+        assert response["Cache-Control"] == "no-store"
+
+
+def test_several_coverages_are_chosen_first(insured):
+    page = text(insured.get(NEW))
+
+    assert "Qual cobertura você quer acionar?" in page
+    assert 'value="cobertura/morte"' in page and "Invalidez permanente" in page
+
+
+def test_the_form_offers_only_the_natures_of_the_chosen_coverage(insured):
+    page = text(insured.get(NEW, {"cobertura": "cobertura/perda-de-renda"}))
+
+    assert "Perda de renda por desemprego" in page
+    assert "Morte natural" not in page
+
+
+def test_a_coverage_without_natures_asks_for_none(insured):
+    page = text(insured.get(NEW, {"cobertura": "cobertura/invalidez-permanente"}))
+
+    assert 'name="nature"' not in page
+
+
+def test_the_form_is_prefilled_from_the_sale_and_the_links_payment_details(api, sale):
+    insured = open_session(generate_link(api, sale, **{"detalhes-pagamento": PAYMENT})["url"])
+
+    page = text(insured.get(NEW, {"cobertura": "cobertura/morte"}))
+
+    assert f'value="{sale.insured_name}"' in page
+    assert 'value="segurado@example.com"' in page
+    assert 'value="maria@example.com"' in page and 'value="52998224725"' in page
+
+
+def test_opening_a_claim_runs_the_apis_service(insured, sale, death_certificate):
+    response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", opening())
+
+    claim = Claim.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/segurado/sinistros/{claim.number}"
+    assert claim.sale == sale and claim.status == ClaimStatus.PENDING_DOCUMENTS
+    assert claim.nature == "morte-natural" and claim.requester_name == "Ana Souza"
+    assert timezone.localtime(claim.occurred_at).time() == dt.time(0, 0)
+    history = ClaimHistory.objects.get(claim=claim)
+    assert history.actor.startswith("segurado:link ")
+    assert Event.objects.get(claim=claim).name == "sinistro-criado"
+    page = text(insured.get(response["Location"]))
+    assert f"Sinistro {claim.number} comunicado." in page
+    assert "Certidão de óbito" in page and "Aguardando envio." in page
+
+
+def test_the_actor_is_the_channels_user_when_the_link_names_one(api, sale):
+    insured = open_session(generate_link(api, sale, **{"id-usuario": "cliente-42"})["url"])
+
+    post_form(insured, f"{NEW}?cobertura=cobertura/morte", opening())
+
+    assert ClaimHistory.objects.get().actor == "segurado:cliente-42"
+
+
+def test_payment_details_given_at_opening_are_validated_like_the_apis(insured):
+    bad = opening(**{"pagamento-metodo_pagamento": "pix", "pagamento-beneficiario_tipo": "segurado",
+                     "pagamento-beneficiario_nome": "Ana", "pagamento-beneficiario_cpf_ou_cnpj":
+                     "11111111111", "pagamento-pix_chave": "ana@example.com"})
+
+    response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", bad)
+
+    assert response.status_code == 200
+    assert "CPF inválido" in text(response)
+    assert not Claim.objects.exists()
+    good = {**bad, "pagamento-beneficiario_cpf_ou_cnpj": "52998224725"}
+    assert post_form(insured, f"{NEW}?cobertura=cobertura/morte", good).status_code == 302
+    assert Claim.objects.get().payment_details["payment_method"] == {
+        "method": "pix", "pix": {"key": "ana@example.com"}}
+
+
+@pytest.mark.parametrize("overrides, message", [
+    ({"nature": ""}, "Este campo é obrigatório."),
+    ({"occurred_at": (timezone.localdate() + dt.timedelta(days=3)).isoformat()},
+     "A data da ocorrência não pode estar no futuro."),
+    ({"contact_email": "", "contact_phone": "", "contact_area_code": ""},
+     "Informe e-mail ou telefone da pessoa para contato."),
+    ({"occurred_at": "2019-05-01"}, "fora da vigência"),
+])
+def test_errors_are_shown_on_the_form_in_portuguese(insured, overrides, message):
+    response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", opening(**overrides))
+
+    assert response.status_code == 200
+    assert message in text(response)
+    assert not Claim.objects.exists()
+
+
+def test_a_claim_already_open_for_the_coverage_links_to_it(insured, sale):
+    existing = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"))
+
+    response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", opening())
+
+    assert "Já existe um sinistro aberto para esta cobertura." in text(response)
+    assert f'href="/segurado/sinistros/{existing.number}"' in text(response)
+
+
+def test_another_sales_claim_is_not_found_even_of_the_same_channel(insured, channel):
+    elsewhere = ClaimFactory(sale=SaleFactory(channel=channel))
+    other_channel = ClaimFactory()
+
+    for claim in (elsewhere, other_channel):
+        page = insured.get(f"/segurado/sinistros/{claim.number}")
+        assert page.status_code == 404
+        assert "Não encontramos esta página" in text(page)
+        assert insured.get(f"/segurado/sinistros/{claim.number}/dados-pagamento").status_code == 404
+    assert elsewhere.number not in text(insured.get("/segurado/"))
+
+
+def test_a_form_posted_without_its_csrf_token_is_refused(insured):
+    response = insured.post(f"{NEW}?cobertura=cobertura/morte", opening())
+
+    assert response.status_code == 403
+    assert not Claim.objects.exists()
+
+
+def test_the_claim_page_shows_timeline_deadline_denial_and_payments(insured, sale):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                         status=ClaimStatus.DENIED, denied_at=timezone.now(),
+                         denial_reason="Evento anterior à contratação.")
+    ClaimHistory.objects.create(claim=claim, action="abrir", to_status="criado", actor="canal:x")
+    ClaimHistory.objects.create(claim=claim, action="ajustar-reserva", from_status="criado",
+                                to_status="criado", actor="usuario:ana", note="interno")
+    ClaimHistory.objects.create(claim=claim, action="recusar", from_status="criado",
+                                to_status="recusado", actor="usuario:ana")
+    PaymentFactory(claim=claim, amount="1234.56", status="concluido", paid_on=timezone.localdate(),
+                   financial_transaction_id="TX-1")
+
+    page = text(insured.get(f"/segurado/sinistros/{claim.number}"))
+
+    assert "Recusado" in page and "Evento anterior à contratação." in page
+    assert "Sinistro comunicado" in page and "Pedido recusado" in page
+    assert "interno" not in page and "Reserva" not in page
+    assert "R$ 1.234,56" in page and "pago em" in page
+
+
+def test_the_deadline_is_shown_while_it_runs(insured, sale):
+    due = timezone.now() + dt.timedelta(days=10)
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                         status=ClaimStatus.UNDER_REGULATION, clock_kind="decisao",
+                         clock_deadline=due)
+
+    page = text(insured.get(f"/segurado/sinistros/{claim.number}"))
+
+    assert f"A seguradora tem até {timezone.localdate(due):%d/%m/%Y} para concluir a análise." in page
+
+
+def test_payment_data_is_asked_only_while_the_claim_waits_for_it(insured, sale):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                         status=ClaimStatus.UNDER_REGULATION)
+
+    response = insured.get(f"/segurado/sinistros/{claim.number}/dados-pagamento")
+
+    assert response.status_code == 302
+    assert "Informar dados de pagamento" not in text(insured.get(f"/segurado/sinistros/{claim.number}"))
+
+
+def test_payment_data_sent_from_the_page_returns_the_claim_to_analysis(insured, sale):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                         status=ClaimStatus.PENDING_PAYMENT_DATA)
+    page = f"/segurado/sinistros/{claim.number}/dados-pagamento"
+    data = {"beneficiario_tipo": "segurado", "beneficiario_nome": "Maria da Silva",
+            "beneficiario_cpf_ou_cnpj": "52998224725", "metodo_pagamento": "ted",
+            "banco": "001", "agencia": "1234", "conta": "5678"}
+    assert "Informar dados de pagamento" in text(insured.get(f"/segurado/sinistros/{claim.number}"))
+
+    refused = post_form(insured, page, {**data, "banco": "1"})
+    assert refused.status_code == 200 and "COMPE" in text(refused)
+
+    response = post_form(insured, page, data)
+
+    claim.refresh_from_db()
+    assert response.status_code == 302
+    assert claim.status == ClaimStatus.UNDER_REGULATION
+    assert claim.payment_details["beneficiary"]["name"] == "Maria da Silva"
+    assert "Dados de pagamento recebidos" in text(insured.get(response["Location"]))
+
+
+def test_the_home_page_reads_a_fixed_number_of_queries(insured, sale, django_assert_max_num_queries):
+    for coverage in sale.coverages.all():
+        services.open_claim(channel=sale.channel, sale_id=sale.pk, actor="canal:x",
+                            coverage_name=coverage.name, occurred_at=timezone.now(),
+                            requester_name="A", contact_name="A", contact_email="a@example.com",
+                            nature={"cobertura/morte": "morte-natural",
+                                    "cobertura/perda-de-renda": "perda-de-renda-desemprego"}.get(
+                                        coverage.name, ""))
+    with django_assert_max_num_queries(4):
+        insured.get("/segurado/")
