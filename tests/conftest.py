@@ -7,6 +7,9 @@ from claims import roles
 from tests.claims.lifecycle_helpers import logged_in, staff
 from tests.factories import CoverageFactory, SaleFactory, make_channel
 
+# The S3-compatible server fixture (``s3_server``), for every test module that needs it.
+pytest_plugins = ["tests.s3"]
+
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL (row locks, concurrency)"
 )

@@ -8,9 +8,7 @@ Portuguese, money as ``R$ 1.500,00``. CI installs Debian's ``chromium`` (``.ci/r
 elsewhere the test is skipped when it is missing, but never under ``CI=true``.
 """
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group, Permission, User
@@ -18,21 +16,8 @@ from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
 from claims import roles
+from tests.browser import TIMEOUT_MS, launch, needs_chromium, require_chromium
 from tests.claims.lifecycle_helpers import claim_under_review
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
-TIMEOUT_MS = 10_000
-
-# CI (.ci/run exports CI=true) must run this test: there a missing browser fails it.
-BROWSER_REQUIRED = os.environ.get("CI", "").lower() == "true"
-needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists() and not BROWSER_REQUIRED,
-    reason=f"needs Debian's Chromium at {CHROMIUM} (apt-get install chromium; .ci/run "
-           "installs it)",
-)
 
 PASSWORD = "Senha-Forte-2026!"
 
@@ -91,9 +76,7 @@ def _confirm(page, label: str) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_browser(
         live_server, settings, tmp_path, api, sale):
-    if not CHROMIUM.exists():
-        pytest.fail(f"CI=true but {CHROMIUM} is missing: .ci/run installs Debian's chromium "
-                    "(never a Playwright browser download)")
+    require_chromium()
     settings.DOCUMENT_STORAGE = "local"
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.BASE_URL = live_server.url
@@ -110,9 +93,12 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
 
     # The browser part touches no ORM (Playwright's sync API runs an event loop here).
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                    args=CHROMIUM_ARGS)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="pt-BR")
+        # The admin runs under the Content-Security-Policy too: nothing may be refused.
+        refused = []
+        page.on("console", lambda message: refused.append(message.text)
+                if "Content Security Policy" in message.text else None)
         try:
             page.set_default_timeout(TIMEOUT_MS)
             expect.set_options(timeout=TIMEOUT_MS)
@@ -204,6 +190,7 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
             expect(entries.nth(1)).to_contain_text("Pagamento liquidado por Sérgio Lima")
             expect(summary).to_contain_text("R$ 1.500,00")  # the value is what was paid
             _log_out(page)
+            assert refused == []
         except Exception:
             page.screenshot(path=tmp_path / "failure.png", full_page=True)
             print(f"screenshot of the failure: {tmp_path / 'failure.png'}")

@@ -62,7 +62,21 @@ class HostedOpenClaimForm(OpenClaimForm):
         return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
 
 
-class OptionalPaymentDetailsForm(PaymentDetailsForm):
+class HostedPaymentDetailsForm(PaymentDetailsForm):
+    """The admin's payment-data form, in groups a person can follow on a phone."""
+
+    groups = [
+        ("Quem recebe", ["beneficiario_tipo", "beneficiario_nome", "beneficiario_cpf_ou_cnpj"]),
+        ("Como receber", ["metodo_pagamento"]),
+        ("PIX com chave", ["pix_chave"]),
+        ("Conta bancária (TED, ou PIX sem chave)",
+         ["banco", "agencia", "agencia_digito", "conta", "conta_digito"]),
+        ("Boleto", ["boleto"]),
+        ("PIX copia e cola", ["brcode"]),
+    ]
+
+
+class OptionalPaymentDetailsForm(HostedPaymentDetailsForm):
     """Payment data when opening: optional (the insurer asks for it when it is due), but
     validated like the API's when a method is chosen."""
 

@@ -2,11 +2,8 @@
 mode): pre-signed PUT URLs, the bucket's own storage, and how the service notices
 uploads (on read, by the sweep, by bucket notifications)."""
 
-import socket
-
 import pytest
 import requests
-from moto.server import ThreadedMotoServer
 from rest_framework.test import APIClient
 
 from claims import uploads
@@ -15,49 +12,14 @@ from claims.services import sweep_pending_uploads
 from config.celery import app as celery_app
 from tests.claims.documents_helpers import OPEN_BODY, PDF, PNG, upload_body
 from tests.factories import DocumentRequirementFactory
-
-BUCKET = "sinistros-teste"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def s3_server():
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    yield f"http://127.0.0.1:{port}"
-    server.stop()
+from tests.s3 import BUCKET, empty_bucket, use_s3
 
 
 @pytest.fixture(autouse=True)
 def s3_settings(settings, s3_server):
-    settings.DOCUMENT_STORAGE = "s3"
-    settings.AWS_S3_ENDPOINT_URL = s3_server
-    settings.AWS_STORAGE_BUCKET_NAME = BUCKET
-    settings.AWS_ACCESS_KEY_ID = "teste"
-    settings.AWS_SECRET_ACCESS_KEY = "teste-segredo"
-    settings.AWS_S3_REGION_NAME = "us-east-1"
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "default": {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": {
-            "bucket_name": BUCKET, "endpoint_url": s3_server, "access_key": "teste",
-            "secret_key": "teste-segredo", "region_name": "us-east-1",
-            "querystring_expire": 300, "addressing_style": "path"}},
-    }
-    client = uploads.s3_client()
-    try:
-        client.create_bucket(Bucket=BUCKET)
-    except client.exceptions.BucketAlreadyOwnedByYou:
-        pass
+    client = use_s3(settings, s3_server)
     yield
-    listed = client.list_objects_v2(Bucket=BUCKET).get("Contents", [])
-    for item in listed:
-        client.delete_object(Bucket=BUCKET, Key=item["Key"])
+    empty_bucket(client)
 
 
 @pytest.fixture

@@ -54,7 +54,7 @@ def test_pages_carry_the_channels_brand(insured, channel):
     html = page.content.decode()
 
     assert "Banco Azul" in html
-    assert "--brand: #FFD400; --brand-text: #111111;" in html  # dark text on yellow
+    assert "--brand: #FFD400; --brand-text: #000000;" in html  # dark text on yellow
     nonce = re.search(r'<style nonce="([^"]+)"', html).group(1)
     assert f"'nonce-{nonce}'" in page["Content-Security-Policy"]
 

@@ -15,7 +15,11 @@ from claims.formatting import coverage_label
 from claims.forms import PaymentDetailsForm
 from claims.workflow import ClaimStatus
 from whitelabel import selectors, wording
-from whitelabel.forms import HostedOpenClaimForm, OptionalPaymentDetailsForm
+from whitelabel.forms import (
+    HostedOpenClaimForm,
+    HostedPaymentDetailsForm,
+    OptionalPaymentDetailsForm,
+)
 from whitelabel.views.session import insured_page
 
 
@@ -100,7 +104,7 @@ def claim(request, number: str):
     response = render(request, "whitelabel/claim.html", {
         "brand": request.brand, "page": page, "claim": page.claim,
         "awaiting_payment_data": page.claim.status == ClaimStatus.PENDING_PAYMENT_DATA,
-        "max_bytes": settings.UPLOAD_MAX_BYTES,
+        "max_bytes": str(settings.UPLOAD_MAX_BYTES),  # a number, not "20.971.520"
         "max_megabytes": settings.UPLOAD_MAX_BYTES // (1024 * 1024),
         "extensions": ",".join(sorted(settings.UPLOAD_ALLOWED_TYPES)),
         "accept": ",".join(sorted({f".{e}" for e in settings.UPLOAD_ALLOWED_TYPES}
@@ -122,7 +126,7 @@ def payment_details(request, number: str):
         messages.info(request, "Este sinistro não está aguardando dados de pagamento.")
         return HttpResponseRedirect(_claim_url(number))
     if request.method == "POST":
-        form = PaymentDetailsForm(request.POST)
+        form = HostedPaymentDetailsForm(request.POST)
         if form.is_valid():
             try:
                 services.supply_payment_details(
@@ -135,7 +139,7 @@ def payment_details(request, number: str):
                 messages.success(request, "Dados de pagamento recebidos. Obrigado!")
                 return HttpResponseRedirect(_claim_url(number))
     else:
-        form = PaymentDetailsForm(
+        form = HostedPaymentDetailsForm(
             initial=PaymentDetailsForm.initial_from(claim.payment_details or link.payment_details))
     return render(request, "whitelabel/payment_details.html", {
         "brand": request.brand, "claim": claim, "form": form,

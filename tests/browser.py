@@ -1,0 +1,32 @@
+"""Shared by the real-browser tests: Debian's Chromium driven by Playwright (never a
+Playwright browser download). CI (.ci/run exports CI=true) must run these tests: there a
+missing browser fails them; elsewhere they are skipped."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+TIMEOUT_MS = 10_000
+
+BROWSER_REQUIRED = os.environ.get("CI", "").lower() == "true"
+needs_chromium = pytest.mark.skipif(
+    not CHROMIUM.exists() and not BROWSER_REQUIRED,
+    reason=f"needs Debian's Chromium at {CHROMIUM} (apt-get install chromium; .ci/run "
+           "installs it)",
+)
+
+
+def require_chromium() -> None:
+    if not CHROMIUM.exists():
+        pytest.fail(f"CI=true but {CHROMIUM} is missing: .ci/run installs Debian's chromium "
+                    "(never a Playwright browser download)")
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                      args=CHROMIUM_ARGS)

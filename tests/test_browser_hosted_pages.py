@@ -1,0 +1,188 @@
+"""The insured person on a phone, in a real browser (Chromium driven by Playwright, a
+phone-sized viewport), against a live server: the channel generates a link through the
+API; the person opens it, opens a claim, uploads a PDF to its pending item (straight
+from the browser to the storage: the service's own upload URL, or an S3-compatible
+bucket) and sees it received and the claim go to analysis. A used link gets the
+"ask for a new link" page.
+
+Every page is checked with axe-core (no serious or critical violations) and runs under
+the Content-Security-Policy with nothing refused. With ``SCREENSHOTS_DIR`` set, the
+pages are saved there (``make screenshots`` refreshes the README's)."""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+import requests
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect, sync_playwright
+
+from claims.models import Claim, DocumentFile
+from claims.workflow import ClaimStatus
+from tests.browser import TIMEOUT_MS, launch, needs_chromium, require_chromium
+from tests.claims.documents_helpers import PDF
+from tests.factories import DocumentRequirementFactory
+from tests.s3 import BUCKET, empty_bucket, use_s3
+from whitelabel.models import HostedPages
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True, "locale": "pt-BR"}
+SERIOUS = {"serious", "critical"}
+
+
+class Visit:
+    """One person's browser: checks each page for accessibility and CSP refusals, and
+    saves screenshots when asked to."""
+
+    def __init__(self, page, shots: Path | None):
+        self.page, self.shots = page, shots
+        self.csp_refusals: list[str] = []
+        page.on("console", lambda message: self.csp_refusals.append(message.text)
+                if "Content Security Policy" in message.text else None)
+        self.axe = Axe()
+
+    def check(self, name: str) -> None:
+        results = self.axe.run(self.page)
+        serious = [f"{v['id']} ({v['impact']}): {v['help']} at "
+                   f"{[n['target'] for n in v['nodes']]}"
+                   for v in results.response["violations"] if v["impact"] in SERIOUS]
+        assert serious == [], f"{name}: {serious}"
+        if self.shots:
+            self.page.screenshot(path=self.shots / f"segurado-{name}.png", full_page=True)
+
+
+def _generate_link(base: str, channel, sale) -> str:
+    """What the channel does: a token, then gerar-url, over real HTTP."""
+    token = requests.post(f"{base}/oauth/token", json={
+        "client_id": channel.application.client_id, "client_secret": channel.plain_secret,
+        "grant_type": "client_credentials"}, timeout=10).json()["access_token"]
+    response = requests.post(f"{base}/api/v1/sinistros/whitelabel/gerar-url",
+                             json={"id-venda": str(sale.pk), "id-usuario": "cliente-77"},
+                             headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()["url"]
+
+
+def _pdf(tmp_path) -> Path:
+    path = tmp_path / "certidao-de-obito.pdf"
+    path.write_bytes(PDF + b"\n" * 40_000)  # big enough for the progress bar to move
+    return path
+
+
+def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pdf: Path):
+    page = visit.page
+    page.goto(link)
+    expect(page).to_have_url(re.compile(r"/segurado/$"))  # the token left the address bar
+    expect(page.get_by_role("heading", name=re.compile(r"^Olá, "))).to_be_visible()
+    expect(page.get_by_role("banner")).to_contain_text("Banco Azul")
+    visit.check("inicio")
+
+    page.get_by_role("link", name="Comunicar um sinistro").click()
+    visit.check("escolher-cobertura")
+    page.get_by_label("Morte").check()
+    page.get_by_role("button", name="Continuar").click()
+    expect(page.get_by_role("heading", name="Comunicar sinistro")).to_be_visible()
+    expect(page.get_by_label("Seu nome completo")).not_to_be_empty()  # from the sale
+    page.get_by_role("button", name="Enviar comunicação").click()  # nothing chosen yet
+    expect(page.get_by_role("alert")).to_contain_text("Confira os campos marcados abaixo.")
+    visit.check("abrir-sinistro-erros")
+
+    page.get_by_label("Tipo de ocorrência").select_option(label="Morte natural")
+    page.get_by_label("Data do ocorrido").fill("2026-11-01")
+    page.get_by_label("Conte o que aconteceu").fill("Meu pai faleceu no hospital.")
+    page.get_by_role("button", name="Enviar comunicação").click()
+
+    expect(page.get_by_role("status").first).to_contain_text("comunicado")
+    expect(page.locator(".status-box .badge")).to_have_text("Aguardando seus documentos")
+    item = page.locator("li.document", has_text="Certidão de óbito")
+    expect(item).to_contain_text("Aguardando envio.")
+    visit.check("sinistro-aguardando-documentos")
+
+    item.get_by_label("Escolher arquivo para Certidão de óbito").set_input_files(pdf)
+    expect(page.locator(".status-box .badge")).to_have_text("Documentos em análise")
+    expect(page.locator("li.document", has_text="Certidão de óbito")).to_contain_text(
+        "Recebido em")
+    expect(page.get_by_role("region", name="Arquivos recebidos")).to_contain_text(pdf.name)
+    expect(page.get_by_role("region", name="Histórico")).to_contain_text("Documentos recebidos")
+    visit.check("sinistro-documentos-em-analise")
+
+
+def _a_used_link_asks_for_a_new_one(browser, link: str, shots: Path | None):
+    context = browser.new_context(**PHONE)  # another browser: no session
+    page = context.new_page()
+    page.goto(link)
+    expect(page.get_by_role("heading", name="Este link não está mais disponível")).to_be_visible()
+    expect(page.get_by_text("peça um novo link")).to_be_visible()
+    visit = Visit(page, shots)
+    visit.check("link-expirado")
+    context.close()
+
+
+def _run(live_server, tmp_path, channel, sale):
+    shots = Path(os.environ["SCREENSHOTS_DIR"]) if os.environ.get("SCREENSHOTS_DIR") else None
+    if shots:
+        shots.mkdir(parents=True, exist_ok=True)
+    link = _generate_link(live_server.url, channel, sale)
+    with sync_playwright() as p:
+        browser = launch(p)
+        context = browser.new_context(**PHONE)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        expect.set_options(timeout=TIMEOUT_MS)
+        visit = Visit(page, shots)
+        try:
+            _the_person_opens_a_claim_and_sends_the_document(visit, link, _pdf(tmp_path))
+            _a_used_link_asks_for_a_new_one(browser, link, shots)
+            assert visit.csp_refusals == []
+        except Exception:
+            page.screenshot(path=tmp_path / "failure.png", full_page=True)
+            print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
+            raise
+        finally:
+            browser.close()
+    claim = Claim.objects.get(sale=sale)
+    assert claim.status == ClaimStatus.DOCUMENTS_UNDER_REVIEW
+    assert claim.history.get(action="abrir").actor == "segurado:cliente-77"
+    return claim
+
+
+@pytest.fixture
+def hosted(live_server, settings, channel, sale):
+    require_chromium()
+    settings.BASE_URL = settings.WHITELABEL_BASE_URL = live_server.url
+    HostedPages.objects.create(channel=channel, display_name="Banco Azul",
+                               primary_color="#0B3D91")
+    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
+                               title="Certidão de óbito")
+
+
+@needs_chromium
+@pytest.mark.django_db(transaction=True)
+def test_on_a_phone_a_link_leads_to_a_claim_with_its_document_received_local_storage(
+        hosted, live_server, settings, tmp_path, channel, sale):
+    settings.DOCUMENT_STORAGE = "local"
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+    claim = _run(live_server, tmp_path, channel, sale)
+
+    [stored] = DocumentFile.objects.filter(claim=claim, status=DocumentFile.Status.RECEIVED)
+    assert (tmp_path / "media" / stored.storage_key).read_bytes().startswith(b"%PDF-")
+
+
+@needs_chromium
+@pytest.mark.django_db(transaction=True)
+def test_on_a_phone_a_link_leads_to_a_claim_with_its_document_received_s3_storage(
+        hosted, live_server, settings, tmp_path, channel, sale, s3_server):
+    client = use_s3(settings, s3_server)
+    # The bucket lets the hosted pages' origin PUT (production sets the same rule).
+    client.put_bucket_cors(Bucket=BUCKET, CORSConfiguration={"CORSRules": [{
+        "AllowedOrigins": [live_server.url], "AllowedMethods": ["PUT"],
+        "AllowedHeaders": ["Content-Type"]}]})
+    try:
+        claim = _run(live_server, tmp_path, channel, sale)
+        [stored] = DocumentFile.objects.filter(claim=claim, status=DocumentFile.Status.RECEIVED)
+        body = client.get_object(Bucket=BUCKET, Key=stored.storage_key)["Body"].read()
+        assert body.startswith(b"%PDF-") and stored.size == len(body)
+    finally:
+        empty_bucket(client)
