@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test migrate seed worker check clean
+.PHONY: run test migrate seed worker check clean screenshots
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -28,6 +28,10 @@ run: $(STAMP)
 ## The whole test suite (SQLite and local files unless DATABASE_URL etc. say otherwise)
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+## The hosted pages' screenshots in the README (taken by their browser test)
+screenshots: $(STAMP)
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/test_browser_hosted_pages.py -k local
 
 migrate: $(STAMP)
 	@mkdir -p var
