@@ -21,6 +21,7 @@ CONTRACT_OPERATIONS = [
     ("/api/v1/sinistros/{numero-sinistro}", "get"),
     ("/api/v1/sinistros/{numero-sinistro}/saldo-devedor", "post"),
     ("/api/v1/sinistros/{numero-sinistro}/detalhes-pagamento", "post"),
+    ("/api/v1/sinistros/whitelabel/gerar-url", "post"),
     ("/api/v1/webhooks", "post"),
     ("/api/v1/webhooks", "get"),
     ("/api/v1/webhooks/{id-webhook}", "get"),
@@ -349,3 +350,14 @@ def test_every_webhook_operation_with_an_id_documents_its_404(schema, path, meth
     responses = schema["paths"][path][method]["responses"]
 
     assert list(responses["404"]["content"]) == ["application/problem+json"]
+
+
+def test_the_whitelabel_link_request_and_response_have_the_contract_fields(schema):
+    path = "/api/v1/sinistros/whitelabel/gerar-url"
+    body = request_schema(schema, path, "post")
+    answer = response_schema(schema, path, "post")
+
+    assert set(body["properties"]) == {"id-venda", "id-usuario", "detalhes-pagamento"}
+    assert body["required"] == ["id-venda"]
+    assert set(answer["properties"]) == {"url", "expira-em"}
+    assert {"400", "401", "404", "422"} <= set(schema["paths"][path]["post"]["responses"])

@@ -255,3 +255,16 @@ def test_the_home_page_reads_a_fixed_number_of_queries(insured, sale, django_ass
                                         coverage.name, ""))
     with django_assert_max_num_queries(4):
         insured.get("/segurado/")
+
+
+def test_the_claim_page_reads_a_fixed_number_of_queries(insured, sale, death_certificate,
+                                                        django_assert_max_num_queries):
+    post_form(insured, f"{NEW}?cobertura=cobertura/morte", opening())
+    claim = Claim.objects.get()
+    for n in range(5):
+        PaymentFactory(claim=claim, amount="10.00")
+        ClaimHistory.objects.create(claim=claim, action="ajustar-reserva", actor="x",
+                                    from_status=claim.status, to_status=claim.status)
+
+    with django_assert_max_num_queries(8):
+        insured.get(f"/segurado/sinistros/{claim.number}")
