@@ -261,7 +261,7 @@ def test_the_claim_page_reads_a_fixed_number_of_queries(insured, sale, death_cer
                                                         django_assert_max_num_queries):
     post_form(insured, f"{NEW}?cobertura=cobertura/morte", opening())
     claim = Claim.objects.get()
-    for n in range(5):
+    for _ in range(5):
         PaymentFactory(claim=claim, amount="10.00")
         ClaimHistory.objects.create(claim=claim, action="ajustar-reserva", actor="x",
                                     from_status=claim.status, to_status=claim.status)

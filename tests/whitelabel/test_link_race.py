@@ -1,0 +1,27 @@
+"""Browsers racing for one link on PostgreSQL with real transactions: one session."""
+
+import pytest
+from django.test import Client
+
+from tests.concurrency import run_together
+from tests.conftest import client_for, postgres_only
+from tests.factories import CoverageFactory, SaleFactory, make_channel
+from tests.whitelabel.helpers import SESSION_COOKIE, generate_link, path_of
+from whitelabel.models import AccessLink
+
+pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
+
+
+def test_eight_browsers_opening_one_link_at_once_get_exactly_one_session():
+    channel = make_channel()
+    sale = SaleFactory(channel=channel)
+    CoverageFactory(sale=sale)
+    path = path_of(generate_link(client_for(channel), sale)["url"])
+
+    answers = run_together([lambda: Client().get(path) for _ in range(8)])
+
+    assert sorted(a.status_code for a in answers) == [302] + [403] * 7
+    [winner] = [a for a in answers if a.status_code == 302]
+    link = AccessLink.objects.get()
+    assert link.exchanged_at is not None and link.session_digest
+    assert winner.cookies[SESSION_COOKIE].value
