@@ -3,6 +3,8 @@ rules live in the services; the payment data and the opening are validated by th
 own serializers, so the admin, the API and the hosted pages accept exactly the same
 input."""
 
+import re
+
 from django import forms
 
 from api_common.problems import flatten_validation_errors
@@ -116,7 +118,8 @@ class PaymentDetailsForm(GroupedForm):
             "beneficiario": {
                 "tipo": cleaned["beneficiario_tipo"],
                 "nome": cleaned["beneficiario_nome"].strip(),
-                "cpf-ou-cnpj": cleaned["beneficiario_cpf_ou_cnpj"].strip().upper(),
+                # People type 529.982.247-25: the punctuation goes, the digits stay.
+                "cpf-ou-cnpj": re.sub(r"[\s./-]", "", cleaned["beneficiario_cpf_ou_cnpj"]).upper(),
             },
             "dados-pagamento": {"metodo-pagamento": method, method: detail},
         }

@@ -3,6 +3,7 @@ Playwright browser download). CI (.ci/run exports CI=true) must run these tests:
 missing browser fails them; elsewhere they are skipped."""
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -30,3 +31,14 @@ def require_chromium() -> None:
 def launch(playwright):
     return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                       args=CHROMIUM_ARGS)
+
+
+@contextmanager
+def screenshot_on_failure(page, tmp_path):
+    """Save what the page showed when a step failed, and say where."""
+    try:
+        yield
+    except Exception:
+        page.screenshot(path=tmp_path / "failure.png", full_page=True)
+        print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
+        raise

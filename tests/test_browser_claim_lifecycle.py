@@ -16,7 +16,13 @@ from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
 from claims import roles
-from tests.browser import TIMEOUT_MS, launch, needs_chromium, require_chromium
+from tests.browser import (
+    TIMEOUT_MS,
+    launch,
+    needs_chromium,
+    require_chromium,
+    screenshot_on_failure,
+)
 from tests.claims.lifecycle_helpers import claim_under_review
 
 PASSWORD = "Senha-Forte-2026!"
@@ -100,101 +106,98 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
         page.on("console", lambda message: refused.append(message.text)
                 if "Content Security Policy" in message.text else None)
         try:
-            page.set_default_timeout(TIMEOUT_MS)
-            expect.set_options(timeout=TIMEOUT_MS)
+            with screenshot_on_failure(page, tmp_path):
+                page.set_default_timeout(TIMEOUT_MS)
+                expect.set_options(timeout=TIMEOUT_MS)
 
-            # --- the analyst: approve the documents, register a payment ----------------
-            _log_in(page, base, "ana.analista")
-            _open_claim_from_list(page, base, number, number)
-            expect(_badge(page)).to_have_text("Documentação em análise")
-            summary = page.locator("section.summary")
-            expect(summary).to_contain_text("Morte")
-            expect(summary).to_contain_text("R$ 50.000,00")
-            expect(summary).to_contain_text(insured)
-            expect(page.locator("nav.claim-actions")).not_to_contain_text("Recusar")  # supervisors
+                # --- the analyst: approve the documents, register a payment ----------------
+                _log_in(page, base, "ana.analista")
+                _open_claim_from_list(page, base, number, number)
+                expect(_badge(page)).to_have_text("Documentação em análise")
+                summary = page.locator("section.summary")
+                expect(summary).to_contain_text("Morte")
+                expect(summary).to_contain_text("R$ 50.000,00")
+                expect(summary).to_contain_text(insured)
+                expect(page.locator("nav.claim-actions")).not_to_contain_text("Recusar")  # supervisors
 
-            _act(page, "Aprovar documentação")
-            # Without payment data the form proposes asking for it; the analyst pays now.
-            ask = page.get_by_label("Solicitar dados de pagamento em seguida")
-            expect(ask).to_be_checked()
-            ask.uncheck()
-            page.get_by_label("Observação").fill("Certidão e documento conferidos.")
-            _confirm(page, "Aprovar documentação")
-            expect(page.locator(".messagelist")).to_contain_text("Documentação aprovada.")
-            expect(_badge(page)).to_have_text("Em regulação")
+                _act(page, "Aprovar documentação")
+                # Without payment data the form proposes asking for it; the analyst pays now.
+                ask = page.get_by_label("Solicitar dados de pagamento em seguida")
+                expect(ask).to_be_checked()
+                ask.uncheck()
+                page.get_by_label("Observação").fill("Certidão e documento conferidos.")
+                _confirm(page, "Aprovar documentação")
+                expect(page.locator(".messagelist")).to_contain_text("Documentação aprovada.")
+                expect(_badge(page)).to_have_text("Em regulação")
 
-            _act(page, "Registrar pagamento")
-            expect(page.locator(".claim-line")).to_contain_text("restante R$ 50.000,00")
-            expect(page.locator(".help-box").first).to_contain_text(
-                "Valor restante do sinistro: R$ 50.000,00")
-            amount = page.get_by_label("Valor (R$)")
-            expect(amount).to_have_value("50.000,00")  # the remaining amount, localized
-            amount.fill("1.500,00")
-            page.get_by_label("Tipo de beneficiário").select_option(label="Segurado")
-            page.get_by_label("Nome do beneficiário").fill("Maria da Silva")
-            page.get_by_label("CPF ou CNPJ do beneficiário").fill("52998224725")
-            page.get_by_label("Método de pagamento").select_option(label="PIX")
-            page.get_by_label("Chave PIX").fill("maria@example.com")
-            _confirm(page, "Registrar pagamento")
-            expect(page.locator(".messagelist")).to_contain_text(
-                "Pagamento de R$ 1.500,00 para Maria da Silva registrado.")
-            expect(_badge(page)).to_have_text("Em regulação")
-            payments = page.locator("section[aria-labelledby=pagamentos] tbody tr")
-            expect(payments).to_have_count(1)
-            expect(payments).to_contain_text("Maria da Silva")
-            expect(payments).to_contain_text("529.982.247-25")
-            expect(payments).to_contain_text("PIX")
-            expect(payments).to_contain_text("R$ 1.500,00")
-            expect(payments).to_contain_text("Registrado")
-            expect(payments).to_contain_text("por Ana Souza")
-            expect(summary).to_contain_text("R$ 48.500,00")  # valor restante
+                _act(page, "Registrar pagamento")
+                expect(page.locator(".claim-line")).to_contain_text("restante R$ 50.000,00")
+                expect(page.locator(".help-box").first).to_contain_text(
+                    "Valor restante do sinistro: R$ 50.000,00")
+                amount = page.get_by_label("Valor (R$)")
+                expect(amount).to_have_value("50.000,00")  # the remaining amount, localized
+                amount.fill("1.500,00")
+                page.get_by_label("Tipo de beneficiário").select_option(label="Segurado")
+                page.get_by_label("Nome do beneficiário").fill("Maria da Silva")
+                page.get_by_label("CPF ou CNPJ do beneficiário").fill("52998224725")
+                page.get_by_label("Método de pagamento").select_option(label="PIX")
+                page.get_by_label("Chave PIX").fill("maria@example.com")
+                _confirm(page, "Registrar pagamento")
+                expect(page.locator(".messagelist")).to_contain_text(
+                    "Pagamento de R$ 1.500,00 para Maria da Silva registrado.")
+                expect(_badge(page)).to_have_text("Em regulação")
+                payments = page.locator("section[aria-labelledby=pagamentos] tbody tr")
+                expect(payments).to_have_count(1)
+                expect(payments).to_contain_text("Maria da Silva")
+                expect(payments).to_contain_text("529.982.247-25")
+                expect(payments).to_contain_text("PIX")
+                expect(payments).to_contain_text("R$ 1.500,00")
+                expect(payments).to_contain_text("Registrado")
+                expect(payments).to_contain_text("por Ana Souza")
+                expect(summary).to_contain_text("R$ 48.500,00")  # valor restante
 
-            timeline = page.locator("section[aria-labelledby=linha-do-tempo]")
-            expect(timeline.get_by_role("heading", name="Linha do tempo")).to_be_visible()
-            entries = timeline.locator("ol.timeline > li")
-            # Newest first: payment, approval, documents complete, opening.
-            expect(entries.nth(0)).to_contain_text("Pagamento registrado por Ana Souza")
-            expect(entries.nth(0)).to_contain_text("Pagamento registrado")
-            expect(entries.nth(1)).to_contain_text("Documentação aprovada por Ana Souza")
-            expect(entries.nth(1)).to_contain_text("Documentação em análise → Em regulação")
-            expect(entries.nth(1)).to_contain_text("Certidão e documento conferidos.")
-            # An analyst may not settle: no such button for her.
-            expect(page.locator("nav.claim-actions")).not_to_contain_text("Liquidar pagamento")
-            _log_out(page)
+                timeline = page.locator("section[aria-labelledby=linha-do-tempo]")
+                expect(timeline.get_by_role("heading", name="Linha do tempo")).to_be_visible()
+                entries = timeline.locator("ol.timeline > li")
+                # Newest first: payment, approval, documents complete, opening.
+                expect(entries.nth(0)).to_contain_text("Pagamento registrado por Ana Souza")
+                expect(entries.nth(0)).to_contain_text("Pagamento registrado")
+                expect(entries.nth(1)).to_contain_text("Documentação aprovada por Ana Souza")
+                expect(entries.nth(1)).to_contain_text("Documentação em análise → Em regulação")
+                expect(entries.nth(1)).to_contain_text("Certidão e documento conferidos.")
+                # An analyst may not settle: no such button for her.
+                expect(page.locator("nav.claim-actions")).not_to_contain_text("Liquidar pagamento")
+                _log_out(page)
 
-            # --- the supervisor: settle the payment, finalize ---------------------------
-            _log_in(page, base, "sergio.supervisor")
-            _open_claim_from_list(page, base, insured, number)
-            expect(_badge(page)).to_have_text("Em regulação")
+                # --- the supervisor: settle the payment, finalize ---------------------------
+                _log_in(page, base, "sergio.supervisor")
+                _open_claim_from_list(page, base, insured, number)
+                expect(_badge(page)).to_have_text("Em regulação")
 
-            _act(page, "Liquidar pagamento")
-            page.get_by_label("Pagamento:", exact=True).select_option(index=0)
-            expect(page.get_by_label("Pagamento:", exact=True)).to_contain_text(
-                "R$ 1.500,00 para Maria da Silva (PIX)")
-            page.get_by_label("Id da transação financeira").fill("E2E-PIX-0001")
-            # Today is proposed, in the only format a date input keeps.
-            expect(page.get_by_label("Data do pagamento")).to_have_value(today.isoformat())
-            _confirm(page, "Liquidar pagamento")
-            expect(page.locator(".messagelist")).to_contain_text(
-                "Pagamento de R$ 1.500,00 liquidado.")
-            expect(payments).to_contain_text("Concluído")
-            expect(payments).to_contain_text("E2E-PIX-0001")
-            expect(payments).to_contain_text(today.strftime("%d/%m/%Y"))
+                _act(page, "Liquidar pagamento")
+                page.get_by_label("Pagamento:", exact=True).select_option(index=0)
+                expect(page.get_by_label("Pagamento:", exact=True)).to_contain_text(
+                    "R$ 1.500,00 para Maria da Silva (PIX)")
+                page.get_by_label("Id da transação financeira").fill("E2E-PIX-0001")
+                # Today is proposed, in the only format a date input keeps.
+                expect(page.get_by_label("Data do pagamento")).to_have_value(today.isoformat())
+                _confirm(page, "Liquidar pagamento")
+                expect(page.locator(".messagelist")).to_contain_text(
+                    "Pagamento de R$ 1.500,00 liquidado.")
+                expect(payments).to_contain_text("Concluído")
+                expect(payments).to_contain_text("E2E-PIX-0001")
+                expect(payments).to_contain_text(today.strftime("%d/%m/%Y"))
 
-            _act(page, "Finalizar")
-            _confirm(page, "Finalizar")
-            expect(page.locator(".messagelist")).to_contain_text("Sinistro finalizado.")
-            expect(_badge(page)).to_have_text("Finalizado")
-            expect(entries.nth(0)).to_contain_text("Sinistro finalizado por Sérgio Lima")
-            expect(entries.nth(0)).to_contain_text("Pago R$ 1.500,00. Reserva liberada: R$ 48.500,00.")
-            expect(entries.nth(1)).to_contain_text("Pagamento liquidado por Sérgio Lima")
-            expect(summary).to_contain_text("R$ 1.500,00")  # the value is what was paid
-            _log_out(page)
-            assert refused == []
-        except Exception:
-            page.screenshot(path=tmp_path / "failure.png", full_page=True)
-            print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
-            raise
+                _act(page, "Finalizar")
+                _confirm(page, "Finalizar")
+                expect(page.locator(".messagelist")).to_contain_text("Sinistro finalizado.")
+                expect(_badge(page)).to_have_text("Finalizado")
+                expect(entries.nth(0)).to_contain_text("Sinistro finalizado por Sérgio Lima")
+                expect(entries.nth(0)).to_contain_text("Pago R$ 1.500,00. Reserva liberada: R$ 48.500,00.")
+                expect(entries.nth(1)).to_contain_text("Pagamento liquidado por Sérgio Lima")
+                expect(summary).to_contain_text("R$ 1.500,00")  # the value is what was paid
+                _log_out(page)
+                assert refused == []
         finally:
             browser.close()
 

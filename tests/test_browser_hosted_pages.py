@@ -20,7 +20,13 @@ from playwright.sync_api import expect, sync_playwright
 
 from claims.models import Claim, DocumentFile
 from claims.workflow import ClaimStatus
-from tests.browser import TIMEOUT_MS, launch, needs_chromium, require_chromium
+from tests.browser import (
+    TIMEOUT_MS,
+    launch,
+    needs_chromium,
+    require_chromium,
+    screenshot_on_failure,
+)
 from tests.claims.documents_helpers import PDF
 from tests.factories import DocumentRequirementFactory
 from tests.s3 import BUCKET, empty_bucket, use_s3
@@ -83,7 +89,7 @@ def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pd
     page.get_by_label("Morte").check()
     page.get_by_role("button", name="Continuar").click()
     expect(page.get_by_role("heading", name="Comunicar sinistro")).to_be_visible()
-    expect(page.get_by_label("Seu nome completo")).not_to_be_empty()  # from the sale
+    expect(page.get_by_label("Seu nome completo")).to_be_empty()  # a death: not the insured
     page.get_by_role("button", name="Enviar comunicação").click()  # nothing chosen yet
     expect(page.get_by_role("alert")).to_contain_text("Confira os campos marcados abaixo.")
     visit.check("abrir-sinistro-erros")
@@ -91,6 +97,9 @@ def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pd
     page.get_by_label("Tipo de ocorrência").select_option(label="Morte natural")
     page.get_by_label("Data do ocorrido").fill("2026-11-01")
     page.get_by_label("Conte o que aconteceu").fill("Meu pai faleceu no hospital.")
+    page.get_by_label("Seu nome completo").fill("Carla Mendes")
+    page.get_by_label("Nome de quem devemos procurar").fill("Carla Mendes")
+    page.get_by_label("E-mail").fill("carla@example.com")
     page.get_by_role("button", name="Enviar comunicação").click()
 
     expect(page.get_by_role("status").first).to_contain_text("comunicado")
@@ -132,13 +141,10 @@ def _run(live_server, tmp_path, channel, sale):
         expect.set_options(timeout=TIMEOUT_MS)
         visit = Visit(page, shots)
         try:
-            _the_person_opens_a_claim_and_sends_the_document(visit, link, _pdf(tmp_path))
-            _a_used_link_asks_for_a_new_one(browser, link, shots)
-            assert visit.csp_refusals == []
-        except Exception:
-            page.screenshot(path=tmp_path / "failure.png", full_page=True)
-            print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
-            raise
+            with screenshot_on_failure(page, tmp_path):
+                _the_person_opens_a_claim_and_sends_the_document(visit, link, _pdf(tmp_path))
+                _a_used_link_asks_for_a_new_one(browser, link, shots)
+                assert visit.csp_refusals == []
         finally:
             browser.close()
     claim = Claim.objects.get(sale=sale)

@@ -33,6 +33,10 @@ class PendingItem:
     received: list = field(default_factory=list)
     rejection: DocumentFile | None = None  # the latest refused file, when newer than any received
 
+    @property
+    def rejection_words(self) -> str:
+        return wording.rejection_words(self.rejection.rejection_reason) if self.rejection else ""
+
 
 @dataclass
 class TimelineEntry:

@@ -48,3 +48,28 @@ def status_badge(status: str) -> str:
 
 def status_meaning(status: str) -> str:
     return STATUS_WORDS[ClaimStatus(status)][1]
+
+
+REPLACEMENT_PREFIX = "Substituição solicitada: "
+
+
+def rejection_words(reason: str) -> str:
+    """Why a file was not accepted, for the person: the analyst's reason when they asked
+    for a replacement; otherwise the automatic check, without media-type jargon."""
+    if reason.startswith(REPLACEMENT_PREFIX):
+        return f"A seguradora pediu outro arquivo: {reason.removeprefix(REPLACEMENT_PREFIX)}"
+    return ("O arquivo não pôde ser aberto como PDF, JPG, PNG ou HEIC (ou estava vazio). "
+            "Escolha outro arquivo.")
+
+
+# Business refusals when opening, in plain words ({brand}: the channel's name).
+OPENING_REFUSALS = {
+    "insurance-lmg-exhausted": (
+        "O valor total do seu seguro já foi usado por outros sinistros, então não é possível "
+        "comunicar um novo por aqui. Fale com {brand} para saber como seguir."),
+    "coverage-lmi-exhausted": (
+        "O valor desta cobertura já foi usado por outros sinistros, então não é possível "
+        "comunicar um novo por aqui. Fale com {brand} para saber como seguir."),
+    "sale-not-active": "Este seguro está cancelado: não é possível comunicar sinistros por aqui.",
+    "coverage-not-active": "Esta cobertura não está mais ativa no seu seguro.",
+}

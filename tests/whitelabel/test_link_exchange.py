@@ -147,3 +147,10 @@ def test_two_browsers_racing_for_one_link_get_one_session(link_url):
     answers = [first.get(path_of(link_url)), second.get(path_of(link_url))]
 
     assert sorted(a.status_code for a in answers) == [302, 403]
+
+
+def test_an_unknown_address_under_the_hosted_pages_is_a_portuguese_404(insured):
+    response = insured.get("/segurado/nao-existe")
+
+    assert response.status_code == 404
+    assert "Página não encontrada" in response.content.decode()

@@ -91,11 +91,39 @@ def test_a_coverage_without_natures_asks_for_none(insured):
 def test_the_form_is_prefilled_from_the_sale_and_the_links_payment_details(api, sale):
     insured = open_session(generate_link(api, sale, **{"detalhes-pagamento": PAYMENT})["url"])
 
-    page = text(insured.get(NEW, {"cobertura": "cobertura/morte"}))
+    page = text(insured.get(NEW, {"cobertura": "cobertura/perda-de-renda"}))
 
     assert f'value="{sale.insured_name}"' in page
     assert 'value="segurado@example.com"' in page
     assert 'value="maria@example.com"' in page and 'value="52998224725"' in page
+
+
+def test_a_death_is_reported_by_someone_else_so_nothing_of_the_insured_is_prefilled(insured,
+                                                                                  sale):
+    page = text(insured.get(NEW, {"cobertura": "cobertura/morte"}))
+
+    assert sale.insured_name not in page.split("Comunicar sinistro", 1)[1].split("Sair")[0]
+    assert 'value="segurado@example.com"' not in page
+
+
+def test_a_used_up_limit_is_explained_in_plain_words(insured, sale, channel):
+    sale.max_guarantee = 0
+    sale.save()
+
+    response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", opening())
+
+    assert "O valor total do seu seguro já foi usado por outros sinistros" in text(response)
+    assert f"Fale com {channel.name} para saber como seguir." in text(response)
+    assert "LMG" not in text(response)
+
+
+def test_a_tax_id_typed_with_punctuation_is_accepted(insured):
+    data = opening(**{"pagamento-metodo_pagamento": "pix", "pagamento-beneficiario_tipo": "outro",
+                      "pagamento-beneficiario_nome": "Ana", "pagamento-pix_chave": "ana@example.com",
+                      "pagamento-beneficiario_cpf_ou_cnpj": "529.982.247-25"})
+
+    assert post_form(insured, f"{NEW}?cobertura=cobertura/morte", data).status_code == 302
+    assert Claim.objects.get().payment_details["beneficiary"]["tax_id"] == "52998224725"
 
 
 def test_opening_a_claim_runs_the_apis_service(insured, sale, death_certificate):
@@ -145,7 +173,8 @@ def test_payment_details_given_at_opening_are_validated_like_the_apis(insured):
      "A data da ocorrência não pode estar no futuro."),
     ({"contact_email": "", "contact_phone": "", "contact_area_code": ""},
      "Informe e-mail ou telefone da pessoa para contato."),
-    ({"occurred_at": "2019-05-01"}, "fora da vigência"),
+    ({"occurred_at": "2019-05-01"}, "Esta data está fora do período coberto pelo seu seguro "
+                                    "(01/01/2025 a 31/12/2030)."),
 ])
 def test_errors_are_shown_on_the_form_in_portuguese(insured, overrides, message):
     response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", opening(**overrides))

@@ -51,9 +51,11 @@ def test_a_file_that_is_not_what_it_says_is_reported_as_not_accepted(insured, cl
     confirmed = insured.post(body["confirmar"], {"csrfmiddlewaretoken": token}).json()
 
     assert confirmed["situacao"] == "rejeitado"
-    assert "não é um arquivo application/pdf válido" in confirmed["mensagem"]
+    assert confirmed["mensagem"] == ("O arquivo não pôde ser aberto como PDF, JPG, PNG ou HEIC "
+                                     "(ou estava vazio). Escolha outro arquivo.")
     page = insured.get(f"/segurado/sinistros/{claim.number}").content.decode()
-    assert "não foi aceito" in page and "Envie outro." in page
+    assert "O arquivo certidao.pdf não foi aceito. O arquivo não pôde ser aberto" in page
+    assert "application/pdf" not in page.split("Documentos pedidos")[1].split("<form")[0]
 
 
 @pytest.mark.parametrize("fields, status, message", [

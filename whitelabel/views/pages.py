@@ -23,6 +23,9 @@ from whitelabel.forms import (
 from whitelabel.views.session import insured_page
 
 
+DEATH_COVERAGES = {"cobertura/morte"}
+
+
 def _claim_url(number: str) -> str:
     return reverse("whitelabel:claim", kwargs={"number": number})
 
@@ -75,18 +78,25 @@ def open_claim(request):
                 form.add_error(None, format_html(
                     'Já existe um sinistro aberto para esta cobertura. '
                     '<a href="{}">Acompanhe o sinistro {}</a>.', _claim_url(number), number))
+            except errors.OccurrenceOutsideValidity:
+                form.add_error("occurred_at", (
+                    "Esta data está fora do período coberto pelo seu seguro "
+                    f"({sale.valid_from:%d/%m/%Y} a {sale.valid_until:%d/%m/%Y})."))
             except ProblemError as refusal:
-                form.add_error(None, refusal.detail)
+                words = wording.OPENING_REFUSALS.get(refusal.problem_id, refusal.detail)
+                form.add_error(None, words.format(brand=request.brand.name))
             else:
                 messages.success(request, f"Sinistro {claim.number} comunicado.")
                 return HttpResponseRedirect(_claim_url(claim.number))
     else:
-        form = HostedOpenClaimForm(coverage=chosen, initial={
+        # After a death, whoever reports it is someone else: nothing of the insured's.
+        insured = {} if chosen in DEATH_COVERAGES else {
             "requester_name": sale.insured_name, "contact_name": sale.insured_name,
             "contact_email": sale.insured_email,
             "contact_area_code": sale.insured_phone_area_code,
             "contact_phone": sale.insured_phone_number,
-        })
+        }
+        form = HostedOpenClaimForm(coverage=chosen, initial=insured)
         payment = OptionalPaymentDetailsForm(
             prefix="pagamento", initial=PaymentDetailsForm.initial_from(link.payment_details))
     return render(request, "whitelabel/open_claim.html", {

@@ -13,7 +13,7 @@ from api_common.problems import ProblemError, flatten_validation_errors
 from claims import services
 from claims.models import DocumentFile
 from claims.serializers import DocumentUploadInputSerializer
-from whitelabel import selectors
+from whitelabel import selectors, wording
 from whitelabel.views.session import insured_page
 
 
@@ -72,6 +72,6 @@ def confirm_upload(request, number: str, file_id):
         return JsonResponse({"situacao": "recebido", "mensagem": "Arquivo recebido."})
     if document.status == DocumentFile.Status.REJECTED:
         return JsonResponse({"situacao": "rejeitado",
-                             "mensagem": f"O arquivo não foi aceito: {document.rejection_reason}"})
+                             "mensagem": wording.rejection_words(document.rejection_reason)})
     return JsonResponse({"situacao": "aguardando",
                          "mensagem": "O arquivo ainda não chegou. Tente enviar de novo."})

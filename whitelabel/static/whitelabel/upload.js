@@ -96,7 +96,7 @@
       busy(true);
       progress.value = 0;
       progressBox.querySelector(".file-name").textContent = name;
-      status.textContent = "Enviando " + name + "…";
+      status.textContent = "";
       postForm(form.action, form, {"tipo": form.querySelector("[name=tipo]").value,
                                    "nome-arquivo": name, "tamanho": String(file.size)})
         .then(function (link) {
@@ -110,6 +110,7 @@
             status.textContent = "Arquivo recebido. Atualizando a página…";
             window.location.reload();
           } else {
+            lastFile = null;  // the same file would be refused again: choose another
             fail(result.mensagem);
           }
         })
