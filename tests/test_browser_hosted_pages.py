@@ -93,6 +93,7 @@ def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pd
     page.get_by_role("button", name="Enviar comunicação").click()  # nothing chosen yet
     expect(page.get_by_role("alert")).to_contain_text("Confira os campos marcados abaixo.")
     visit.check("abrir-sinistro-erros")
+    expect(page.get_by_label("Seu nome completo")).to_be_empty()
 
     page.get_by_label("Tipo de ocorrência").select_option(label="Morte natural")
     page.get_by_label("Data do ocorrido").fill("2026-11-01")
