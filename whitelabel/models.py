@@ -8,7 +8,6 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 
 HEX_COLOR = RegexValidator(r"^#[0-9A-Fa-f]{6}$", "Use uma cor no formato #RRGGBB.")
 
@@ -102,7 +101,3 @@ class AccessLink(models.Model):
     def actor(self) -> str:
         """Who acts in the claim's history: the insured person through this link."""
         return f"segurado:{self.user_reference or 'link ' + str(self.pk)[:8]}"
-
-    @property
-    def is_current(self) -> bool:
-        return self.ended_at is None and self.expires_at > timezone.now()
