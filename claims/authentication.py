@@ -1,11 +1,27 @@
-"""Bearer token -> channel. Every /api/v1 call is made by exactly one channel."""
+"""Bearer token -> channel. Every /api/v1 call is made by exactly one channel.
 
+The token is read from the ``Authorization`` header alone (RFC 6750 §2.1; RFC 9700 forbids
+tokens in bodies and query strings), so authentication never parses the request body:
+a malformed or oversized body is the view's parser's problem, answered once, as a 4xx.
+One indexed query finds the token, its application and its channel.
+"""
+
+import hashlib
 from dataclasses import dataclass
 
-from oauth2_provider.contrib.rest_framework import OAuth2Authentication
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import BasePermission
 
 from claims.models import Channel
+
+# The scope every channel token carries (OAUTH2_PROVIDER["DEFAULT_SCOPES"]).
+CLAIMS_SCOPE = "claims"
+# Issued tokens are 30 characters; anything far longer is not one of ours.
+MAX_TOKEN_LENGTH = 255
+REALM = "api"
 
 
 @dataclass(frozen=True)
@@ -21,24 +37,61 @@ class ChannelPrincipal:
         return f"canal:{self.channel.slug}"
 
 
-class ChannelTokenAuthentication(OAuth2Authentication):
-    """django-oauth-toolkit validates the token (expiry, revocation); we map its
-    application to the channel. A token of an inactive channel is not accepted."""
+class InvalidToken(AuthenticationFailed):
+    """A bearer token was presented and is not usable; the detail says why."""
+
+
+class ChannelTokenAuthentication(BaseAuthentication):
+    """Finds the access token by its SHA-256 (tokens are stored hashed, RFC 9700) and
+    maps its application to an active channel.
+
+    No ``Authorization`` header: ``None``, so DRF answers 401 "not provided"; another
+    scheme (Basic...): 401 ``invalid_request``. A bearer header whose
+    token is malformed, unknown, revoked, expired, out of scope or of a deactivated
+    channel: 401 ``invalid_token`` with a detail that says which.
+    """
 
     def authenticate(self, request):
-        if not request.headers.get("Authorization", "").lower().startswith("bearer "):
-            # Tokens travel only in the header (RFC 9700); stop before the toolkit
-            # reads the body, so a token-less call is a 401 whatever its body.
+        header = request.META.get("HTTP_AUTHORIZATION", "")
+        if not header:
             return None
-        result = super().authenticate(request)
-        if result is None:
-            return None
-        _user, token = result
-        channel = Channel.objects.filter(application_id=token.application_id, is_active=True).first()
-        if channel is None:
-            request.oauth2_error = {"error": "invalid_token"}
-            return None
-        return ChannelPrincipal(channel=channel), token
+        scheme, _, credentials = header.partition(" ")
+        if scheme.lower() != "bearer":
+            request.bearer_error = "invalid_request"
+            raise InvalidToken("Envie o token de acesso no cabeçalho Authorization: Bearer <token>.")
+        token = credentials.strip()
+        if not token or len(token) > MAX_TOKEN_LENGTH or not token.isascii() or " " in token:
+            raise self._invalid(request, "O token de acesso está malformado.")
+        checksum = hashlib.sha256(token.encode("ascii")).hexdigest()
+        row = (
+            get_access_token_model().objects
+            .select_related("application__channel")
+            .filter(token_checksum=checksum)
+            .first()
+        )
+        if row is None:
+            raise self._invalid(
+                request, "O token de acesso é desconhecido ou foi revogado; peça um novo em /oauth/token."
+            )
+        if row.expires <= timezone.now():
+            raise self._invalid(request, "O token de acesso expirou; peça um novo em /oauth/token.")
+        if CLAIMS_SCOPE not in row.scope.split():
+            raise self._invalid(request, "O token de acesso não tem o escopo da API de sinistros.")
+        channel = getattr(row.application, "channel", None) if row.application else None
+        if channel is None or not channel.is_active:
+            raise self._invalid(request, "O canal deste token está desativado.")
+        return ChannelPrincipal(channel=channel), row
+
+    def authenticate_header(self, request):
+        error = getattr(request, "bearer_error", None)
+        if error:
+            return f'Bearer realm="{REALM}", error="{error}"'
+        return f'Bearer realm="{REALM}"'
+
+    @staticmethod
+    def _invalid(request, detail: str) -> InvalidToken:
+        request.bearer_error = "invalid_token"
+        return InvalidToken(detail)
 
 
 class IsChannel(BasePermission):
