@@ -108,6 +108,17 @@ CACHES = {
     "default": env.cache("CACHE_URL", default="locmemcache://claims"),
 }
 
+# People's passwords use Django's default (first) hasher; channels' random client secrets
+# use a salted SHA-256 fit for their entropy (claims/oauth/hashers.py).
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+    "claims.oauth.hashers.ClientSecretHasher",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -272,7 +283,9 @@ OAUTH2_PROVIDER = {
     "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("ACCESS_TOKEN_EXPIRE_SECONDS", default=12 * 60 * 60),
     "SCOPES": {"claims": "Sinistros do canal"},
     "DEFAULT_SCOPES": ["claims"],
-    "OAUTH2_BACKEND_CLASS": "claims.oauth.JSONOrFormOAuthLibCore",
+    "OAUTH2_BACKEND_CLASS": "claims.oauth.backends.CheckedTokenRequestCore",
+    "OAUTH2_VALIDATOR_CLASS": "claims.oauth.validators.ChannelOAuth2Validator",
+    "CLIENT_SECRET_HASHER": "client_secret_sha256",
     # RFC 9700 (OAuth 2.0 Security BCP). Only client credentials are used, but nothing
     # else should be open either; tokens are stored hashed, never in plaintext.
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
@@ -295,6 +308,11 @@ OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
 # for its whole lifetime, so a healthy client asks a few times a day).
 TOKEN_RATE_LIMIT = env.int("TOKEN_RATE_LIMIT", default=20)
 TOKEN_RATE_WINDOW_SECONDS = env.int("TOKEN_RATE_WINDOW_SECONDS", default=3600)
+# Failed client authentications, counted per claimed client id and per client address
+# and checked before any secret is looked at; past either, 429 until the window ends.
+TOKEN_FAILURE_LIMIT_PER_CLIENT = env.int("TOKEN_FAILURE_LIMIT_PER_CLIENT", default=30)
+TOKEN_FAILURE_LIMIT_PER_ADDRESS = env.int("TOKEN_FAILURE_LIMIT_PER_ADDRESS", default=20)
+TOKEN_FAILURE_WINDOW_SECONDS = env.int("TOKEN_FAILURE_WINDOW_SECONDS", default=600)
 
 # --- Webhooks ---------------------------------------------------------------------------
 # Destinations are untrusted input: loopback, private, link-local, metadata... are refused

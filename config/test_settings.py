@@ -9,4 +9,7 @@ SECURE_SSL_REDIRECT = False
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
 WHITENOISE_USE_FINDERS = True
 # Hashing strength is not what tests measure; client secrets are hashed all the same.
-PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+    "claims.oauth.hashers.ClientSecretHasher",
+]

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from claims.oauth import RateLimitedTokenView
+from claims.oauth.views import RateLimitedTokenView
 from claims.upload_views import DocumentDownloadView, LocalUploadView, StorageNotificationView
 
 api_v1 = [

@@ -59,3 +59,25 @@ def test_a_successful_login_is_not_affected_by_earlier_failures_below_the_limit(
     login("errada")
 
     assert login("senha-forte-123").status_code == 302
+
+
+def test_a_locked_out_address_costs_no_password_hashing(ana, monkeypatch):
+    """Every login attempt, even for an unknown username, runs the slow password hasher
+    (Django evens out timing); once an address is locked, django-axes refuses before any
+    backend runs, so guessing cannot keep the CPU busy."""
+    from django.contrib.auth.hashers import MD5PasswordHasher
+
+    calls = []
+    for name in ("encode", "verify"):
+        original = getattr(MD5PasswordHasher, name)
+        monkeypatch.setattr(MD5PasswordHasher, name,
+                            lambda self, *a, _o=original, **k: calls.append(1) or _o(self, *a, **k))
+    for name in ("a", "b", "c"):
+        login("x", username=name)
+    assert calls  # unknown usernames were hashed too, below the limit
+    calls.clear()
+
+    for name in ("d", "e", "f", "ana"):
+        assert login("senha-forte-123", username=name).status_code == 429
+
+    assert calls == []

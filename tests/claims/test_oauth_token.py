@@ -16,7 +16,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application
 from rest_framework.test import APIClient
 
-from claims.oauth import RateLimitedTokenView
+from claims.oauth.views import RateLimitedTokenView
 from tests.conftest import token_request
 from tests.factories import make_channel
 
@@ -149,7 +149,9 @@ def test_a_json_body_that_is_not_an_object_is_refused(db, body):
     response = APIClient().post("/oauth/token", body, content_type="application/json")
 
     assert response.status_code == 400
-    assert response.json()["error"] == "unsupported_grant_type"
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["error"] == "invalid_request"
+    assert response.json()["problem-id"] == "invalid-request"
 
 
 def test_expires_in_follows_the_access_token_lifetime_setting(

@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-import claims.oauth
+import claims.oauth.views
 import claims.selectors
 from tests.conftest import token_request
 
@@ -203,7 +203,7 @@ def test_an_unexpected_error_is_logged_with_its_instance(api, monkeypatch, caplo
 
 
 def test_an_unexpected_error_at_the_token_endpoint_is_a_bare_problem_500(channel, monkeypatch):
-    monkeypatch.setattr(claims.oauth, "_client_id_of", _explode)
+    monkeypatch.setattr(claims.oauth.views, "read_token_request", _explode)
     client = APIClient()
     client.raise_request_exception = False
 
