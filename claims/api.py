@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 from api_common.pagination import PAGINATION_PARAMETERS, OpaqueCursorPagination
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
 from claims import selectors, services
+from claims.throttles import ChannelRateThrottle, UploadUrlRateThrottle
 from claims.serializers import (
     ClaimSerializer,
     DocumentUploadInputSerializer,
@@ -105,6 +106,8 @@ class ClaimDetailApi(APIView):
 
 
 class DocumentUploadApi(APIView):
+    throttle_classes = [ChannelRateThrottle, UploadUrlRateThrottle]
+
     @extend_schema(
         operation_id="enviar-documento",
         tags=["sinistros"],

@@ -246,12 +246,18 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["claims.authentication.ChannelTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["claims.authentication.IsChannel"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_THROTTLE_CLASSES": ["claims.throttles.ChannelRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api_common.problems.problem_exception_handler",
     "COERCE_DECIMAL_TO_STRING": False,
     "UNAUTHENTICATED_USER": None,
 }
+
+# Requests per minute per channel, counted in the cache (Redis in production); a
+# channel's own values in the admin override these. Past a limit: 429 with Retry-After.
+API_THROTTLE_PER_MINUTE = env.int("API_THROTTLE_PER_MINUTE", default=600)
+UPLOAD_URL_THROTTLE_PER_MINUTE = env.int("UPLOAD_URL_THROTTLE_PER_MINUTE", default=60)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sinistros API",

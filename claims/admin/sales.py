@@ -25,7 +25,10 @@ class ChannelAdmin(admin.ModelAdmin):
     list_filter = ["is_active", "claims_api_enabled"]
     search_fields = ["name", "slug", "application__client_id"]
     readonly_fields = ["client_id", "created_at"]
-    fields = ["name", "slug", "is_active", "claims_api_enabled", "client_id", "created_at"]
+    fields = [
+        "name", "slug", "is_active", "claims_api_enabled",
+        "api_requests_per_minute", "upload_urls_per_minute", "client_id", "created_at",
+    ]
 
     def has_add_permission(self, request):
         return False  # channels are created with `manage.py create_channel` (secret shown once)

@@ -27,6 +27,15 @@ class Channel(models.Model):
         "API de sinistros habilitada", default=True,
         help_text="Desabilitada: o canal se autentica, mas as chamadas à API são recusadas (403).",
     )
+    # API request limits (per minute, per channel); empty: the settings' defaults.
+    api_requests_per_minute = models.PositiveIntegerField(
+        "requisições à API por minuto", null=True, blank=True,
+        help_text="Vazio: o padrão do serviço (API_THROTTLE_PER_MINUTE).",
+    )
+    upload_urls_per_minute = models.PositiveIntegerField(
+        "URLs de envio por minuto", null=True, blank=True,
+        help_text="Vazio: o padrão do serviço (UPLOAD_URL_THROTTLE_PER_MINUTE).",
+    )
     created_at = models.DateTimeField("criado em", auto_now_add=True)
 
     class Meta:
