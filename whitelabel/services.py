@@ -55,20 +55,31 @@ def issue_link(
     return link, link_url(token)
 
 
+@transaction.atomic
 def exchange(token: str) -> tuple[AccessLink, str]:
     """Trade a link's token for a session -> (link, session token). Works once, and only
-    before the link expires: the compare-and-set below lets exactly one of two racing
-    requests win."""
+    before the link expires: the link's row is locked, so of two racing requests the
+    second sees the first's exchange and is refused. (A single UPDATE filtered through
+    the sale's channel would not do: PostgreSQL runs the join as a subquery on the
+    statement's snapshot, and racing requests could all pass it.)"""
     session = secrets.token_urlsafe(32)
-    now = timezone.now()
-    digest = token_digest(token)
-    won = AccessLink.objects.filter(
-        token_digest=digest, exchanged_at__isnull=True, expires_at__gt=now,
-        sale__channel__is_active=True,
-    ).update(exchanged_at=now, session_digest=token_digest(session))
-    if not won:
+    link = (
+        AccessLink.objects.select_for_update(of=("self",))
+        .select_related("sale__channel")
+        .filter(token_digest=token_digest(token))
+        .first()
+    )
+    if (
+        link is None
+        or link.exchanged_at is not None
+        or link.expires_at <= timezone.now()
+        or not link.sale.channel.is_active
+    ):
         raise LinkRefused()
-    return AccessLink.objects.get(token_digest=digest), session
+    link.exchanged_at = timezone.now()
+    link.session_digest = token_digest(session)
+    link.save(update_fields=["exchanged_at", "session_digest"])
+    return link, session
 
 
 def link_for_session(session: str) -> AccessLink | None:

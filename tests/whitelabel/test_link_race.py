@@ -12,16 +12,20 @@ from whitelabel.models import AccessLink
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
 
 
-def test_eight_browsers_opening_one_link_at_once_get_exactly_one_session():
+def test_eight_browsers_opening_one_link_at_once_get_exactly_one_session(settings):
+    settings.WHITELABEL_EXCHANGE_RATE_LIMIT = 100  # every browser here shares one address
     channel = make_channel()
     sale = SaleFactory(channel=channel)
     CoverageFactory(sale=sale)
-    path = path_of(generate_link(client_for(channel), sale)["url"])
+    api = client_for(channel)
 
-    answers = run_together([lambda: Client().get(path) for _ in range(8)])
+    for _round in range(4):  # several rounds: a lost race shows up only now and then
+        path = path_of(generate_link(api, sale)["url"])
 
-    assert sorted(a.status_code for a in answers) == [302] + [403] * 7
-    [winner] = [a for a in answers if a.status_code == 302]
-    link = AccessLink.objects.get()
-    assert link.exchanged_at is not None and link.session_digest
-    assert winner.cookies[SESSION_COOKIE].value
+        answers = run_together([lambda p=path: Client().get(p) for _ in range(8)])
+
+        assert sorted(a.status_code for a in answers) == [302] + [403] * 7
+        [winner] = [a for a in answers if a.status_code == 302]
+        link = AccessLink.objects.latest("created_at")
+        assert link.exchanged_at is not None and link.session_digest
+        assert winner.cookies[SESSION_COOKIE].value
