@@ -126,6 +126,16 @@ class UploadContentTypeMismatch(ProblemError):
     title = "Content-Type diferente do esperado"
 
 
+class UploadLengthRequired(ProblemError):
+    status = 411
+    problem_id = "upload-length-required"
+    title = "Content-Length obrigatório"
+    default_detail = (
+        "Envie o arquivo inteiro num PUT com Content-Length (sem Transfer-Encoding: chunked); "
+        "o link continua válido."
+    )
+
+
 class UploadTooLarge(ProblemError):
     status = 413
     problem_id = "upload-too-large"

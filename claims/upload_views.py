@@ -64,7 +64,11 @@ class LocalUploadView(View):
                     f"Envie o arquivo com Content-Type: {document.content_type}."
                 )
             length = request.META.get("CONTENT_LENGTH") or ""
-            if length.isdigit() and int(length) > settings.UPLOAD_MAX_BYTES:
+            if not length.isdigit() or "HTTP_TRANSFER_ENCODING" in request.META:
+                # WSGI hands Django no body without a length (a chunked PUT reads as
+                # empty): refuse before the link is spent, as S3 does (411).
+                raise errors.UploadLengthRequired()
+            if int(length) > settings.UPLOAD_MAX_BYTES:
                 services.reject_oversized_upload(file_id=document.pk)
                 raise errors.UploadTooLarge(
                     f"O máximo é {settings.UPLOAD_MAX_BYTES} bytes.")
@@ -79,6 +83,8 @@ class LocalUploadView(View):
         except ProblemError as error:
             return _problem(error)
         if document.status == DocumentFile.Status.REJECTED:
+            if services.rejected_for_closed_claim(document):
+                return _problem(errors.ClaimNotAcceptingDocuments(document.rejection_reason))
             return _problem(errors.UploadRejected(document.rejection_reason))
         return HttpResponse(status=200)
 

@@ -12,7 +12,10 @@ Either way :func:`inspect` reports what arrived, so the service can check it.
 """
 
 import functools
+import io
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import BinaryIO
 from urllib.parse import quote, urlsplit
 
 import boto3
@@ -27,33 +30,19 @@ from django.urls import reverse
 
 UPLOAD_SALT = "claims.document-upload"
 DOWNLOAD_SALT = "claims.document-download"
-HEAD_BYTES = 32
-
-# Leading bytes each allowed media type must start with (content sniffing).
-_MAGIC = {
-    "application/pdf": lambda head: head.startswith(b"%PDF-"),
-    "image/jpeg": lambda head: head.startswith(b"\xff\xd8\xff"),
-    "image/png": lambda head: head.startswith(b"\x89PNG\r\n\x1a\n"),
-    "image/heic": lambda head: _is_heif(head),
-    "image/heif": lambda head: _is_heif(head),
-}
-
-
-def _is_heif(head: bytes) -> bool:
-    brands = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
-    return head[4:8] == b"ftyp" and head[8:12] in brands
-
-
-def content_matches(content_type: str, head: bytes) -> bool:
-    check = _MAGIC.get(content_type)
-    return check is not None and check(head)
+# What the S3 reader fetches per request when a check reads a whole image.
+S3_READ_BLOCK = 1024 * 1024
 
 
 @dataclass(frozen=True)
 class StoredObject:
+    """What arrived under a key: its size, the media type the storage recorded (S3),
+    and ``open(whole=False)`` -> a seekable binary file for the content checks
+    (``whole``: the caller will read it all, so fetch it in large blocks)."""
+
     size: int
     content_type: str
-    head: bytes
+    open: Callable[..., BinaryIO]
 
 
 # --- S3 -------------------------------------------------------------------------------
@@ -105,13 +94,55 @@ def _s3_inspect(key: str) -> StoredObject | None:
         if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
             return None
         raise
-    first_bytes = b""
-    if head["ContentLength"]:
-        body = s3_client().get_object(Bucket=bucket, Key=key, Range=f"bytes=0-{HEAD_BYTES - 1}")
-        first_bytes = body["Body"].read()
+    size = head["ContentLength"]
     return StoredObject(
-        size=head["ContentLength"], content_type=head.get("ContentType", ""), head=first_bytes
+        size=size, content_type=head.get("ContentType", ""),
+        open=lambda whole=False: _s3_reader(key, size=size, etag=head["ETag"], whole=whole),
     )
+
+
+def _s3_reader(key: str, *, size: int, etag: str, whole: bool) -> BinaryIO:
+    reader = S3ObjectReader(key, size=size, etag=etag)
+    return io.BufferedReader(reader, S3_READ_BLOCK) if whole else reader
+
+
+class S3ObjectReader(io.RawIOBase):
+    """A seekable, read-only view of one object through ranged GETs, so a check reads
+    only the bytes it asks for (a PDF's head and tail, an image's boxes) and never past
+    the size seen by HEAD. Each GET carries ``If-Match`` with that HEAD's ETag: an
+    object replaced meanwhile (a pre-signed PUT works until it expires) fails the check
+    instead of mixing two files.
+    """
+
+    def __init__(self, key: str, *, size: int, etag: str):
+        super().__init__()
+        self.key, self.size, self.etag, self.position = key, size, etag, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self.position, io.SEEK_END: self.size}[whence]
+        self.position = max(0, base + offset)
+        return self.position
+
+    def readinto(self, buffer) -> int:
+        end = min(self.position + len(buffer), self.size)
+        if end <= self.position:
+            return 0
+        body = s3_client().get_object(
+            Bucket=settings.AWS_STORAGE_BUCKET_NAME, Key=self.key, IfMatch=self.etag,
+            Range=f"bytes={self.position}-{end - 1}",
+        )["Body"].read()
+        buffer[:len(body)] = body
+        self.position += len(body)
+        return len(body)
 
 
 # --- local ----------------------------------------------------------------------------
@@ -131,9 +162,10 @@ def read_local_upload_token(token: str) -> tuple[str, str]:
 def _local_inspect(key: str) -> StoredObject | None:
     if not default_storage.exists(key):
         return None
-    with default_storage.open(key, "rb") as stored:
-        head = stored.read(HEAD_BYTES)
-    return StoredObject(size=default_storage.size(key), content_type="", head=head)
+    return StoredObject(
+        size=default_storage.size(key), content_type="",
+        open=lambda whole=False: default_storage.open(key, "rb"),
+    )
 
 
 def read_download_token(token: str) -> str:

@@ -2,6 +2,7 @@
 and internal moves (reserve, balance) are not shown here."""
 
 from claims.models import Payment
+from claims.services.documents import CLOSED_CLAIM_REASON
 from claims.workflow import Action, ClaimStatus
 
 # Status -> (badge, what it means for the person now).
@@ -58,8 +59,10 @@ def rejection_words(reason: str) -> str:
     for a replacement; otherwise the automatic check, without media-type jargon."""
     if reason.startswith(REPLACEMENT_PREFIX):
         return f"A seguradora pediu outro arquivo: {reason.removeprefix(REPLACEMENT_PREFIX)}"
-    return ("O arquivo não pôde ser aberto como PDF, JPG, PNG ou HEIC (ou estava vazio). "
-            "Escolha outro arquivo.")
+    if reason.startswith(CLOSED_CLAIM_REASON):
+        return "O sinistro foi encerrado antes de o arquivo chegar, e ele não foi anexado."
+    return ("O arquivo não pôde ser aberto como PDF, JPG, PNG ou HEIC (estava vazio, "
+            "incompleto ou é de outro tipo). Escolha outro arquivo.")
 
 
 # Business refusals when opening, in plain words ({brand}: the channel's name).

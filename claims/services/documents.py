@@ -7,10 +7,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from claims import errors, uploads
+from claims import errors, file_checks, uploads
 from claims.models import Channel, Claim, DocumentFile, DocumentRequest
 from claims.services.common import lock_claim, move, record
-from claims.workflow import CLOSED_STATUSES, Action, allows
+from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus, allows
 
 
 UPLOAD_ACTOR = "sistema:envio-de-documentos"
@@ -75,9 +75,12 @@ def _rejection_reason(document: DocumentFile, stored: uploads.StoredObject) -> s
         return f"Tipo de conteúdo {stored.content_type!r} diferente do informado ({document.content_type})."
     if document.content_type not in settings.UPLOAD_ALLOWED_TYPES.values():
         return f"Tipo de conteúdo {document.content_type} não permitido."
-    if not uploads.content_matches(document.content_type, stored.head):
-        return f"O conteúdo não é um arquivo {document.content_type} válido."
-    return ""
+    # Bounded: the size was checked above, and PDF/HEIF checks read only a few KiB.
+    return file_checks.problem_with(document.content_type, stored)
+
+
+# Rejections for this reason start so (the upload URL answers them differently).
+CLOSED_CLAIM_REASON = "Sinistro encerrado antes da chegada do arquivo"
 
 
 def _reject(document: DocumentFile, reason: str, size: int | None) -> None:
@@ -89,6 +92,10 @@ def _reject(document: DocumentFile, reason: str, size: int | None) -> None:
     uploads.delete(document.storage_key)
 
 
+def rejected_for_closed_claim(document: DocumentFile) -> bool:
+    return document.rejection_reason.startswith(CLOSED_CLAIM_REASON)
+
+
 @transaction.atomic
 def confirm_document_upload(*, file_id) -> DocumentFile:
     """Check what arrived for a file and accept or reject it (idempotent).
@@ -96,6 +103,10 @@ def confirm_document_upload(*, file_id) -> DocumentFile:
     Accepted files answer the pending request of their type; when every pending item
     has a file, the claim moves to ``documentacao-em-analise`` (once: the claim row is
     locked, so two uploads finishing together make one transition and one event).
+    A claim closed (finalized, denied) after the link was issued takes no file: the
+    same statuses that refuse ``enviar-documento`` refuse what arrives, under the
+    claim's lock, so a closing that races the upload wins or the file counts, never
+    a file attached to a closed claim.
     """
     document = DocumentFile.objects.select_for_update().get(pk=file_id)
     if document.status != DocumentFile.Status.AWAITING_UPLOAD:
@@ -103,9 +114,15 @@ def confirm_document_upload(*, file_id) -> DocumentFile:
     stored = uploads.inspect(document.storage_key)
     if stored is None:
         return document
+    # The content is read before the claim is locked: a check may read a whole image.
     reason = _rejection_reason(document, stored)
     if reason:
         _reject(document, reason, stored.size)
+        return document
+    claim = lock_claim(claim_id=document.claim_id)
+    if claim.status in CLOSED_STATUSES:
+        _reject(document, f"{CLOSED_CLAIM_REASON} ({ClaimStatus(claim.status).label.lower()});"
+                          " ele não foi anexado.", stored.size)
         return document
     document.status = DocumentFile.Status.RECEIVED
     document.size = stored.size
@@ -118,12 +135,11 @@ def confirm_document_upload(*, file_id) -> DocumentFile:
         .first()
     )
     document.save(update_fields=["status", "size", "received_at", "request"])
-    _complete_documents_if_satisfied(claim_id=document.claim_id)
+    _complete_documents_if_satisfied(claim)
     return document
 
 
-def _complete_documents_if_satisfied(*, claim_id) -> None:
-    claim = lock_claim(claim_id=claim_id)
+def _complete_documents_if_satisfied(claim: Claim) -> None:
     if not allows(Action.COMPLETE_DOCUMENTS, claim.status):
         return
     pending = claim.document_requests.filter(approved_at__isnull=True)

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from claims.models import Claim, ClaimHistory, DocumentFile, Event
 from claims.services import sweep_pending_uploads
 from claims.workflow import ClaimStatus
-from tests.claims.documents_helpers import HEIC, JPEG, OPEN_BODY, PDF, PNG, upload_body
+from tests.claims.documents_helpers import HEIC, JPEG, OPEN_BODY, PDF, PNG, put, upload_body
 from tests.factories import DocumentRequirementFactory
 
 
@@ -39,12 +39,6 @@ def number(api, sale):
 def ask(api, number, **body):
     return api.post(f"/api/v1/sinistros/{number}/enviar-documento", upload_body(**body),
                     format="json")
-
-
-def put(url, content: bytes, content_type="application/pdf", **headers):
-    """PUT to url-envio the way a caller would: anonymous, raw body."""
-    return APIClient().generic("PUT", urlparse(url).path, content, content_type=content_type,
-                               **headers)
 
 
 def send(api, number, content=PDF, content_type="application/pdf", **body):
@@ -128,6 +122,23 @@ def test_a_closed_claim_takes_no_documents(api, number, status):
 
     assert response.status_code == 422
     assert response.json()["problem-id"] == "claim-not-accepting-documents"
+
+
+@pytest.mark.parametrize("status", [ClaimStatus.FINALIZED, ClaimStatus.DENIED])
+def test_a_link_issued_before_the_claim_closed_takes_no_file(api, number, status, media_root):
+    url = ask(api, number).json()["url-envio"]
+    Claim.objects.filter(number=number).update(status=status)
+
+    response = put(url, PDF)
+
+    assert response.status_code == 422, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["problem-id"] == "claim-not-accepting-documents"
+    assert "encerrado" in response.json()["detail"]
+    document = DocumentFile.objects.get()
+    assert document.status == DocumentFile.Status.REJECTED
+    assert not (media_root / document.storage_key).exists()
+    assert claim_of(api, number)["documentacao"]["documentos-recebidos"] == []
 
 
 # --- uploading --------------------------------------------------------------------------
@@ -241,6 +252,23 @@ def test_a_put_with_another_media_type_is_refused(api, number):
     assert response.json()["problem-id"] == "upload-content-type-mismatch"
     assert DocumentFile.objects.get().status == DocumentFile.Status.AWAITING_UPLOAD
     assert put(url, PDF).status_code == 200  # the same link still works with the right type
+
+
+@pytest.mark.parametrize("headers", [
+    {"CONTENT_LENGTH": "", "HTTP_TRANSFER_ENCODING": "chunked"},
+    {"CONTENT_LENGTH": ""},
+    {"CONTENT_LENGTH": str(len(PDF)), "HTTP_TRANSFER_ENCODING": "chunked"},
+])
+def test_a_put_without_a_length_is_refused_and_the_link_still_works(api, number, headers):
+    url = ask(api, number).json()["url-envio"]
+
+    response = put(url, PDF, **headers)
+
+    assert response.status_code == 411, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["problem-id"] == "upload-length-required"
+    assert DocumentFile.objects.get().status == DocumentFile.Status.AWAITING_UPLOAD
+    assert put(url, PDF).status_code == 200
 
 
 def test_a_link_is_used_once(api, number):

@@ -7,8 +7,9 @@ import requests
 from rest_framework.test import APIClient
 
 from claims import uploads
-from claims.models import DocumentFile, Event
+from claims.models import Claim, DocumentFile, Event
 from claims.services import sweep_pending_uploads
+from claims.workflow import ClaimStatus
 from config.celery import app as celery_app
 from tests.claims.documents_helpers import OPEN_BODY, PDF, PNG, upload_body
 from tests.factories import DocumentRequirementFactory
@@ -147,3 +148,35 @@ def test_analysts_get_a_short_lived_presigned_download_link(api, number):
 
     assert "X-Amz-Expires=300" in link
     assert requests.get(link, timeout=10).content == PDF
+
+
+def bucket_keys() -> list[str]:
+    listed = uploads.s3_client().list_objects_v2(Bucket=BUCKET).get("Contents", [])
+    return [item["Key"] for item in listed]
+
+
+def notify(key: str):
+    return APIClient().post("/armazenamento/notificacoes", notification(key), format="json",
+                            HTTP_AUTHORIZATION="Bearer segredo-do-bucket")
+
+
+@pytest.mark.parametrize("notice", ["sweep", "notification", "claim-query"])
+@pytest.mark.parametrize("status", [ClaimStatus.FINALIZED, ClaimStatus.DENIED])
+def test_an_upload_reaching_the_bucket_after_the_claim_closed_is_not_attached(
+        api, number, settings, eager_celery, notice, status):
+    settings.STORAGE_NOTIFICATION_TOKEN = "segredo-do-bucket"
+    assert http_put(ask(api, number)["url-envio"], PDF).status_code == 200
+    Claim.objects.filter(number=number).update(status=status)
+    key = DocumentFile.objects.get().storage_key
+
+    if notice == "sweep":
+        assert sweep_pending_uploads() == (1, 0)
+    elif notice == "notification":
+        assert notify(key).status_code == 204
+    claim = api.get(f"/api/v1/sinistros/{number}").json()
+
+    assert claim["documentacao"]["documentos-recebidos"] == []
+    document = DocumentFile.objects.get()
+    assert document.status == DocumentFile.Status.REJECTED
+    assert document.rejection_reason.startswith("Sinistro encerrado")
+    assert bucket_keys() == []

@@ -52,10 +52,23 @@ def test_a_file_that_is_not_what_it_says_is_reported_as_not_accepted(insured, cl
 
     assert confirmed["situacao"] == "rejeitado"
     assert confirmed["mensagem"] == ("O arquivo não pôde ser aberto como PDF, JPG, PNG ou HEIC "
-                                     "(ou estava vazio). Escolha outro arquivo.")
+                                     "(estava vazio, incompleto ou é de outro tipo). "
+                                     "Escolha outro arquivo.")
     page = insured.get(f"/segurado/sinistros/{claim.number}").content.decode()
     assert "O arquivo certidao.pdf não foi aceito. O arquivo não pôde ser aberto" in page
     assert "application/pdf" not in page.split("Documentos pedidos")[1].split("<form")[0]
+
+
+def test_a_file_arriving_after_the_claim_closed_is_reported_as_not_attached(insured, claim):
+    body = start(insured, claim).json()
+    Claim.objects.filter(pk=claim.pk).update(status=ClaimStatus.FINALIZED)
+    insured.put(path_of(body["url"]), PDF, content_type="application/pdf")
+    token = csrf_token(insured, f"/segurado/sinistros/{claim.number}")
+
+    confirmed = insured.post(body["confirmar"], {"csrfmiddlewaretoken": token}).json()
+
+    assert confirmed == {"situacao": "rejeitado", "mensagem": (
+        "O sinistro foi encerrado antes de o arquivo chegar, e ele não foi anexado.")}
 
 
 @pytest.mark.parametrize("fields, status, message", [
