@@ -9,6 +9,7 @@ CONTRACT_PATH_PARAMETERS = {
     "number": "numero-sinistro",
     "subscription_id": "id-webhook",
     "delivery_id": "id-entrega",
+    "file_id": "id",
 }
 
 

@@ -1,14 +1,16 @@
 """The claims contract (endpoints 1 to 4), payment data and sales listing. Views are thin:
 validate input -> one service or selector call -> serialize output."""
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from django.http import HttpResponseRedirect
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api_common.pagination import PAGINATION_PARAMETERS, OpaqueCursorPagination
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
-from claims import selectors, services
+from claims import selectors, services, uploads
 from claims.throttles import ChannelRateThrottle, UploadUrlRateThrottle
 from claims.serializers import (
     ClaimSerializer,
@@ -133,6 +135,46 @@ class DocumentUploadApi(APIView):
         )
         document.upload_url = url
         return Response(DocumentUploadSerializer(document).data)
+
+
+class DocumentDownloadApi(APIView):
+    @extend_schema(
+        operation_id="baixar-documento",
+        tags=["sinistros"],
+        parameters=[
+            OpenApiParameter("file_id", OpenApiTypes.UUID, OpenApiParameter.PATH,
+                             description="`id` do arquivo em `documentos-recebidos[].arquivos[]` "
+                                         "(o mesmo `id` devolvido por `enviar-documento`)."),
+            OpenApiParameter("Location", OpenApiTypes.URI, OpenApiParameter.HEADER,
+                             response=[302],
+                             description="Link temporário do arquivo (`DOWNLOAD_URL_EXPIRE_SECONDS`)."),
+        ],
+        responses={
+            302: OpenApiResponse(description=(
+                "Redireciona para um link temporário que entrega o arquivo como anexo, com o "
+                "nome original em `Content-Disposition`.")),
+            **AUTH_ERRORS,
+            **problems({404: (
+                "Sinistro ou arquivo inexistente, de outro canal, ainda não recebido ou "
+                "rejeitado (`document-not-found`)."
+            )}),
+        },
+        description=(
+            "Baixa um arquivo recebido do sinistro (enviado pelo canal ou pelo segurado). "
+            "A resposta é um redirecionamento de curta duração; siga-o sem o cabeçalho "
+            "`Authorization` (clientes HTTP comuns já o removem ao trocar de host)."
+        ),
+    )
+    def get(self, request, number, file_id):
+        document = selectors.received_file_for_channel(
+            channel=request.user.channel, number=number, file_id=file_id
+        )
+        response = HttpResponseRedirect(uploads.file_download_url(
+            file_id=document.pk, key=document.storage_key, file_name=document.file_name,
+            content_type=document.content_type,
+        ))
+        response["Cache-Control"] = "no-store"
+        return response
 
 
 class OutstandingBalanceApi(APIView):

@@ -23,6 +23,13 @@ class ClaimNotFound(ProblemError):
     default_detail = "Nenhum sinistro com este número para o canal."
 
 
+class DocumentNotFound(ProblemError):
+    status = 404
+    problem_id = "document-not-found"
+    title = "Documento não encontrado"
+    default_detail = "Nenhum arquivo recebido com este id neste sinistro."
+
+
 class BusinessRuleError(ProblemError):
     status = 422
 
@@ -111,6 +118,13 @@ class UploadLinkExpired(ProblemError):
     problem_id = "upload-link-expired"
     title = "Link de envio expirado"
     default_detail = "O link de envio expirou; peça um novo em enviar-documento."
+
+
+class DownloadLinkInvalid(ProblemError):
+    status = 403
+    problem_id = "download-link-invalid"
+    title = "Link de download inválido"
+    default_detail = "O link de download foi alterado, expirou ou o arquivo não está mais disponível."
 
 
 class UploadAlreadyReceived(ProblemError):

@@ -43,6 +43,19 @@ def claim_for_channel(*, channel: Channel, number: str) -> Claim:
     return claim
 
 
+def received_file_for_channel(*, channel: Channel, number: str, file_id: UUID) -> DocumentFile:
+    """A file the channel (or the insured person, through its hosted pages) sent and the
+    service accepted: one listed in ``documentos-recebidos``. Anything else, another
+    channel's file included, is a 404."""
+    document = DocumentFile.objects.filter(
+        pk=file_id, claim__number=number, claim__sale__channel=channel,
+        status=DocumentFile.Status.RECEIVED,
+    ).first()
+    if document is None:
+        raise errors.DocumentNotFound()
+    return document
+
+
 def sales_for_channel(*, channel: Channel, cpf: str | None = None) -> QuerySet[Sale]:
     sales = Sale.objects.filter(channel=channel).prefetch_related("coverages")
     if cpf:

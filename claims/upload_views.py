@@ -1,5 +1,6 @@
 """Endpoints that are not called with a channel token: the local upload URL (signed),
-bucket notifications (shared secret) and analysts' document downloads (staff session)."""
+bucket notifications (shared secret), the channel's download link (signed) and
+analysts' document downloads (staff session)."""
 
 import hmac
 import json
@@ -169,5 +170,30 @@ class DocumentDownloadView(View):
             content_type=document.content_type,
         )
         response["Cache-Control"] = "private, no-store"
+        response["Content-Security-Policy"] = "sandbox"
+        return response
+
+
+class FileDownloadView(View):
+    """Local mode: where ``GET /api/v1/sinistros/{numero}/documentos/{id}`` redirects the
+    channel. The signed, expiring token is the credential (like S3's pre-signed GET);
+    the file is an attachment under its original name, never rendered here."""
+
+    def get(self, request, token):
+        try:
+            file_id = uploads.read_file_download_token(token)
+        except signing.BadSignature:  # includes SignatureExpired
+            return _problem(errors.DownloadLinkInvalid())
+        document = DocumentFile.objects.filter(
+            pk=file_id, status=DocumentFile.Status.RECEIVED).first()
+        if document is None or not default_storage.exists(document.storage_key):
+            return _problem(errors.DownloadLinkInvalid())
+        response = FileResponse(
+            default_storage.open(document.storage_key, "rb"), content_type=document.content_type,
+        )
+        response["Content-Disposition"] = uploads.content_disposition(
+            document.file_name, attachment=True)
+        response["Cache-Control"] = "private, no-store"
+        response["X-Content-Type-Options"] = "nosniff"
         response["Content-Security-Policy"] = "sandbox"
         return response

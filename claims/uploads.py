@@ -13,6 +13,7 @@ Either way :func:`inspect` reports what arrived, so the service can check it.
 
 import functools
 import io
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -30,6 +31,7 @@ from django.urls import reverse
 
 UPLOAD_SALT = "claims.document-upload"
 DOWNLOAD_SALT = "claims.document-download"
+FILE_DOWNLOAD_SALT = "claims.document-download.channel"
 # What the S3 reader fetches per request when a check reads a whole image.
 S3_READ_BLOCK = 1024 * 1024
 
@@ -210,18 +212,53 @@ def delete(key: str) -> None:
 def download_url(key: str, *, file_name: str = "", content_type: str = "") -> str:
     """A short-lived link for analysts that opens in the browser; never a public URL."""
     if uses_s3():
-        # django-storages: a pre-signed GET (AWS_QUERYSTRING_EXPIRE) that asks the bucket
-        # to answer inline, with the file's own name and type.
-        parameters = {"ResponseContentDisposition": _inline_disposition(file_name)}
-        if content_type:
-            parameters["ResponseContentType"] = content_type
-        return default_storage.url(key, parameters=parameters)
+        return _s3_download_url(key, content_disposition(file_name, attachment=False),
+                                content_type)
     token = signing.dumps(key, salt=DOWNLOAD_SALT)
     return reverse("document-download", kwargs={"token": token})
 
 
-def _inline_disposition(file_name: str) -> str:
-    return f"inline; filename*=UTF-8''{quote(file_name)}" if file_name else "inline"
+def file_download_url(*, file_id, key: str, file_name: str, content_type: str) -> str:
+    """A short-lived link for the channel to one file it sent, answered as an attachment
+    with its original name. S3: a pre-signed GET. Local: our own view with a signed,
+    expiring token naming the file (no session: the link is the credential, as a
+    pre-signed URL is)."""
+    if uses_s3():
+        return _s3_download_url(key, content_disposition(file_name, attachment=True),
+                                content_type)
+    token = signing.dumps(str(file_id), salt=FILE_DOWNLOAD_SALT)
+    return f"{settings.BASE_URL}{reverse('document-file', kwargs={'token': token})}"
+
+
+def read_file_download_token(token: str) -> str:
+    """-> file id. Raises ``signing.BadSignature`` (``SignatureExpired`` included)."""
+    return signing.loads(token, salt=FILE_DOWNLOAD_SALT,
+                         max_age=settings.DOWNLOAD_URL_EXPIRE_SECONDS)
+
+
+def _s3_download_url(key: str, disposition: str, content_type: str) -> str:
+    # django-storages: a pre-signed GET (AWS_QUERYSTRING_EXPIRE) that asks the bucket to
+    # answer with the file's own name and type.
+    parameters = {"ResponseContentDisposition": disposition}
+    if content_type:
+        parameters["ResponseContentType"] = content_type
+    return default_storage.url(key, parameters=parameters)
+
+
+def content_disposition(file_name: str, *, attachment: bool) -> str:
+    """RFC 6266: an ASCII ``filename`` for every client and, when the name is not plain
+    ASCII, the exact name in ``filename*`` (RFC 5987, UTF-8). Control characters never
+    reach the header; quotes and backslashes are escaped."""
+    kind = "attachment" if attachment else "inline"
+    name = "".join("_" if unicodedata.category(c).startswith("C") else c for c in file_name)
+    if not name:
+        return kind
+    fallback = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    fallback = fallback.replace("\\", "_").replace('"', "_") or "arquivo"
+    value = f'{kind}; filename="{fallback}"'
+    if fallback != name:
+        value += f"; filename*=UTF-8''{quote(name, safe='')}"
+    return value
 
 
 def browser_upload_origins() -> list[str]:

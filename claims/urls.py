@@ -13,6 +13,11 @@ urlpatterns = [
         name="claim-document-upload",
     ),
     path(
+        "sinistros/<str:number>/documentos/<uuid:file_id>",
+        api.DocumentDownloadApi.as_view(),
+        name="claim-document-download",
+    ),
+    path(
         "sinistros/<str:number>/saldo-devedor",
         api.OutstandingBalanceApi.as_view(),
         name="claim-outstanding-balance",

@@ -3,7 +3,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from claims.oauth.views import RateLimitedTokenView
-from claims.upload_views import DocumentDownloadView, LocalUploadView, StorageNotificationView
+from claims.upload_views import (
+    DocumentDownloadView,
+    FileDownloadView,
+    LocalUploadView,
+    StorageNotificationView,
+)
 
 api_v1 = [
     path("", include("whitelabel.urls_api")),
@@ -20,6 +25,7 @@ urlpatterns = [
     path("uploads/<str:token>", LocalUploadView.as_view(), name="document-upload"),
     path("armazenamento/notificacoes", StorageNotificationView.as_view(),
          name="storage-notifications"),
+    path("armazenamento/arquivos/<str:token>", FileDownloadView.as_view(), name="document-file"),
     path("documentos/<str:token>", DocumentDownloadView.as_view(), name="document-download"),
     path("segurado/", include("whitelabel.urls")),
     path("admin/", admin.site.urls),

@@ -21,6 +21,7 @@ CONTRACT_OPERATIONS = [
     ("/api/v1/sinistros/{numero-sinistro}", "get"),
     ("/api/v1/sinistros/{numero-sinistro}/saldo-devedor", "post"),
     ("/api/v1/sinistros/{numero-sinistro}/detalhes-pagamento", "post"),
+    ("/api/v1/sinistros/{numero-sinistro}/documentos/{id}", "get"),
     ("/api/v1/sinistros/whitelabel/gerar-url", "post"),
     ("/api/v1/webhooks", "post"),
     ("/api/v1/webhooks", "get"),
@@ -361,3 +362,12 @@ def test_the_whitelabel_link_request_and_response_have_the_contract_fields(schem
     assert body["required"] == ["id-venda"]
     assert set(answer["properties"]) == {"url", "expira-em"}
     assert {"400", "401", "404", "422"} <= set(schema["paths"][path]["post"]["responses"])
+
+
+def test_the_document_download_is_a_redirect_with_its_location(schema):
+    operation = schema["paths"]["/api/v1/sinistros/{numero-sinistro}/documentos/{id}"]["get"]
+
+    assert {p["name"] for p in operation["parameters"] if p["in"] == "path"} == {
+        "numero-sinistro", "id"}
+    assert "Location" in operation["responses"]["302"]["headers"]
+    assert "application/problem+json" in operation["responses"]["404"]["content"]
