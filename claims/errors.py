@@ -61,6 +61,12 @@ class SaleNotActive(BusinessRuleError):
     default_detail = "A venda está cancelada; não aceita novos sinistros."
 
 
+class SaleCancellationWithOpenClaims(BusinessRuleError):
+    problem_id = "sale-cancellation-insurance-has-open-claims"
+    title = "Venda com sinistros em aberto"
+    default_detail = "A venda tem sinistros em aberto e não pode ser cancelada."
+
+
 class CoverageNotActive(BusinessRuleError):
     problem_id = "coverage-not-active"
     title = "Cobertura não ativa"

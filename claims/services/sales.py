@@ -3,7 +3,8 @@
 from django.db import transaction
 
 from claims import errors
-from claims.models import Channel, Coverage, Sale
+from claims.models import Channel, Claim, Coverage, Sale
+from claims.workflow import OPEN_STATUSES
 
 
 SALE_FIELDS = [
@@ -22,25 +23,55 @@ SALE_FIELDS = [
 ]
 
 
+def open_claims_blocking_cancellation(rows: list[dict]) -> dict:
+    """{id-venda: [numero-sinistro, ...]} of the rows that cancel an active sale which
+    still has open claims (any status but finalizado, recusado, abertura-rejeitada).
+    A sale already cancelled is not being cancelled: importing it again is allowed."""
+    cancelling = [row["id"] for row in rows if row["status"] == Sale.Status.CANCELLED]
+    blocking: dict = {}
+    if not cancelling:
+        return blocking
+    open_claims = Claim.objects.filter(
+        sale_id__in=cancelling, sale__status=Sale.Status.ACTIVE, status__in=OPEN_STATUSES
+    ).order_by("number").values_list("sale_id", "number")
+    for sale_id, number in open_claims:
+        blocking.setdefault(sale_id, []).append(number)
+    return blocking
+
+
+def describe_open_claims(sale_id, numbers: list[str]) -> str:
+    return (f"a venda {sale_id} tem sinistro(s) em aberto ({', '.join(numbers)}): "
+            "finalize-os ou recuse-os antes de cancelar a venda")
+
+
 @transaction.atomic
 def upsert_sales(*, channel: Channel, rows: list[dict]) -> tuple[int, int]:
     """Insert or update sales (validated ``SaleSerializer`` data) of one channel by id.
 
     Coverages are upserted by name; a coverage missing from its sale's row is
     deactivated, not deleted (claims may point at it). Returns (created, updated).
-    An id that belongs to another channel aborts the whole call.
+    An id that belongs to another channel aborts the whole call, and so does a row
+    cancelling a sale that has open claims (``sale-cancellation-insurance-has-open-claims``).
     """
     if not rows:
         return 0, 0
     ids = [row["id"] for row in rows]
-    # Locked, so a concurrent import cannot slip another channel's sale in between the
-    # caller's check and the upsert below.
+    # Locked (in id order, so two imports never wait on each other crosswise), so a
+    # concurrent import cannot slip another channel's sale in between the caller's
+    # check and the upsert below, and so an opening (which locks its sale first) either
+    # commits before the open-claims check below sees it, or waits and then finds the
+    # sale cancelled: never an open claim on a cancelled sale.
     existing = dict(
-        Sale.objects.select_for_update().filter(pk__in=ids).values_list("pk", "channel_id")
+        Sale.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+        .values_list("pk", "channel_id")
     )
     foreign = sorted(str(pk) for pk, owner in existing.items() if owner != channel.pk)
     if foreign:
         raise errors.SaleOfAnotherChannel(f"id-venda de outro canal: {', '.join(foreign)}.")
+    blocking = open_claims_blocking_cancellation(rows)
+    if blocking:
+        described = "; ".join(describe_open_claims(pk, n) for pk, n in blocking.items())
+        raise errors.SaleCancellationWithOpenClaims(f"{described[0].upper()}{described[1:]}.")
     Sale.objects.bulk_create(
         [
             Sale(

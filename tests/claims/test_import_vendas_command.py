@@ -13,8 +13,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from claims.models import Coverage, Sale
+from claims.workflow import ClaimStatus
 from tests.conftest import client_for
-from tests.factories import CoverageFactory, SaleFactory, make_channel, make_cpf
+from tests.factories import ClaimFactory, CoverageFactory, SaleFactory, make_channel, make_cpf
 
 pytestmark = pytest.mark.django_db
 
@@ -379,3 +380,49 @@ def test_an_updated_sale_reads_back_with_its_deactivated_coverage(tmp_path, chan
     expected["coberturas"].append({**row["coberturas"][1], "ativa": False})
     response = client_for(channel).get(f"/api/v1/vendas/{row['id-venda']}")
     assert response.json() == expected
+
+
+# --- cancelling a sale ------------------------------------------------------------------
+
+
+def imported_with_a_claim(tmp_path, channel, status) -> tuple[dict, str]:
+    """An imported active sale with one claim in ``status``; returns (row, number)."""
+    row = sale_row(1)
+    import_file(write(tmp_path, [row], "antes.json"), channel)
+    claim = ClaimFactory(coverage=coverage(row["id-venda"], "cobertura/morte"), status=status)
+    return row, claim.number
+
+
+def test_cancelling_a_sale_with_an_open_claim_is_reported_and_loads_nothing(tmp_path, channel):
+    row, number = imported_with_a_claim(tmp_path, channel, ClaimStatus.PENDING_DOCUMENTS)
+    cancelled = {**row, "status": "cancelada"}
+
+    message, stderr = import_failing(write(tmp_path, [sale_row(2), cancelled]), channel)
+
+    bad_lines = [line for line in stderr.splitlines() if line.startswith("linha ")]
+    assert bad_lines == [
+        f"linha 1: sale-cancellation-insurance-has-open-claims: a venda {row['id-venda']} "
+        f"tem sinistro(s) em aberto ({number}): finalize-os ou recuse-os antes de cancelar a venda"
+    ]
+    assert "nada foi importado" in message
+    assert Sale.objects.get(pk=row["id-venda"]).status == "ativa"
+    assert Sale.objects.count() == 1  # row 0 was not loaded either
+
+
+@pytest.mark.parametrize("status", [ClaimStatus.FINALIZED, ClaimStatus.DENIED])
+def test_a_sale_whose_claims_are_closed_can_be_cancelled(tmp_path, channel, status):
+    row, _ = imported_with_a_claim(tmp_path, channel, status)
+
+    import_file(write(tmp_path, [{**row, "status": "cancelada"}]), channel)
+
+    assert Sale.objects.get(pk=row["id-venda"]).status == "cancelada"
+
+
+def test_a_sale_already_cancelled_imports_again_even_with_an_open_claim(tmp_path, channel):
+    """Not a cancellation: the file is the same as before (e.g. loaded again)."""
+    row, _ = imported_with_a_claim(tmp_path, channel, ClaimStatus.UNDER_REGULATION)
+    Sale.objects.filter(pk=row["id-venda"]).update(status="cancelada")
+
+    import_file(write(tmp_path, [{**row, "status": "cancelada", "lmg": 1}]), channel)
+
+    assert Sale.objects.get(pk=row["id-venda"]).max_guarantee == Decimal("1.00")

@@ -7,8 +7,9 @@ from django.db import transaction
 from api_common.problems import flatten_validation_errors
 from claims.models import Channel, Sale
 from claims.serializers import SaleSerializer
-from claims.errors import SaleOfAnotherChannel
+from claims.errors import SaleCancellationWithOpenClaims, SaleOfAnotherChannel
 from claims.services import upsert_sales
+from claims.services.sales import describe_open_claims, open_claims_blocking_cancellation
 
 BATCH = 500
 
@@ -16,7 +17,8 @@ BATCH = 500
 class Command(BaseCommand):
     help = (
         "Importa vendas de um arquivo JSON (lista de objetos no formato de GET /api/v1/vendas/{id}). "
-        "Insere ou atualiza por id-venda. Se alguma linha for inválida, nada é importado."
+        "Insere ou atualiza por id-venda. Se alguma linha for inválida (ou cancelar uma venda "
+        "com sinistros em aberto), nada é importado."
     )
 
     def add_arguments(self, parser):
@@ -54,8 +56,11 @@ class Command(BaseCommand):
                     batch_created, batch_updated = upsert_sales(
                         channel=owner, rows=valid[start:start + BATCH]
                     )
-                except SaleOfAnotherChannel as exc:  # imported by another channel meanwhile
-                    raise CommandError(f"{exc.detail} Nada foi importado.") from None
+                # Checked above, and again under the sales' locks: another channel may
+                # have imported an id, or a claim been opened, in between.
+                except (SaleOfAnotherChannel, SaleCancellationWithOpenClaims) as exc:
+                    raise CommandError(
+                        f"{exc.problem_id}: {exc.detail} Nada foi importado.") from None
                 created, updated = created + batch_created, updated + batch_updated
                 if len(valid) > BATCH:
                     self.stderr.write(f"... {min(start + BATCH, len(valid))}/{len(valid)}")
@@ -83,9 +88,17 @@ class Command(BaseCommand):
             seen[sale_id] = index
             valid.append(serializer.validated_data)
         ids = list(seen)
+        foreign: set = set()
         for start in range(0, len(ids), BATCH):
-            foreign = Sale.objects.filter(pk__in=ids[start:start + BATCH]).exclude(channel=owner)
-            for sale_id in foreign.values_list("pk", flat=True):
-                problems.append((seen[sale_id], f"id-venda {sale_id} pertence a outro canal"))
+            batch = Sale.objects.filter(pk__in=ids[start:start + BATCH]).exclude(channel=owner)
+            foreign.update(batch.values_list("pk", flat=True))
+        for sale_id in foreign:
+            problems.append((seen[sale_id], f"id-venda {sale_id} pertence a outro canal"))
+        own = [row for row in valid if row["id"] not in foreign]
+        for start in range(0, len(own), BATCH):
+            blocking = open_claims_blocking_cancellation(own[start:start + BATCH])
+            for sale_id, numbers in blocking.items():
+                problems.append((seen[sale_id], f"{SaleCancellationWithOpenClaims.problem_id}: "
+                                                f"{describe_open_claims(sale_id, numbers)}"))
         problems.sort()
         return valid, problems
