@@ -1,5 +1,7 @@
 """The README's copy-paste curl session, run as written against a live server."""
 
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -7,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from oauth2_provider.models import AccessToken
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -17,9 +20,21 @@ def readme_session() -> str:
     return re.search(r"```sh\n(.*?)```", section, re.S).group(1)
 
 
+def run(script: str, tmp_path) -> str:
+    environment = {**os.environ, "TMPDIR": str(tmp_path)}  # where the block keeps its token
+    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True,
+                            text=True, timeout=60, env=environment)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def last_body(out: str) -> str:
+    return [line for line in out.strip().splitlines() if line.startswith("{")][-1]
+
+
 @pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
 @pytest.mark.django_db(transaction=True)
-def test_the_readme_curl_session_works_as_written(live_server, settings, tmp_path):
+def test_the_readme_curl_session_works_as_written_and_again(live_server, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.DOCUMENT_STORAGE = "local"
     settings.BASE_URL = live_server.url  # url-envio points back at this server
@@ -27,16 +42,29 @@ def test_the_readme_curl_session_works_as_written(live_server, settings, tmp_pat
     script = readme_session().replace("BASE=http://127.0.0.1:8000", f"BASE={live_server.url}")
     assert f"BASE={live_server.url}" in script
 
-    result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True,
-                            text=True, timeout=60)
+    out = run(script, tmp_path)
 
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
     assert '{"dados":[{"id-venda":' in out
-    number = re.search(r"opened (SIN-\w+)", out).group(1)
+    number = re.search(r"numero-sinistro: (SIN-\w+)", out).group(1)
     assert f'"numero-sinistro":"{number}"' in out
     assert '"status":"pendente-de-documentacao"' in out
     assert '"saldo-devedor":14000.0' in out
-    final = out.strip().splitlines()[-1]
-    assert '"status":"documentacao-em-analise"' in final
-    assert '"tipo":"certidao-de-obito"' in final and '"tipo":"cpf-cnpj"' in final
+    # sales, open, query, balance, two upload links and their PUTs, the last query
+    assert out.count("HTTP 200") == 9
+    assert "PUT certidao-de-obito.pdf: HTTP 200" in out and "PUT cpf-cnpj.pdf: HTTP 200" in out
+    final = json.loads(last_body(out))
+    assert final["status"] == "documentacao-em-analise"
+    documentation = final["documentacao"]
+    assert {d["tipo"] for d in documentation["documentos-recebidos"]} == {
+        "certidao-de-obito", "cpf-cnpj"}
+    # Received, and still pending until an analyst approves them.
+    assert {d["tipo"] for d in documentation["documentos-pendentes"]} == {
+        "certidao-de-obito", "cpf-cnpj"}
+
+    again = run(script, tmp_path)
+
+    assert "HTTP 422" in again and '"problem-id":"claim-already-opened-for-coverage"' in again
+    assert f"numero-sinistro: {number}" in again
+    assert "PUT certidao-de-obito.pdf: HTTP 200" in again
+    assert json.loads(last_body(again))["status"] == "documentacao-em-analise"
+    assert AccessToken.objects.count() == 1  # the second paste reused the saved token
