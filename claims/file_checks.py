@@ -5,9 +5,9 @@ body, a dropped connection the client did not notice) leaves a file that starts 
 and ends wrong, so the first bytes alone prove little. Each check here reads what it
 needs to tell a cut file from a whole one, and no more:
 
-- PDF: the header, and in the last 1 KiB the ``%%EOF`` marker after a ``startxref``
-  whose offset lies inside the file (a cut PDF loses its trailer). A few KiB whatever
-  the file's size; no object is parsed.
+- PDF: the header, and in the last 1 KiB (trailing whitespace padding skipped) the
+  ``%%EOF`` marker after a ``startxref`` whose offset lies inside the file (a cut PDF
+  loses its trailer). A few KiB whatever the file's size; no object is parsed.
 - JPEG: decoded by Pillow at 1/8 scale (``draft``): every entropy-coded byte is read, so
   a cut scan is an error, while pixels stay few. Bytes after the end-of-image marker
   (phones append motion photos there) are ignored.
@@ -30,6 +30,8 @@ import struct
 from PIL import Image, UnidentifiedImageError
 
 TAIL_BYTES = 1024  # PDF readers look for %%EOF within the last 1 KiB
+PDF_MAX_PADDING = 64 * 1024
+PDF_WHITESPACE = b"\x00\t\n\x0c\r "
 MAX_HEIF_BOXES = 64
 WHOLE_FILE_TYPES = {"image/jpeg", "image/png"}
 PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"
@@ -65,13 +67,30 @@ def _read_at(file, offset: int, length: int) -> bytes:
 def _pdf(file, size: int) -> str:
     if not _read_at(file, 0, 8).startswith(b"%PDF-"):
         return _not_of_type("application/pdf")
-    tail = _read_at(file, max(0, size - TAIL_BYTES), TAIL_BYTES)
+    tail = _pdf_tail(file, size)
     if b"%%EOF" not in tail:
         return _incomplete("PDF", "sem o marcador final %%EOF")
     found = _STARTXREF.findall(tail)
     if not found or int(found[-1]) >= size:
         return _incomplete("PDF", "sem a referência startxref ao índice de objetos")
     return ""
+
+
+def _pdf_tail(file, size: int) -> bytes:
+    """The last 1 KiB before trailing whitespace (padding some producers add, which
+    readers skip), looking back through at most ``PDF_MAX_PADDING`` of it."""
+    end = size
+    while end > 0 and size - end <= PDF_MAX_PADDING:
+        start = max(0, end - TAIL_BYTES)
+        block = _read_at(file, start, end - start)
+        content = block.rstrip(PDF_WHITESPACE)
+        if len(content) == len(block):
+            return block
+        if content:
+            end = start + len(content)
+            return _read_at(file, max(0, end - TAIL_BYTES), min(end, TAIL_BYTES))
+        end = start
+    return b""
 
 
 # --- images (Pillow) ---------------------------------------------------------------------

@@ -116,6 +116,12 @@ def test_a_jpeg_with_bytes_after_its_end_is_received(api, number, local):
     assert response.status_code == 200, response.content
 
 
+def test_a_pdf_padded_with_whitespace_after_its_end_is_received(api, number, local):
+    response = put(ask(api, number, "certidao.pdf"), PDF + b"\n" * 40_000 + b"\0" * 100)
+
+    assert response.status_code == 200, response.content
+
+
 def test_a_pdf_without_its_trailer_is_refused(api, number, local):
     no_trailer = PDF[:PDF.rindex(b"startxref")] + b"%%EOF\n"
 
