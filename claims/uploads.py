@@ -108,6 +108,10 @@ def _s3_reader(key: str, *, size: int, etag: str, whole: bool) -> BinaryIO:
     return io.BufferedReader(reader, S3_READ_BLOCK) if whole else reader
 
 
+class StoredObjectChanged(Exception):
+    """The object was replaced after it was inspected: check it again later."""
+
+
 class S3ObjectReader(io.RawIOBase):
     """A seekable, read-only view of one object through ranged GETs, so a check reads
     only the bytes it asks for (a PDF's head and tail, an image's boxes) and never past
@@ -138,10 +142,15 @@ class S3ObjectReader(io.RawIOBase):
         end = min(self.position + len(buffer), self.size)
         if end <= self.position:
             return 0
-        body = s3_client().get_object(
-            Bucket=settings.AWS_STORAGE_BUCKET_NAME, Key=self.key, IfMatch=self.etag,
-            Range=f"bytes={self.position}-{end - 1}",
-        )["Body"].read()
+        try:
+            body = s3_client().get_object(
+                Bucket=settings.AWS_STORAGE_BUCKET_NAME, Key=self.key, IfMatch=self.etag,
+                Range=f"bytes={self.position}-{end - 1}",
+            )["Body"].read()
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") in ("412", "PreconditionFailed"):
+                raise StoredObjectChanged(self.key) from None
+            raise
         buffer[:len(body)] = body
         self.position += len(body)
         return len(body)
@@ -248,7 +257,8 @@ def _s3_download_url(key: str, disposition: str, content_type: str) -> str:
 def content_disposition(file_name: str, *, attachment: bool) -> str:
     """RFC 6266: an ASCII ``filename`` for every client and, when the name is not plain
     ASCII, the exact name in ``filename*`` (RFC 5987, UTF-8). Control characters never
-    reach the header; quotes and backslashes are escaped."""
+    reach the header; the fallback turns quotes and backslashes into ``_`` (and then
+    ``filename*`` carries the exact name)."""
     kind = "attachment" if attachment else "inline"
     name = "".join("_" if unicodedata.category(c).startswith("C") else c for c in file_name)
     if not name:

@@ -115,7 +115,10 @@ def confirm_document_upload(*, file_id) -> DocumentFile:
     if stored is None:
         return document
     # The content is read before the claim is locked: a check may read a whole image.
-    reason = _rejection_reason(document, stored)
+    try:
+        reason = _rejection_reason(document, stored)
+    except uploads.StoredObjectChanged:
+        return document  # replaced while being read (S3): the next check sees the new one
     if reason:
         _reject(document, reason, stored.size)
         return document

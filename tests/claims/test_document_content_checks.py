@@ -188,3 +188,31 @@ def test_checking_an_image_in_the_bucket_reads_it_once(api, number, s3, bytes_re
 
     assert len(received(api, number)) == 1
     assert sum(bytes_read_from_bucket) == len(content)
+
+
+def test_an_object_replaced_while_being_checked_is_left_for_the_next_check(
+        api, number, s3, monkeypatch):
+    """A pre-signed PUT can be repeated until it expires: the check reads the object it
+    inspected (If-Match its ETag) or nothing, never half of each."""
+    name, content = FILES["image/png"]
+    url = ask(api, number, name)
+    requests.put(url, data=content, headers={"Content-Type": "image/png"}, timeout=10)
+    key = DocumentFile.objects.get().storage_key
+    inspect = uploads.inspect
+
+    def inspect_then_replace(stored_key):
+        stored = inspect(stored_key)
+        s3.put_object(Bucket=BUCKET, Key=stored_key, Body=FILES["image/jpeg"][1],
+                      ContentType="image/png")
+        return stored
+
+    monkeypatch.setattr(uploads, "inspect", inspect_then_replace)
+    assert received(api, number) == []
+    assert DocumentFile.objects.get().status == DocumentFile.Status.AWAITING_UPLOAD
+
+    monkeypatch.setattr(uploads, "inspect", inspect)
+    assert received(api, number) == []  # the next check reads the replacement: not a PNG
+    document = DocumentFile.objects.get()
+    assert document.status == DocumentFile.Status.REJECTED
+    assert s3.list_objects_v2(Bucket=BUCKET).get("Contents", []) == []
+    assert key == document.storage_key
