@@ -1,3 +1,4 @@
+import re
 from urllib.parse import parse_qs, urlparse
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -29,7 +30,8 @@ class OpaqueCursorPagination(CursorPagination):
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size
-        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+        # ASCII digits only: str.isdigit() and int() also take "٣" and "３".
+        if not re.fullmatch(r"[0-9]{1,3}", raw) or not 1 <= int(raw) <= self.max_page_size:
             raise serializers.ValidationError(
                 {"limite": [f"Informe um inteiro de 1 a {self.max_page_size}."]}
             )
@@ -70,7 +72,8 @@ PAGINATION_PARAMETERS = [
     ),
     OpenApiParameter(
         OpaqueCursorPagination.page_size_query_param,
-        OpenApiTypes.INT,
+        {"type": "integer", "minimum": 1, "maximum": OpaqueCursorPagination.max_page_size,
+         "default": OpaqueCursorPagination.page_size},
         description=f"Itens por página (1 a {OpaqueCursorPagination.max_page_size}).",
     ),
 ]

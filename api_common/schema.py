@@ -1,32 +1,50 @@
-"""OpenAPI pieces shared by every API module: the problem body and common errors."""
+"""OpenAPI pieces shared by every API module: the problem bodies, the error responses
+every operation can give, and the hook that lets a serializer state in the schema the
+rules across its fields (one of, any of) that it enforces in ``validate``."""
 
-from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 from api_common.problems import PROBLEM_CONTENT_TYPE
+from api_common.serializers import KebabCaseSerializer
 
-_PROBLEM_FIELDS = {
-    "type": serializers.URLField(),
-    "title": serializers.CharField(),
-    "status": serializers.IntegerField(),
-    "detail": serializers.CharField(),
-    "problem-id": serializers.CharField(),
-    "instance": serializers.URLField(),
-}
 
-ProblemSchema = inline_serializer(name="Problem", fields=_PROBLEM_FIELDS)
+class ProblemSchema(KebabCaseSerializer):
+    """RFC 9457 problem details: the body of every error."""
 
-ValidationProblemSchema = inline_serializer(
-    name="ValidationProblem",
-    fields={
-        **_PROBLEM_FIELDS,
-        "campos-invalidos": inline_serializer(
-            name="InvalidField",
-            many=True,
-            fields={"campo": serializers.CharField(), "mensagem": serializers.CharField()},
-        ),
-    },
-)
+    type = serializers.URLField(help_text="`{problems_url}/<problem-id>`.")
+    title = serializers.CharField(help_text="Título curto do problema.")
+    status = serializers.IntegerField(min_value=400, max_value=599, help_text="O status HTTP.")
+    detail = serializers.CharField(help_text="Explicação para quem lê.")
+    problem_id = serializers.CharField(help_text="Identificador estável do problema.")
+    instance = serializers.URLField(
+        help_text="`{problems_url}/<problem-id>/<uuid>`: esta ocorrência (também no log)."
+    )
+
+    class Meta:
+        ref_name = "Problem"
+
+
+class InvalidFieldSchema(serializers.Serializer):
+    campo = serializers.CharField(
+        help_text="Caminho do campo (`detalhes-pagamento.beneficiario.cpf-ou-cnpj`, "
+                  "`coberturas[0].lmi`) ou `(corpo)`."
+    )
+    mensagem = serializers.CharField()
+
+    class Meta:
+        ref_name = "InvalidField"
+
+
+class ValidationProblemSchema(ProblemSchema):
+    """A 400: `invalid-request` lists the fields refused; `malformed-request` (a body that
+    is not a JSON object) has no fields to list."""
+
+    campos_invalidos = InvalidFieldSchema(many=True, required=False)
+
+    class Meta:
+        ref_name = "ValidationProblem"
 
 
 def problems(descriptions: dict[int, str]) -> dict:
@@ -48,3 +66,19 @@ VALIDATION_ERROR = problems({
     400: "Campos inválidos (`invalid-request`, com `campos-invalidos`) ou JSON malformado "
          "(`malformed-request`).",
 })
+
+
+class SerializerRulesExtension(OpenApiSerializerExtension):
+    """A serializer with ``openapi_rules(schema, direction)`` amends its own component:
+    the rules its ``validate`` enforces across fields (exactly one of two members, the
+    member named by a method, a nature that depends on the coverage), in JSON Schema."""
+
+    target_class = "api_common.serializers.KebabCaseSerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        amend = getattr(self.target, "openapi_rules", None)
+        if amend is not None:
+            amend(schema, direction)
+        return schema

@@ -8,6 +8,8 @@ declared without ``source`` keep reading the attribute named like the Python nam
 
 import datetime as dt
 
+from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 UTC = dt.timezone.utc
@@ -46,8 +48,16 @@ class UTCDateTimeField(serializers.DateTimeField):
         return parsed.astimezone(UTC)
 
 
+@extend_schema_field({
+    "type": "number",
+    "format": "double",
+    "minimum": 0,
+    "maximum": 999_999_999_999.99,
+    "multipleOf": 0.01,
+})
 class MoneyField(serializers.DecimalField):
-    """A JSON number backed by ``Decimal`` with two places, never negative."""
+    """A JSON number backed by ``Decimal`` with two places, never negative: at most 12
+    digits before the point and 2 after (``max_digits`` 14), as the schema says."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_digits", 14)
@@ -58,7 +68,47 @@ class MoneyField(serializers.DecimalField):
 
 
 class DigitsField(serializers.RegexField):
+    """ASCII digits only (``[0-9]``: ``\\d`` would also take "٣" or "３"), never empty,
+    between ``min_length`` and ``max_length`` of them.
+
+    The same pattern goes into the OpenAPI schema, and a wrong length is told as such.
+    """
+
     def __init__(self, *, min_length=1, max_length=None, **kwargs):
-        pattern = rf"^\d{{{min_length},{max_length or ''}}}$"
-        kwargs.setdefault("error_messages", {"invalid": "Use somente dígitos."})
+        self.digits_min, self.digits_max = min_length, max_length
+        pattern = rf"^[0-9]{{{min_length},{max_length or ''}}}$"
+        kwargs.setdefault("error_messages", {"invalid": self._length_message()})
         super().__init__(pattern, **kwargs)
+
+    def _length_message(self) -> str:
+        low, high = self.digits_min, self.digits_max
+        if high is None:
+            return f"Informe ao menos {low} dígito{'s' if low > 1 else ''} (0-9), sem pontuação."
+        if low == high:
+            return f"Informe exatamente {low} dígitos (0-9), sem pontuação."
+        return f"Informe de {low} a {high} dígitos (0-9), sem pontuação."
+
+
+class QueryParametersSerializer(KebabCaseSerializer):
+    """Validates ``request.query_params``. DRF reads a ``QueryDict`` as an HTML form, where
+    an empty optional field counts as absent; in a URL, ``?cpf=`` is a value, and an
+    empty one is refused like any other invalid value."""
+
+    def to_internal_value(self, data):
+        if hasattr(data, "dict"):
+            data = data.dict()
+        return super().to_internal_value(data)
+
+
+class PatternChecked(RegexValidator):
+    """Runs ``check`` (which says precisely what is wrong) and publishes ``pattern``, the
+    shape every accepted value has, so the OpenAPI schema states it (drf-spectacular reads
+    a ``RegexValidator``'s pattern). Rules beyond the shape (check digits, CRCs) are in
+    the field's description."""
+
+    def __init__(self, pattern: str, check):
+        super().__init__(pattern)
+        self.check = check
+
+    def __call__(self, value):
+        self.check(value)

@@ -2,15 +2,32 @@
 ``api_common.serializers.KebabCaseSerializer``); ``source=`` maps to English attributes.
 """
 
+import re
+
 from django.conf import settings
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api_common.serializers import DigitsField, KebabCaseSerializer, MoneyField, UTCDateTimeField
+from api_common.serializers import (
+    DigitsField,
+    KebabCaseSerializer,
+    MoneyField,
+    PatternChecked,
+    QueryParametersSerializer,
+    UTCDateTimeField,
+)
 from claims.models import NATURES_BY_COVERAGE, Nature, Payment, PaymentMethod, Sale
 from claims.services import media_type_for
 from claims.validators import (
+    BOLETO_PATTERN,
+    BRCODE_PATTERN,
+    COMPE_PATTERN,
+    CPF_OR_CNPJ_PATTERN,
+    CPF_PATTERN,
+    ISPB_PATTERN,
+    PIX_EMAIL_MAX_LENGTH,
+    PIX_KEY_PATTERNS,
     mask_tax_id,
     validate_boleto,
     validate_brcode,
@@ -24,6 +41,23 @@ from claims.workflow import ClaimStatus
 
 COVERAGE_NAME = r"^cobertura/[a-z0-9]+(-[a-z0-9]+)*$"
 CHECK_DIGIT = r"^[0-9Xx]{1,2}$"
+BENEFICIARY_KINDS = ["segurado", "credor", "outro"]
+
+
+def _one_of_pattern(*values: str) -> dict:
+    """JSON Schema for "one of these strings". A pattern rather than an ``enum``: the
+    enum post-processing would merge these subsets into one named enum."""
+    escaped = (re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", value) for value in values)
+    return {"type": "string", "pattern": "^(?:" + "|".join(escaped) + ")$"}
+
+
+def _only_one_of(names, chosen: str) -> dict:
+    """JSON Schema: ``chosen`` required, the other ``names`` absent (``not: {}`` is the
+    OpenAPI 3.0 spelling of a schema nothing matches)."""
+    return {
+        "required": [chosen],
+        "properties": {name: {"not": {}} for name in names if name != chosen},
+    }
 OTHER_TITLE = "Outros documentos"
 
 
@@ -70,6 +104,15 @@ class ContactSerializer(KebabCaseSerializer):
     def to_representation(self, instance):
         return _drop_blank(super().to_representation(instance), "email", "telefone")
 
+    @staticmethod
+    def openapi_rules(schema: dict, direction: str) -> None:
+        if direction == "request":
+            schema["anyOf"] = [
+                {"required": ["email"], "properties": {"email": {"minLength": 1}}},
+                {"required": ["telefone"]},
+            ]
+            schema["description"] = "Nome e ao menos um meio de contato: e-mail ou telefone."
+
 
 class RequesterSerializer(KebabCaseSerializer):
     nome = serializers.CharField(max_length=200, source="requester_name")
@@ -79,18 +122,23 @@ class RequesterSerializer(KebabCaseSerializer):
 
 
 class BeneficiarySerializer(KebabCaseSerializer):
-    tipo = serializers.ChoiceField(choices=["segurado", "credor", "outro"], source="kind")
+    tipo = serializers.ChoiceField(choices=BENEFICIARY_KINDS, source="kind")
     nome = serializers.CharField(max_length=200, source="name")
     cpf_ou_cnpj = serializers.CharField(
         source="tax_id",
-        validators=[validate_cpf_or_cnpj],
-        help_text="CPF (11 dígitos) ou CNPJ (14 caracteres, 0-9 e A-Z), sem pontuação.",
+        validators=[PatternChecked(CPF_OR_CNPJ_PATTERN, validate_cpf_or_cnpj)],
+        help_text=(
+            "CPF (11 dígitos) ou CNPJ (14 caracteres: 12 de 0-9 e A-Z, 2 dígitos), sem "
+            "pontuação, com dígitos verificadores válidos."
+        ),
     )
 
 
 class BankAccountSerializer(KebabCaseSerializer):
     banco = serializers.CharField(
-        source="bank", validators=[validate_compe], help_text="Código COMPE do banco: 3 dígitos."
+        source="bank",
+        validators=[PatternChecked(COMPE_PATTERN, validate_compe)],
+        help_text="Código COMPE do banco: 3 dígitos.",
     )
     agencia = DigitsField(max_length=10, source="branch")
     conta = DigitsField(max_length=20, source="account")
@@ -104,12 +152,25 @@ class BankAccountSerializer(KebabCaseSerializer):
 
 class PixBankAccountSerializer(BankAccountSerializer):
     banco = serializers.CharField(
-        source="bank", validators=[validate_ispb], help_text="ISPB do banco: 8 dígitos."
+        source="bank",
+        validators=[PatternChecked(ISPB_PATTERN, validate_ispb)],
+        help_text="ISPB do banco: 8 dígitos.",
     )
 
 
+@extend_schema_field({
+    "type": "string",
+    "anyOf": [
+        *({"pattern": pattern, "title": kind} for kind, pattern in PIX_KEY_PATTERNS.items()),
+        {"format": "email", "maxLength": PIX_EMAIL_MAX_LENGTH, "title": "e-mail"},
+    ],
+})
+class PixKeyField(serializers.CharField):
+    """A PIX key: its kinds' shapes go into the schema as ``anyOf``."""
+
+
 class PixSerializer(KebabCaseSerializer):
-    chave = serializers.CharField(
+    chave = PixKeyField(
         max_length=140,
         required=False,
         source="key",
@@ -123,18 +184,30 @@ class PixSerializer(KebabCaseSerializer):
             raise serializers.ValidationError("Informe exatamente um de: chave, conta-bancaria.")
         return attrs
 
+    @staticmethod
+    def openapi_rules(schema: dict, direction: str) -> None:
+        if direction == "request":
+            members = ("chave", "conta-bancaria")
+            schema["oneOf"] = [_only_one_of(members, member) for member in members]
+            schema["description"] = "Exatamente um de: `chave`, `conta-bancaria`."
+
 
 class BoletoSerializer(KebabCaseSerializer):
     codigo_de_barras = serializers.CharField(
         source="barcode",
-        validators=[validate_boleto],
+        validators=[PatternChecked(BOLETO_PATTERN, validate_boleto)],
         help_text="Código de barras (44 dígitos) ou linha digitável (47 ou 48 dígitos).",
     )
 
 
 class PixBrCodeSerializer(KebabCaseSerializer):
     brcode = serializers.CharField(
-        max_length=512, validators=[validate_brcode], help_text="PIX copia e cola (BR Code)."
+        max_length=512,
+        validators=[PatternChecked(BRCODE_PATTERN, validate_brcode)],
+        help_text=(
+            "PIX copia e cola (BR Code): campos EMV com conta PIX, moeda 986, país BR e o "
+            "CRC16 do campo 63 conferindo."
+        ),
     )
 
 
@@ -159,6 +232,20 @@ class PaymentMethodSerializer(KebabCaseSerializer):
                 {extra[0]: [f"Não combina com metodo-pagamento '{method}'."]}
             )
         return attrs
+
+    @staticmethod
+    def openapi_rules(schema: dict, direction: str) -> None:
+        if direction != "request":
+            return
+        schema["oneOf"] = []
+        for method in PAYMENT_METHODS:
+            branch = _only_one_of(PAYMENT_METHODS, method)
+            branch["properties"]["metodo-pagamento"] = _one_of_pattern(method)
+            schema["oneOf"].append(branch)
+        schema["description"] = (
+            "O objeto com o nome do método (`pix`, `ted`, `boleto` ou `pix-brcode`) vem "
+            "junto de `metodo-pagamento`, e nenhum outro."
+        )
 
 
 class PaymentDetailsSerializer(KebabCaseSerializer):
@@ -187,6 +274,30 @@ class OpenClaimInputSerializer(KebabCaseSerializer):
             raise serializers.ValidationError("A data da ocorrência não pode estar no futuro.")
         return value
 
+    @staticmethod
+    def openapi_rules(schema: dict, direction: str) -> None:
+        """``natureza`` is required by, and only allowed with, the coverages that have one."""
+        if direction != "request":
+            return
+        with_nature = [
+            {
+                "properties": {
+                    "cobertura": _one_of_pattern(coverage),
+                    "natureza": _one_of_pattern(*natures),
+                },
+                "required": ["natureza"],
+            }
+            for coverage, natures in NATURES_BY_COVERAGE.items()
+        ]
+        without_nature = {
+            "properties": {
+                "cobertura": {"not": {"enum": list(NATURES_BY_COVERAGE)}},
+                "natureza": {"not": {}},
+            }
+        }
+        schema["oneOf"] = [*with_nature, without_nature]
+        schema["properties"]["data-ocorrencia"]["description"] = "Não pode estar no futuro."
+
     def validate(self, attrs):
         coverage, nature = attrs["coverage_name"], attrs.get("nature", "")
         allowed = NATURES_BY_COVERAGE.get(coverage)
@@ -205,6 +316,26 @@ class DocumentUploadInputSerializer(KebabCaseSerializer):
     tipo = serializers.SlugField(max_length=60, required=False, source="doc_type")
     id_externo = serializers.CharField(max_length=200, required=False, allow_blank=True,
                                        source="external_id")
+
+    @staticmethod
+    def openapi_rules(schema: dict, direction: str) -> None:
+        if direction != "request":
+            return
+        extensions = sorted(settings.UPLOAD_ALLOWED_TYPES)
+        any_case = "|".join(
+            "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in ext)
+            for ext in extensions
+        )
+        file_name = schema["properties"]["nome-arquivo"]
+        file_name["pattern"] = rf"^[^/\\\u0000]+\.(?:{any_case})$"
+        file_name["description"] = (
+            "Nome do arquivo, sem pastas, com uma destas extensões (maiúsculas ou "
+            f"minúsculas): {', '.join(extensions)}."
+        )
+        schema["properties"]["tipo"]["description"] = (
+            "Um dos `tipo` de `documentos-pendentes` do sinistro (sem ele, o arquivo entra "
+            "em \"Outros documentos\")."
+        )
 
     def validate_nome_arquivo(self, value: str) -> str:
         if any(part in value for part in ("/", "\\", "\x00")) or value in (".", ".."):
@@ -237,7 +368,7 @@ class OutstandingBalanceInputSerializer(KebabCaseSerializer):
 class PaidBeneficiarySerializer(KebabCaseSerializer):
     """Who a payment went to, enough to reconcile: never the full tax id or bank data."""
 
-    tipo = serializers.CharField(source="beneficiary_kind")
+    tipo = serializers.ChoiceField(choices=BENEFICIARY_KINDS, source="beneficiary_kind")
     nome = serializers.CharField(source="beneficiary_name")
     cpf_ou_cnpj = serializers.SerializerMethodField(
         help_text="Mascarado: ***.456.789-** (CPF) ou 12.ABC.345/****-** (CNPJ)."
@@ -252,7 +383,9 @@ class PaymentSerializer(KebabCaseSerializer):
     valor = MoneyField(source="amount")
     status = serializers.ChoiceField(choices=Payment.Status.choices)
     data_registro = UTCDateTimeField(source="created_at")
-    data_pagamento = serializers.DateField(source="paid_on")
+    data_pagamento = serializers.DateField(
+        source="paid_on", allow_null=True, help_text="Data da liquidação (null até lá)."
+    )
     id_transacao_financeira = serializers.CharField(source="financial_transaction_id")
     metodo_pagamento = serializers.ChoiceField(choices=PaymentMethod.choices, source="method")
     beneficiario = PaidBeneficiarySerializer(source="*")
@@ -309,7 +442,7 @@ class DocumentationSerializer(KebabCaseSerializer):
 
 
 class DenialSerializer(KebabCaseSerializer):
-    data = UTCDateTimeField(source="denied_at")
+    data = UTCDateTimeField(source="denied_at", allow_null=True)
     descricao = serializers.CharField(source="denial_reason")
 
 
@@ -342,7 +475,9 @@ class ClaimSerializer(KebabCaseSerializer):
 
 class InsuredSerializer(KebabCaseSerializer):
     nome = serializers.CharField(max_length=200, source="insured_name")
-    cpf = serializers.CharField(source="insured_cpf", validators=[validate_cpf])
+    cpf = serializers.CharField(
+        source="insured_cpf", validators=[PatternChecked(CPF_PATTERN, validate_cpf)]
+    )
     email = serializers.EmailField(required=False, allow_blank=True, source="insured_email")
     telefone = PhoneSerializer(attr_prefix="insured", required=False)
 
@@ -381,5 +516,8 @@ class SaleSerializer(KebabCaseSerializer):
         return attrs
 
 
-class SaleListQuerySerializer(serializers.Serializer):
-    cpf = DigitsField(min_length=11, max_length=11, required=False)
+class SaleListQuerySerializer(QueryParametersSerializer):
+    cpf = DigitsField(
+        min_length=11, max_length=11, required=False,
+        help_text="Só as vendas deste CPF do segurado (11 dígitos, sem pontuação).",
+    )

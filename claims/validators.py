@@ -26,6 +26,23 @@ _CPF = re.compile(r"[0-9]{11}")
 _CNPJ = re.compile(r"[0-9A-Z]{12}[0-9]{2}")  # 12 digits or capitals, 2 numeric check digits
 
 
+# Shapes published in the OpenAPI schema (ECMA-262 and Python alike). Every accepted value
+# has its shape; the check digits, CRCs and lengths by kind are checked below.
+CPF_PATTERN = r"^[0-9]{11}$"
+CPF_OR_CNPJ_PATTERN = r"^(?:[0-9]{11}|[0-9A-Z]{12}[0-9]{2})$"
+COMPE_PATTERN = r"^[0-9]{3}$"
+ISPB_PATTERN = r"^[0-9]{8}$"
+BOLETO_PATTERN = r"^(?:[0-9]{44}|[0-9]{47}|[0-9]{48})$"
+BRCODE_PATTERN = r"^000201.*6304[0-9A-Fa-f]{4}$"
+PIX_KEY_PATTERNS = {
+    "CPF": CPF_PATTERN,
+    "CNPJ": r"^[0-9A-Z]{12}[0-9]{2}$",
+    "telefone": r"^\+55(?:1[1-9]|[2-9][0-9])[0-9]{8,9}$",
+    "chave aleatória": (r"^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+                        r"|[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})$"),
+}
+
+
 # --- CPF and CNPJ ----------------------------------------------------------------------
 
 

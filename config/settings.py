@@ -281,6 +281,10 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api_common.openapi_hooks.contract_path_parameters",
+        "api_common.openapi_hooks.request_string_rules",
+        "api_common.openapi_hooks.token_and_upload_operations",
+        "api_common.openapi_hooks.common_responses",
+        "api_common.openapi_hooks.operation_links",
     ],
 }
 

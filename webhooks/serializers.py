@@ -5,7 +5,11 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api_common.serializers import KebabCaseSerializer, UTCDateTimeField
+from api_common.serializers import (
+    KebabCaseSerializer,
+    QueryParametersSerializer,
+    UTCDateTimeField,
+)
 from webhooks.destinations import MAX_URL_LENGTH
 from webhooks.models import Delivery, DeliveryAttempt
 from webhooks.services import PING, SUBSCRIBABLE_EVENTS, validate_event_names
@@ -14,6 +18,12 @@ from webhooks.services import PING, SUBSCRIBABLE_EVENTS, validate_event_names
 DELIVERY_EVENTS = (*SUBSCRIBABLE_EVENTS, PING)
 
 
+@extend_schema_field({
+    "type": "array",
+    "items": {"type": "string", "enum": list(SUBSCRIBABLE_EVENTS)},
+    "minItems": 1,
+    "uniqueItems": True,
+})
 class EventNamesField(serializers.ListField):
     """``eventos-habilitados``: a non-empty list of the contract's event names, without
     repeats. Its problems are reported on the field as a whole, naming the bad names."""
@@ -29,6 +39,17 @@ class EventNamesField(serializers.ListField):
             raise serializers.ValidationError(exc.messages) from exc
 
 
+@extend_schema_field({
+    "type": "string",
+    "format": "uri",
+    "pattern": r"^https?://[^\s\u0000]+$",
+    "maxLength": MAX_URL_LENGTH,
+})
+class DestinationField(serializers.CharField):
+    """A webhook destination: an absolute http(s) URL (the schema's shape); where it may
+    point is checked when it is saved (``webhooks.destinations``)."""
+
+
 class SubscriptionInputSerializer(KebabCaseSerializer):
     """Body of POST /webhooks."""
 
@@ -36,7 +57,7 @@ class SubscriptionInputSerializer(KebabCaseSerializer):
         max_length=200, required=False, allow_blank=True, default="", source="description"
     )
     ativo = serializers.BooleanField(required=False, default=True, source="is_active")
-    url = serializers.CharField(
+    url = DestinationField(
         max_length=MAX_URL_LENGTH,
         trim_whitespace=False,
         help_text=(
@@ -145,7 +166,7 @@ class DeliverySerializer(KebabCaseSerializer):
         return UTCDateTimeField().to_representation(delivery.next_attempt_at)
 
 
-class DeliveryListQuerySerializer(KebabCaseSerializer):
+class DeliveryListQuerySerializer(QueryParametersSerializer):
     status = serializers.ChoiceField(choices=Delivery.Status.choices, required=False)
     evento = serializers.ChoiceField(choices=DELIVERY_EVENTS, required=False, source="event")
 
