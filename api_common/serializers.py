@@ -76,7 +76,8 @@ class DigitsField(serializers.RegexField):
 
     def __init__(self, *, min_length=1, max_length=None, **kwargs):
         self.digits_min, self.digits_max = min_length, max_length
-        pattern = rf"^[0-9]{{{min_length},{max_length or ''}}}$"
+        count = min_length if min_length == max_length else f"{min_length},{max_length or ''}"
+        pattern = rf"^[0-9]{{{count}}}$"
         kwargs.setdefault("error_messages", {"invalid": self._length_message()})
         super().__init__(pattern, **kwargs)
 

@@ -7,6 +7,7 @@ paths and kebab-case fields and be a valid OpenAPI 3 document.
 import json
 import re
 
+import jsonschema
 import pytest
 from django.test import Client
 
@@ -80,8 +81,10 @@ def test_the_schema_lists_each_contract_operation(schema, path, method):
     assert method in schema["paths"][path]
 
 
-def test_the_schema_lists_no_operation_outside_the_api(schema):
-    assert all(path.startswith("/api/v1/") for path in schema["paths"])
+def test_the_schema_lists_the_api_the_token_endpoint_and_the_upload_url_only(schema):
+    outside = {path for path in schema["paths"] if not path.startswith("/api/v1/")}
+
+    assert outside == {"/oauth/token", "/uploads/{token}"}
 
 
 def test_the_open_claim_request_has_the_contract_fields(schema):
@@ -169,7 +172,9 @@ def test_no_snake_case_name_leaks_into_the_bodies(schema):
             for value in node:
                 collect(value)
 
-    collect(schema["components"]["schemas"])
+    # The token endpoint speaks OAuth 2.0 (RFC 6749): client_id, access_token...
+    oauth = {"TokenRequest", "TokenResponse", "OAuthError"}
+    collect({k: v for k, v in schema["components"]["schemas"].items() if k not in oauth})
     assert names
     assert not [name for name in names if re.search(r"[_A-Z]", name)]
 
@@ -221,14 +226,16 @@ def test_the_schema_is_a_valid_openapi_document(schema):
     validator.validate(schema)
 
 
-def test_the_docs_page_is_html_that_loads_the_schema():
+def test_the_docs_page_is_html_whose_script_loads_the_schema():
     response = Client().get("/api/v1/docs/")
 
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/html")
     page = response.content.decode()
-    assert SCHEMA_URL in page
     assert "swagger-ui" in page
+    start_up = Client().get("/api/v1/docs/?script=")
+    assert start_up["Content-Type"].startswith("application/javascript")
+    assert SCHEMA_URL in start_up.content.decode()
 
 
 def test_the_docs_page_loads_its_assets_from_this_server_not_a_cdn():
@@ -236,8 +243,19 @@ def test_the_docs_page_loads_its_assets_from_this_server_not_a_cdn():
 
     scripts = re.findall(r'<script src="([^"]+)"', page)
     assert scripts
-    assert all(src.startswith("/static/") for src in scripts)
-    assert Client().get(scripts[0]).status_code == 200
+    assert all(src.startswith(("/static/", "/api/v1/docs/")) for src in scripts)
+    assert all(Client().get(src).status_code == 200 for src in scripts)
+
+
+def test_the_docs_page_has_a_content_security_policy_and_no_inline_script():
+    response = Client().get("/api/v1/docs/")
+    policy = response["Content-Security-Policy"]
+    page = response.content.decode()
+
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", page) == []
+    nonce = re.search(r"'nonce-([^']+)'", policy).group(1)
+    assert re.findall(r"<style[^>]*>", page) == [f'<style nonce="{nonce}">']
 
 
 def test_the_payment_data_request_is_the_opening_detalhes_pagamento(schema):
@@ -371,3 +389,270 @@ def test_the_document_download_is_a_redirect_with_its_location(schema):
         "numero-sinistro", "id"}
     assert "Location" in operation["responses"]["302"]["headers"]
     assert "application/problem+json" in operation["responses"]["404"]["content"]
+
+
+# --- the schema says exactly what the server enforces ------------------------------------
+
+
+def inline_refs(schema: dict, node):
+    """``node`` with every ``$ref`` replaced by its component (the schemas have no cycles)."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return inline_refs(schema, resolve(schema, node))
+        return {key: inline_refs(schema, value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [inline_refs(schema, value) for value in node]
+    return node
+
+
+def accepts(schema: dict, path: str, method: str, body) -> bool:
+    """Whether the request body schema of an operation allows ``body`` (JSON Schema)."""
+    validator = jsonschema.Draft4Validator(inline_refs(schema, request_schema(schema, path, method)))
+    return validator.is_valid(body)
+
+
+OPEN_CLAIM = "/api/v1/vendas/{id-venda}/abrir-sinistro"
+PAYMENT_DATA = "/api/v1/sinistros/{numero-sinistro}/detalhes-pagamento"
+CONTACT = {"nome": "Pedro", "email": "pedro@example.com"}
+BENEFICIARY = {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "11144477735"}
+
+
+def open_claim_body(**changes):
+    body = {"pessoa-para-contato": CONTACT, "solicitante": {"nome": "Pedro"},
+            "cobertura": "cobertura/morte", "natureza": "morte-natural",
+            "data-ocorrencia": "2026-11-01T10:00:00-03:00"}
+    return {key: value for key, value in {**body, **changes}.items() if value is not None}
+
+
+def test_a_400_body_is_a_problem_with_the_invalid_fields_when_there_are_some(schema):
+    problem = resolve(schema, {"$ref": "#/components/schemas/ValidationProblem"})
+
+    assert {"type", "title", "status", "detail", "problem-id", "instance"} <= set(
+        problem["required"])
+    assert "campos-invalidos" in problem["properties"]
+    assert "campos-invalidos" not in problem["required"]  # malformed-request has none
+
+
+def test_every_problem_field_is_required_in_the_problem_body(schema):
+    problem = resolve(schema, {"$ref": "#/components/schemas/Problem"})
+
+    assert set(problem["required"]) == {
+        "type", "title", "status", "detail", "problem-id", "instance"}
+
+
+def test_limite_is_an_integer_from_1_to_100(schema):
+    parameters = {p["name"]: p for p in schema["paths"]["/api/v1/vendas"]["get"]["parameters"]}
+
+    assert parameters["limite"]["schema"] == {
+        "type": "integer", "minimum": 1, "maximum": 100, "default": 50}
+
+
+def test_the_cpf_filter_is_eleven_ascii_digits(schema):
+    parameters = {p["name"]: p for p in schema["paths"]["/api/v1/vendas"]["get"]["parameters"]}
+
+    assert parameters["cpf"]["schema"]["pattern"] == "^[0-9]{11}$"
+
+
+def test_money_has_two_decimal_places_and_twelve_integer_digits(schema):
+    body = request_schema(schema, "/api/v1/sinistros/{numero-sinistro}/saldo-devedor", "post")
+    money = body["properties"]["saldo-devedor"]
+
+    assert money["multipleOf"] == 0.01
+    assert money["maximum"] == 999_999_999_999.99
+    assert money["minimum"] == 0
+    assert "exclusiveMaximum" not in money
+
+
+@pytest.mark.parametrize(("name", "allowed"), [
+    ("laudo.pdf", True), ("FOTO.JPG", True), ("exame.Heic", True), ("a.b.png", True),
+    ("laudo.exe", False), ("laudo", False), (".pdf", False), ("pasta/laudo.pdf", False),
+    ("pasta\\laudo.pdf", False), ("laudo.pdf.exe", False),
+])
+def test_the_file_name_pattern_is_the_allowed_extensions(schema, name, allowed):
+    body = request_schema(schema, "/api/v1/sinistros/{numero-sinistro}/enviar-documento", "post")
+
+    assert bool(re.search(body["properties"]["nome-arquivo"]["pattern"], name)) is allowed
+
+
+def test_the_file_name_pattern_follows_upload_allowed_types(settings):
+    settings.UPLOAD_ALLOWED_TYPES = {"tiff": "image/tiff"}
+    fresh = json.loads(Client().get(SCHEMA_URL, {"format": "json"}).content)
+    body = request_schema(fresh, "/api/v1/sinistros/{numero-sinistro}/enviar-documento", "post")
+    pattern = body["properties"]["nome-arquivo"]["pattern"]
+
+    assert re.search(pattern, "scan.tiff") and not re.search(pattern, "laudo.pdf")
+    assert list(fresh["paths"]["/uploads/{token}"]["put"]["requestBody"]["content"]) == [
+        "image/tiff"]
+
+
+@pytest.mark.parametrize(("tax_id", "allowed"), [
+    ("11144477735", True), ("12ABC34501DE35", True), ("111.444.777-35", False),
+    ("١١١٤٤٤٧٧٧٣٥", False), ("1114447773", False), ("12abc34501de35", False),
+])
+def test_cpf_ou_cnpj_has_the_shape_of_a_cpf_or_a_cnpj(schema, tax_id, allowed):
+    body = {"beneficiario": {**BENEFICIARY, "cpf-ou-cnpj": tax_id},
+            "dados-pagamento": {"metodo-pagamento": "boleto",
+                                "boleto": {"codigo-de-barras": "0" * 44}}}
+
+    assert accepts(schema, PAYMENT_DATA, "post", body) is allowed
+
+
+@pytest.mark.parametrize(("method", "members", "allowed"), [
+    ("pix", {"pix": {"chave": "pedro@example.com"}}, True),
+    ("pix", {"pix": {"conta-bancaria": {"banco": "00000000", "agencia": "1", "conta": "2"}}},
+     True),
+    ("pix", {"pix": {}}, False),
+    ("pix", {"pix": {"chave": "pedro@example.com",
+                     "conta-bancaria": {"banco": "00000000", "agencia": "1", "conta": "2"}}},
+     False),
+    ("pix", {"ted": {"banco": "001", "agencia": "1", "conta": "2"}}, False),
+    ("ted", {"ted": {"banco": "001", "agencia": "1", "conta": "2"}}, True),
+    ("ted", {"ted": {"banco": "0001", "agencia": "1", "conta": "2"}}, False),
+    ("boleto", {"boleto": {"codigo-de-barras": "1" * 47}}, True),
+    ("boleto", {"boleto": {"codigo-de-barras": "1" * 45}}, False),
+    ("boleto", {"boleto": {"codigo-de-barras": "1" * 47}, "pix": {"chave": "a@b.com"}}, False),
+    ("pix-brcode", {"pix-brcode": {"brcode": "000201...6304ABCD"}}, True),
+    ("pix-brcode", {}, False),
+])
+def test_the_payment_method_carries_its_own_object_and_no_other(schema, method, members,
+                                                                 allowed):
+    body = {"beneficiario": BENEFICIARY,
+            "dados-pagamento": {"metodo-pagamento": method, **members}}
+
+    assert accepts(schema, PAYMENT_DATA, "post", body) is allowed
+
+
+@pytest.mark.parametrize(("changes", "allowed"), [
+    ({}, True),
+    ({"natureza": None}, False),
+    ({"natureza": "perda-de-renda-desemprego"}, False),
+    ({"cobertura": "cobertura/perda-de-renda", "natureza": "perda-de-renda-desemprego"}, True),
+    ({"cobertura": "cobertura/invalidez-permanente", "natureza": None}, True),
+    ({"cobertura": "cobertura/invalidez-permanente"}, False),
+    ({"pessoa-para-contato": {"nome": "Pedro"}}, False),
+    ({"pessoa-para-contato": {"nome": "Pedro", "email": ""}}, False),
+    ({"pessoa-para-contato": {"nome": "Pedro", "telefone": {
+        "codigo-area": "11", "numero-telefone": "999999999"}}}, True),
+    ({"solicitante": {"nome": "   "}}, False),
+    ({"relato-do-ocorrido": "a\u0000b"}, False),
+])
+def test_the_open_claim_body_states_its_cross_field_rules(schema, changes, allowed):
+    assert accepts(schema, OPEN_CLAIM, "post", open_claim_body(**changes)) is allowed
+
+
+def test_phone_digits_are_ascii_digits_of_the_right_length(schema):
+    phone = resolve(schema, {"$ref": "#/components/schemas/PhoneRequest"})
+
+    assert phone["properties"]["codigo-area"]["pattern"] == "^[0-9]{2,3}$"
+    assert phone["properties"]["numero-telefone"]["pattern"] == "^[0-9]{8,9}$"
+
+
+def test_eventos_habilitados_are_unique_and_at_least_one(schema):
+    events = request_schema(schema, "/api/v1/webhooks", "post")["properties"][
+        "eventos-habilitados"]
+
+    assert events["uniqueItems"] is True and events["minItems"] == 1
+
+
+@pytest.mark.parametrize(("component", "field"), [
+    ("Payment", "data-pagamento"),
+    ("Denial", "data"),
+    ("Claim", "saldo-devedor"),
+    ("Sale", "id-afiliacao"),
+    ("Subscription", "desativado-em"),
+    ("Delivery", "entregue-em"),
+])
+def test_fields_the_server_writes_as_null_are_nullable(schema, component, field):
+    properties = resolve(schema, {"$ref": f"#/components/schemas/{component}"})["properties"]
+
+    assert properties[field].get("nullable") is True
+
+
+def test_the_paid_beneficiary_kind_is_the_enum_of_kinds(schema):
+    paid = resolve(schema, {"$ref": "#/components/schemas/PaidBeneficiary"})
+
+    assert set(resolve(schema, paid["properties"]["tipo"])["enum"]) == {
+        "segurado", "credor", "outro"}
+
+
+@pytest.mark.parametrize(("path", "method"), CONTRACT_OPERATIONS)
+def test_every_operation_documents_405_406_and_429_as_problems(schema, path, method):
+    operation = schema["paths"][path][method]
+    responses = operation["responses"]
+
+    for status in ("405", "406", "429"):
+        assert list(responses[status]["content"]) == ["application/problem+json"]
+    assert "Allow" in responses["405"]["headers"]
+    assert "Retry-After" in responses["429"]["headers"]
+    assert ("415" in responses) is ("requestBody" in operation)
+
+
+# --- links ---------------------------------------------------------------------------------
+
+
+def operation_by_id(schema: dict) -> dict:
+    return {op["operationId"]: op for item in schema["paths"].values()
+            for op in item.values() if isinstance(op, dict) and "operationId" in op}
+
+
+@pytest.mark.parametrize(("source", "status", "target", "parameter", "expression"), [
+    ("listar-vendas", "200", "consultar-venda", "id-venda", "$response.body#/dados/0/id-venda"),
+    ("consultar-venda", "200", "abrir-sinistro", "id-venda", "$response.body#/id-venda"),
+    ("abrir-sinistro", "200", "consultar-sinistro", "numero-sinistro",
+     "$response.body#/numero-sinistro"),
+    ("consultar-sinistro", "200", "enviar-documento", "numero-sinistro",
+     "$response.body#/numero-sinistro"),
+    ("criar-webhook", "201", "enviar-ping", "id-webhook", "$response.body#/id-webhook"),
+    ("enviar-ping", "202", "reenviar-entrega", "id-entrega", "$response.body#/id-entrega"),
+])
+def test_responses_link_to_the_next_step_of_the_flow(schema, source, status, target,
+                                                     parameter, expression):
+    links = operation_by_id(schema)[source]["responses"][status]["links"]
+
+    link = next(link for link in links.values() if link["operationId"] == target)
+    assert link["parameters"][parameter] == expression
+
+
+def test_every_link_names_an_operation_and_its_parameters(schema):
+    operations = operation_by_id(schema)
+    links = [link for op in operations.values() for response in op["responses"].values()
+             for link in response.get("links", {}).values()]
+
+    assert len(links) > 20
+    for link in links:
+        target = operations[link["operationId"]]
+        names = {p["name"] for p in target.get("parameters", [])}
+        assert set(link["parameters"]) <= names, link
+
+
+# --- the token endpoint and the upload URL --------------------------------------------------
+
+
+def test_the_token_endpoint_takes_json_or_form_bodies_and_basic_auth(schema):
+    operation = schema["paths"]["/oauth/token"]["post"]
+    body = resolve(schema, operation["requestBody"]["content"]["application/json"]["schema"])
+
+    assert set(operation["requestBody"]["content"]) == {
+        "application/json", "application/x-www-form-urlencoded"}
+    assert body["properties"]["grant_type"]["enum"] == ["client_credentials"]
+    assert {"clientBasic": []} in operation["security"] and {} in operation["security"]
+    assert schema["components"]["securitySchemes"]["clientBasic"]["scheme"] == "basic"
+    token = response_schema(schema, "/oauth/token", "post")
+    assert {"access_token", "token_type", "expires_in"} <= set(token["required"])
+    assert {"400", "401", "405", "429"} <= set(operation["responses"])
+
+
+def test_the_upload_url_takes_the_allowed_media_types_without_a_channel_token(schema):
+    operation = schema["paths"]["/uploads/{token}"]["put"]
+
+    assert operation["security"] == []
+    assert set(operation["requestBody"]["content"]) == {
+        "application/pdf", "image/jpeg", "image/png", "image/heic", "image/heif"}
+    assert {"200", "403", "409", "413", "415", "422"} <= set(operation["responses"])
+
+
+def test_the_oauth_scheme_lets_swagger_ui_authorize_with_client_credentials(schema):
+    flows = schema["components"]["securitySchemes"]["oauth2"]["flows"]
+
+    assert list(flows) == ["clientCredentials"]
+    assert flows["clientCredentials"]["tokenUrl"] == "http://127.0.0.1:8000/oauth/token"

@@ -1,0 +1,62 @@
+"""The API docs page in a real browser (Chromium driven by Playwright) against a live
+server: it runs under the site's Content-Security-Policy with nothing refused, lists the
+operations (the token endpoint and the upload URL too), authorizes with the channel's
+client credentials through the documented token URL, and calls the API from the page."""
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from tests.browser import (
+    TIMEOUT_MS,
+    launch,
+    needs_chromium,
+    require_chromium,
+    screenshot_on_failure,
+)
+from tests.factories import SaleFactory
+
+
+@needs_chromium
+@pytest.mark.django_db(transaction=True)
+def test_the_docs_page_authorizes_and_calls_the_api_with_no_csp_refusal(
+        live_server, settings, tmp_path, channel):
+    require_chromium()
+    settings.BASE_URL = settings.AUTH_URL = live_server.url
+    sale = SaleFactory(channel=channel)
+    refusals: list[str] = []
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(locale="pt-BR")
+        page.set_default_timeout(TIMEOUT_MS)
+        expect.set_options(timeout=TIMEOUT_MS)
+        page.on("console", lambda message: refusals.append(message.text)
+                if "Content Security Policy" in message.text else None)
+        try:
+            with screenshot_on_failure(page, tmp_path):
+                response = page.goto(f"{live_server.url}/api/v1/docs/")
+                assert "script-src 'self'" in response.headers["content-security-policy"]
+
+                listing = page.locator(".opblock", has_text="/api/v1/vendas").filter(
+                    has_text="listar-vendas")
+                expect(listing).to_be_visible()
+                expect(page.locator(".opblock", has_text="/oauth/token")).to_be_visible()
+                expect(page.locator(".opblock", has_text="/uploads/{token}")).to_be_visible()
+                assert page.locator(".opblock").count() >= 19
+
+                page.get_by_role("button", name="Authorize").first.click()
+                oauth = page.locator(".dialog-ux .auth-container", has_text="clientCredentials")
+                oauth.locator("input[id^='client_id']").fill(channel.application.client_id)
+                oauth.locator("input[id^='client_secret']").fill(channel.plain_secret)
+                oauth.locator("button", has_text="Authorize").click()
+                expect(oauth.locator("button", has_text="Logout")).to_be_visible()
+                page.locator(".dialog-ux button.btn-done").first.click()
+
+                listing.locator(".opblock-summary").click()
+                page.get_by_role("button", name="Try it out").click()
+                page.get_by_role("button", name="Execute").click()
+                live = page.locator(".live-responses-table tbody .response-col_status").first
+                expect(live).to_have_text("200")
+                expect(page.locator(".live-responses-table")).to_contain_text(str(sale.id))
+                assert refusals == []
+        finally:
+            browser.close()
