@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test migrate seed worker check clean screenshots
+.PHONY: run test migrate seed worker check clean screenshots schemathesis
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -28,6 +28,11 @@ run: $(STAMP)
 ## The whole test suite (SQLite and local files unless DATABASE_URL etc. say otherwise)
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+## Schemathesis over every operation of the OpenAPI schema, against a live gunicorn on
+## PostgreSQL (a fresh database, dropped afterwards); CI runs it too (.ci/schemathesis)
+schemathesis: $(STAMP)
+	.ci/schemathesis
 
 ## The hosted pages' screenshots in the README (taken by their browser test)
 screenshots: $(STAMP)
