@@ -2,7 +2,8 @@
 
 The schema states every rule a JSON Schema can state (shapes, lengths, one-of rules).
 A few rules no JSON Schema can: check digits and CRCs, "not in the future", a webhook
-destination this machine can reach, a pagination cursor only the server can issue. For
+destination this machine can reach, a pagination cursor only the server can issue, the
+demo client's credentials. For
 requests generated as *valid* (positive mode), these hooks turn such values into ones
 that satisfy the rule, keeping their shape; invalid (negative) requests are left as
 generated, so the server's refusals are still tested.
@@ -22,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from claims import validators  # noqa: E402  (the check-digit arithmetic of the server)
 
 WEBHOOK_RECEIVER = f"http://127.0.0.1:{os.environ.get('SCHEMATHESIS_PORT', '8850')}/receptor"
+DEMO_CLIENT = {"client_id": "demo-client", "client_secret": "demo-secret"}  # seed_demo
 VALID_BRCODE_BODY = (
     "000201"
     "26360014br.gov.bcb.pix0114+5511999999999"
@@ -111,7 +113,9 @@ def _issued_cursor(value) -> bool:
 
 
 def _make_valid(case) -> None:
-    if isinstance(case.body, dict):
+    if case.operation.path == "/oauth/token" and isinstance(case.body, dict):
+        case.body.update(DEMO_CLIENT)  # no schema knows a client's secret
+    elif isinstance(case.body, dict):
         case.body = _fix(case.body)
         if case.operation.path.startswith("/api/v1/webhooks") and "url" in case.body:
             case.body["url"] = WEBHOOK_RECEIVER

@@ -236,21 +236,27 @@ TOKEN_RESPONSE = {
         "scope": {"type": "string"},
     },
 }
-OAUTH_ERROR = {
-    "type": "object",
-    "description": "Erro OAuth 2.0 (RFC 6749, seção 5.2).",
-    "required": ["error"],
-    "properties": {
-        "error": {"type": "string", "enum": [
-            "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client",
-            "unsupported_grant_type", "invalid_scope"]},
-        "error_description": {"type": "string"},
-    },
+OAUTH_PROBLEM = {
+    "description": "Problema (RFC 9457) que também traz `error` e `error_description` da "
+                   "RFC 6749 (seção 5.2), para bibliotecas OAuth.",
+    "allOf": [
+        PROBLEM_REF,
+        {
+            "type": "object",
+            "required": ["error"],
+            "properties": {
+                "error": {"type": "string", "enum": [
+                    "invalid_request", "invalid_client", "invalid_grant",
+                    "unauthorized_client", "unsupported_grant_type", "invalid_scope"]},
+                "error_description": {"type": "string"},
+            },
+        },
+    ],
 }
 
 
 def _token_operation() -> dict:
-    oauth_error = {"schema": {"$ref": "#/components/schemas/OAuthError"}}
+    oauth_problem = {"schema": {"$ref": "#/components/schemas/OAuthProblem"}}
     return {
         "operationId": "obter-token",
         "tags": ["autenticacao"],
@@ -282,13 +288,17 @@ def _token_operation() -> dict:
                         "schema": {"$ref": "#/components/schemas/TokenResponse"}}}},
             "400": {"description": "Pedido inválido (`invalid_request`, "
                                    "`unsupported_grant_type`...).",
-                    "content": {"application/json": oauth_error}},
-            "401": {"description": "Cliente desconhecido ou segredo errado "
-                                   "(`invalid_client`).",
-                    "content": {"application/json": oauth_error}},
+                    "content": {PROBLEM_CONTENT_TYPE: oauth_problem}},
+            "401": {"description": "Cliente desconhecido, segredo errado ou canal "
+                                   "desativado (`invalid_client`).",
+                    "content": {PROBLEM_CONTENT_TYPE: oauth_problem},
+                    "headers": {"WWW-Authenticate": {"schema": {"type": "string"}}}},
+            "413": {"description": "Corpo grande demais para um pedido de token.",
+                    "content": {PROBLEM_CONTENT_TYPE: oauth_problem}},
             "405": _problem("Só POST (`method-not-allowed`).", ALLOW),
-            "429": _problem("Tokens demais para este cliente (`too-many-token-requests`): "
-                            "reutilize o token.", RETRY_AFTER),
+            "429": _problem("Tokens demais para este cliente (`too-many-token-requests`: "
+                            "reutilize o token) ou falhas demais (`too-many-failed-token-"
+                            "requests`).", RETRY_AFTER),
         },
     }
 
@@ -336,7 +346,7 @@ def token_and_upload_operations(result, generator, request, public):
     flow and Swagger UI can authorize (``clientCredentials`` flow against ``tokenUrl``)."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(TokenRequest=TOKEN_REQUEST, TokenResponse=TOKEN_RESPONSE,
-                   OAuthError=OAUTH_ERROR)
+                   OAuthProblem=OAUTH_PROBLEM)
     result["components"].setdefault("securitySchemes", {})["clientBasic"] = {
         "type": "http", "scheme": "basic",
         "description": "`client_id` e `client_secret` do canal, no lugar do corpo.",

@@ -173,7 +173,7 @@ def test_no_snake_case_name_leaks_into_the_bodies(schema):
                 collect(value)
 
     # The token endpoint speaks OAuth 2.0 (RFC 6749): client_id, access_token...
-    oauth = {"TokenRequest", "TokenResponse", "OAuthError"}
+    oauth = {"TokenRequest", "TokenResponse", "OAuthProblem"}
     collect({k: v for k, v in schema["components"]["schemas"].items() if k not in oauth})
     assert names
     assert not [name for name in names if re.search(r"[_A-Z]", name)]
