@@ -381,6 +381,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "claims.tasks.sweep_pending_uploads",
         "schedule": env.int("UPLOAD_SWEEP_SECONDS", default=60),
     },
+    # Deletes expired OAuth tokens (one row per token issued; a client takes a few a day).
+    "clear-expired-tokens": {
+        "task": "claims.tasks.clear_expired_tokens",
+        "schedule": env.int("TOKEN_CLEANUP_SECONDS", default=6 * 60 * 60),
+    },
 }
 
 LOGGING = {
