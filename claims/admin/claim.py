@@ -16,6 +16,7 @@ from api_common.problems import ProblemError
 from claims import errors, selectors, services, uploads
 from claims.admin.actions import ACTIONS
 from claims.admin.filters import CoverageFilter, DeadlineFilter, OpenFilter
+from claims.admin.search import claim_search
 from claims.formatting import brl, coverage_label
 from claims.models import Claim, DocumentFile
 from claims.regulatory_clock import ClockKind
@@ -32,15 +33,23 @@ class ClaimAdmin(admin.ModelAdmin):
                     "amount_brl", "days_open", "deadline"]
     list_filter = [OpenFilter, "status", "sale__channel", CoverageFilter, "nature", "notified_at",
                    DeadlineFilter]
-    search_fields = ["=number", "=sale__insured_cpf", "sale__insured_name", "=sale__id"]
+    # Searched by claims.admin.search.claim_search (one indexed column per term's shape).
+    search_fields = ["number", "sale__insured_cpf", "sale__insured_name", "sale__id"]
     search_help_text = "Número do sinistro, CPF ou nome do segurado, id da venda."
     list_select_related = ["sale", "sale__channel", "coverage"]
     list_per_page = 50
+    # A filtered list counts its own rows only, not the whole table as well.
+    show_full_result_count = False
 
     class Media:
         css = {"all": ["claims/admin.css"]}
 
     # --- the list -------------------------------------------------------------------
+
+    def get_search_results(self, request, queryset, search_term):
+        if not search_term.strip():
+            return queryset, False
+        return queryset.filter(claim_search(search_term)), False
 
     @admin.display(description="canal", ordering="sale__channel__name")
     def channel_name(self, claim):

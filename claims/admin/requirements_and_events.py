@@ -8,6 +8,7 @@ from django.utils.html import format_html
 
 from claims.admin.base import ReadOnlyMixin
 from claims.admin.filters import RequirementCoverageFilter
+from claims.admin.search import event_search
 from claims.formatting import coverage_label
 from claims.models import DocumentRequirement, Event
 
@@ -27,10 +28,17 @@ class DocumentRequirementAdmin(admin.ModelAdmin):
 class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["created_at", "event_label", "code", "claim_link", "channel"]
     list_filter = ["name", "channel"]
-    search_fields = ["=id", "=claim__number"]
+    search_fields = ["id", "claim__number"]  # see get_search_results
+    search_help_text = "Id do evento ou número do sinistro."
     list_select_related = ["claim", "channel"]
     ordering = ["-created_at", "-id"]
+    show_full_result_count = False  # a filtered list counts its own rows only
     fields = ["id", "event_label", "code", "claim_link", "channel", "created_at", "envelope_json"]
+
+    def get_search_results(self, request, queryset, search_term):
+        if not search_term.strip():
+            return queryset, False
+        return queryset.filter(event_search(search_term)), False
 
     @admin.display(description="evento", ordering="name")
     def event_label(self, event):

@@ -44,7 +44,9 @@ class Claim(models.Model):
     """A claim notice (sinistro) on one coverage of a sale."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    number = models.CharField("número do sinistro", max_length=20, unique=True, default=new_claim_number)
+    # Unique through Meta.constraints, which (unlike unique=True) adds no second
+    # varchar_pattern_ops index on PostgreSQL: numbers are only ever compared exactly.
+    number = models.CharField("número do sinistro", max_length=20, default=new_claim_number)
     sale = models.ForeignKey(Sale, on_delete=models.PROTECT, related_name="claims", verbose_name="venda")
     coverage = models.ForeignKey(
         Coverage, on_delete=models.PROTECT, related_name="claims", verbose_name="cobertura"
@@ -92,8 +94,19 @@ class Claim(models.Model):
         ]
         indexes = [
             models.Index(fields=["clock_deadline"], name="claim_clock_deadline"),
+            # The admin's list: newest first (the admin adds -pk to -created_at), and the
+            # notice-date filter.
+            models.Index(fields=["created_at", "id"], name="claim_created"),
+            models.Index(fields=["notified_at"], name="claim_notified"),
+            # Its status and nature filters: the count, and the newest of that status.
+            models.Index(fields=["status", "created_at", "id"], name="claim_status_created"),
+            models.Index(fields=["nature"], name="claim_nature"),
+            # "Prazo suspenso": few claims, found without reading the others.
+            models.Index(fields=["created_at", "id"], condition=Q(clock_paused=True),
+                         name="claim_clock_paused"),
         ]
         constraints = [
+            models.UniqueConstraint(fields=["number"], name="claim_number_unique"),
             # The contract's "one open claim per coverage", enforced where races end.
             models.UniqueConstraint(
                 fields=["coverage"],
@@ -235,7 +248,10 @@ class Event(models.Model):
         verbose_name_plural = "eventos"
         ordering = ["created_at", "id"]
         indexes = [
-            models.Index(fields=["created_at"], condition=models.Q(relayed_at__isnull=True),
+            # The events list (newest first) and every reader in this order.
+            models.Index(fields=["created_at", "id"], name="event_created"),
+            # The webhook sweep pages through the events not yet relayed in this order.
+            models.Index(fields=["created_at", "id"], condition=models.Q(relayed_at__isnull=True),
                          name="event_not_relayed"),
         ]
 

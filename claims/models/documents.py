@@ -19,7 +19,7 @@ class DocumentRequirement(models.Model):
                               help_text="Em branco: vale para qualquer natureza.")
     product_combo_id = models.UUIDField("id do combo de produto", null=True, blank=True,
                                         help_text="Em branco: vale para todos os produtos.")
-    doc_type = models.SlugField("tipo", max_length=60)
+    doc_type = models.SlugField("tipo", max_length=60, db_index=False)
     title = models.CharField("título", max_length=200)
     is_active = models.BooleanField("ativo", default=True)
 
@@ -51,7 +51,7 @@ class DocumentRequest(models.Model):
     claim = models.ForeignKey(
         Claim, on_delete=models.CASCADE, related_name="document_requests", verbose_name="sinistro"
     )
-    doc_type = models.SlugField("tipo", max_length=60)
+    doc_type = models.SlugField("tipo", max_length=60, db_index=False)
     title = models.CharField("título", max_length=200)
     requested_at = models.DateTimeField("solicitado em")
     note = models.TextField("observação", blank=True)
@@ -83,13 +83,13 @@ class DocumentFile(models.Model):
         DocumentRequest, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="files", verbose_name="documento solicitado",
     )
-    doc_type = models.SlugField("tipo", max_length=60)
+    doc_type = models.SlugField("tipo", max_length=60, db_index=False)
     file_name = models.CharField("nome do arquivo", max_length=255)
     sent_at = models.DateTimeField("data de envio (informada)")
     external_id = models.CharField("id externo", max_length=200, blank=True)
     content_type = models.CharField("tipo de conteúdo", max_length=100)
     # Generated here, random: not derivable from the claim or the file id.
-    storage_key = models.CharField("chave no armazenamento", max_length=300, unique=True)
+    storage_key = models.CharField("chave no armazenamento", max_length=300)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.AWAITING_UPLOAD)
     size = models.PositiveBigIntegerField("tamanho (bytes)", null=True, blank=True)
     rejection_reason = models.CharField("motivo da rejeição", max_length=300, blank=True)
@@ -101,6 +101,11 @@ class DocumentFile(models.Model):
         verbose_name = "arquivo"
         verbose_name_plural = "arquivos"
         ordering = ["created_at", "id"]
+        constraints = [
+            # Not unique=True: that adds a LIKE index on PostgreSQL, and keys are only
+            # ever compared exactly.
+            models.UniqueConstraint(fields=["storage_key"], name="file_storage_key_unique"),
+        ]
         indexes = [
             models.Index(
                 fields=["upload_expires_at"],

@@ -56,8 +56,10 @@ class Sale(models.Model):
 
     # The channel's own id for the sale: imported, never generated here.
     id = models.UUIDField("id da venda", primary_key=True)
+    # Indexed by sale_channel_page, which starts with it.
     channel = models.ForeignKey(
-        Channel, on_delete=models.PROTECT, related_name="sales", verbose_name="canal"
+        Channel, on_delete=models.PROTECT, related_name="sales", verbose_name="canal",
+        db_index=False,
     )
     proposal_id = models.UUIDField("id da proposta")
     product_combo_id = models.UUIDField("id do combo de produto")
@@ -79,7 +81,8 @@ class Sale(models.Model):
         verbose_name_plural = "vendas"
         indexes = [
             models.Index(fields=["channel", "-created_at", "-id"], name="sale_channel_page"),
-            models.Index(fields=["channel", "insured_cpf"], name="sale_channel_cpf"),
+            # The API's ?cpf= (with the channel) and the admin's CPF search (without).
+            models.Index(fields=["insured_cpf"], name="sale_cpf"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -97,8 +100,10 @@ class Sale(models.Model):
 
 
 class Coverage(models.Model):
+    # Indexed by coverage_unique_per_sale, which starts with it.
     sale = models.ForeignKey(
-        Sale, on_delete=models.CASCADE, related_name="coverages", verbose_name="venda"
+        Sale, on_delete=models.CASCADE, related_name="coverages", verbose_name="venda",
+        db_index=False,
     )
     name = models.CharField("cobertura", max_length=100)
     max_indemnity = models.DecimalField("LMI", **MONEY)
@@ -108,6 +113,10 @@ class Coverage(models.Model):
         verbose_name = "cobertura"
         verbose_name_plural = "coberturas"
         ordering = ["name"]
+        indexes = [
+            # The admin's coverage filter lists the distinct names (claims.admin.filters).
+            models.Index(fields=["name"], name="coverage_name"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["sale", "name"], name="coverage_unique_per_sale"),
             models.CheckConstraint(condition=Q(max_indemnity__gte=0), name="coverage_lmi_not_negative"),

@@ -1,0 +1,168 @@
+"""The claim list's searches and orderings are answered by indexes.
+
+Django's admin search compares ``UPPER(column) = UPPER(term)``, ORed over every search
+field across a join: no index serves that, so at 100,000 claims every search read the
+whole table. The claim list now compares the one column the term's shape names, as
+stored (no UPPER); on PostgreSQL, with enough rows for the planner to care, the plans
+are index scans (bench/admin_claims_list.py has the timings at 100,000 claims).
+"""
+
+import datetime as dt
+import re
+import uuid
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from claims.models import Claim, Coverage, Event, Sale
+from tests.conftest import postgres_only
+from tests.factories import ClaimFactory, CoverageFactory, SaleFactory, make_channel, make_cpf
+
+ROWS = 2000
+
+
+def list_queries(client, path: str) -> list[str]:
+    """The SQL of the page's statements that read the listed table."""
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(path)
+    assert response.status_code == 200
+    return [q["sql"] for q in captured.captured_queries]
+
+
+@pytest.fixture
+def target(db):
+    sale = SaleFactory(insured_name="Joana Prado Quintela", insured_cpf="11144477735")
+    claim = ClaimFactory(sale=sale, coverage=CoverageFactory(sale=sale))
+    ClaimFactory()  # someone else
+    return claim
+
+
+def searches(claim) -> dict[str, str]:
+    cpf = claim.sale.insured_cpf
+    return {
+        "number": claim.number,
+        "number typed in lower case": claim.number.lower(),
+        "CPF": cpf,
+        "CPF with punctuation": f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}",
+        "id-venda": str(claim.sale_id),
+    }
+
+
+def test_searches_by_number_cpf_and_sale_compare_the_column_as_stored(analyst, target):
+    for label, term in searches(target).items():
+        queries = list_queries(analyst, f"/admin/claims/claim/?q={term}")
+        page = analyst.get("/admin/claims/claim/", {"q": term}).content.decode()
+
+        assert target.number in page and "1 sinistro" in page, label
+        claim_sql = [sql for sql in queries if 'FROM "claims_claim"' in sql]
+        assert claim_sql, label
+        assert not any("UPPER(" in sql for sql in claim_sql), (label, claim_sql)
+
+
+def test_a_name_is_searched_word_by_word(analyst, target):
+    page = analyst.get("/admin/claims/claim/", {"q": "joana quintela"}).content.decode()
+
+    assert target.number in page and "1 sinistro" in page
+
+
+def test_an_event_is_found_by_its_id_or_its_claims_number(analyst, target):
+    event = Event.objects.create(channel=target.sale.channel, claim=target,
+                                 name="sinistro-criado", details={})
+    other = ClaimFactory()
+    Event.objects.create(channel=other.sale.channel, claim=other, name="sinistro-criado",
+                         details={})
+
+    for term in [str(event.pk), target.number]:
+        page = analyst.get("/admin/claims/event/", {"q": term}).content.decode()
+        assert target.number in page and other.number not in page, term
+    assert "0 eventos" in analyst.get("/admin/claims/event/", {"q": "nada"}).content.decode()
+
+
+# --- the plans, on PostgreSQL with enough rows ---------------------------------------------
+
+
+def load_rows():
+    """ROWS sales (three coverages each) with one claim each, and two events per claim."""
+    channel = make_channel("Banco Volume")
+    now = timezone.now()
+    sales = Sale.objects.bulk_create(
+        Sale(id=uuid.uuid4(), channel=channel, proposal_id=uuid.uuid4(),
+             product_combo_id=uuid.uuid4(),
+             insured_name="Joana Prado Quintela" if n == ROWS // 2 else f"Pessoa {n} Silva",
+             insured_cpf=make_cpf(5_000_000 + n), valid_from=dt.date(2025, 1, 1),
+             valid_until=dt.date(2030, 1, 1), max_guarantee=Decimal("100000"))
+        for n in range(ROWS))
+    coverages = Coverage.objects.bulk_create(
+        Coverage(sale=sale, name=name, max_indemnity=Decimal("50000"))
+        for sale in sales
+        for name in ("cobertura/morte", "cobertura/perda-de-renda", "cobertura/invalidez"))
+    claims = Claim.objects.bulk_create(
+        Claim(sale=coverage.sale, coverage=coverage, status="finalizado", amount=Decimal("10"),
+              occurred_at=now, notified_at=now - dt.timedelta(minutes=n), requester_name="S",
+              contact_name="C")
+        for n, coverage in enumerate(coverages[::3]))
+    Claim.objects.filter(pk__in=[c.pk for c in claims[::50]]).update(clock_paused=True)
+    Event.objects.bulk_create(
+        Event(channel=channel, claim=claim, name="sinistro-criado", details={})
+        for claim in claims for _ in range(2))
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    return claims[ROWS // 2]
+
+
+def indexed(column: str) -> str:
+    """A plan line comparing ``column`` inside an index condition, e.g.
+    ``Index Cond: (number = 'SIN-...'::text)`` or ``Index Cond: ((status)::text = ...)``."""
+    return rf"Index Cond: \(+{column}\)?(::text)? = "
+
+
+def plan(sql: str, *, bitmap_only: bool = False) -> str:
+    """The plan with sequential scans priced out: whatever an index can answer is then
+    an index scan, whatever it cannot stays a Seq Scan (at a few thousand rows the
+    planner would rightly read a small table whole; at 100,000 it picks these plans by
+    itself, see bench/admin_claims_list.py --explain). ``bitmap_only`` also prices out
+    plain index scans, which could walk a whole index and filter: a bitmap scan needs an
+    index condition (how a trigram index answers)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        if bitmap_only:
+            cursor.execute("SET LOCAL enable_indexscan = off")
+        cursor.execute("EXPLAIN " + sql)
+        return "\n".join(line for (line,) in cursor.fetchall())
+
+
+@postgres_only
+def test_searches_and_the_default_orders_are_index_scans_on_postgresql(analyst, db):
+    claim = load_rows()
+    cpf = claim.sale.insured_cpf
+    claims, events = "/admin/claims/claim/", "/admin/claims/event/"
+    number_probe = indexed("number")
+    # page -> what its plan must show: the index, or the indexed condition, that serves it
+    pages = {
+        f"{claims}?q={claim.number}": number_probe,
+        f"{claims}?q={claim.number.lower()}": number_probe,
+        f"{claims}?q={cpf}": indexed("insured_cpf"),
+        f"{claims}?q={cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}":
+            indexed("insured_cpf"),
+        f"{claims}?q={claim.sale_id}": indexed("sale_id"),
+        f"{claims}?q=Joana+Quintela": r"Index Cond: .*upper\(\(insured_name\)::text\) ~~ ",
+        claims: "claim_created",
+        f"{claims}?prazo=suspenso": "claim_clock_paused",
+        f"{claims}?status__exact=finalizado": indexed("status"),
+        events: "event_created",
+        f"{events}?q={claim.number}": number_probe,
+    }
+    for path, probe in pages.items():
+        table = "claims_event" if path.startswith(events) else "claims_claim"
+        statements = [sql for sql in list_queries(analyst, path) if f'FROM "{table}"' in sql
+                      # The whole table's count reads every row whatever the plan.
+                      and not (sql.startswith("SELECT COUNT(*)") and "WHERE" not in sql)]
+        assert statements, path
+        for sql in statements:
+            explained = plan(sql, bitmap_only="insured_name" in probe)
+            for big in ("claims_claim", "claims_sale", "claims_coverage", "claims_event"):
+                assert f"Seq Scan on {big}" not in explained, (path, sql, explained)
+            assert re.search(probe, explained), (path, probe, sql, explained)
