@@ -91,8 +91,7 @@ class OpenClaimApi(APIView):
             actor=request.user.actor,
             **data.validated_data,
         )
-        claim = selectors.claim_for_channel(channel=request.user.channel, number=claim.number)
-        return Response(ClaimSerializer(claim).data)
+        return Response(ClaimSerializer(claim).data)  # the service's claim, details in hand
 
 
 class ClaimDetailApi(APIView):
@@ -193,14 +192,13 @@ class OutstandingBalanceApi(APIView):
     def post(self, request, number):
         data = OutstandingBalanceInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.update_outstanding_balance(
+        claim = services.update_outstanding_balance(
             channel=request.user.channel,
             number=number,
             actor=request.user.actor,
             **data.validated_data,
         )
-        claim = selectors.claim_for_channel(channel=request.user.channel, number=number)
-        return Response(ClaimSerializer(claim).data)
+        return Response(ClaimSerializer(claim).data)  # the service's claim, details in hand
 
 
 class PaymentDetailsApi(APIView):

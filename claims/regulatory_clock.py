@@ -76,6 +76,19 @@ _COVER_RECOGNISED = frozenset(
 )
 
 
+# The actions ``compute_clock`` looks at (rules 1 to 6); every other step leaves the
+# clock as it was (rule 7), so a service recording one need not recompute it.
+CLOCK_ACTIONS = frozenset({
+    Action.OPEN, Action.COMPLETE_DOCUMENTS, Action.REQUEST_DOCUMENTS, Action.REOPEN,
+    Action.DENY, Action.FINALIZE, *_COVER_RECOGNISED,
+})
+
+
+def changes_clock(action: str) -> bool:
+    """Whether a step of ``action`` may change the clock (see CLOCK_ACTIONS)."""
+    return action in CLOCK_ACTIONS
+
+
 @dataclass(frozen=True)
 class Step:
     """One history row, oldest first."""

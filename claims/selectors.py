@@ -23,16 +23,33 @@ from claims.workflow import NON_CONSUMING_STATUSES
 ZERO = Decimal("0.00")
 
 
+# What an API answer shows of a claim besides its own row (ClaimSerializer).
+DETAILS = (
+    "payments",
+    "document_requests",
+    Prefetch(
+        "files",
+        queryset=DocumentFile.objects.filter(status=DocumentFile.Status.RECEIVED),
+        to_attr="received_files",
+    ),
+)
+
+
 def claims_with_details() -> QuerySet[Claim]:
-    return Claim.objects.select_related("sale", "coverage").prefetch_related(
-        "payments",
-        "document_requests",
-        Prefetch(
-            "files",
-            queryset=DocumentFile.objects.filter(status=DocumentFile.Status.RECEIVED),
-            to_attr="received_files",
-        ),
-    )
+    return Claim.objects.select_related("sale", "coverage").prefetch_related(*DETAILS)
+
+
+def with_known_details(claim: Claim, *, payments: list, document_requests: list,
+                       received_files: list) -> Claim:
+    """Give ``claim`` the details an answer shows from rows already in hand (a service
+    that just wrote them), as if ``claims_with_details`` had loaded them: no query."""
+    for name, rows in (("payments", payments), ("document_requests", document_requests)):
+        related = getattr(claim, name).all()  # unevaluated: no query
+        related._result_cache, related._prefetch_done = list(rows), True
+        claim._prefetched_objects_cache = {
+            **getattr(claim, "_prefetched_objects_cache", {}), name: related}
+    claim.received_files = list(received_files)
+    return claim
 
 
 def claim_for_channel(*, channel: Channel, number: str) -> Claim:

@@ -8,6 +8,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.models.sales import MONEY, Channel, Coverage, Sale
 from claims.regulatory_clock import ClockKind
@@ -217,7 +218,9 @@ class ClaimHistory(models.Model):
         "Event", on_delete=models.PROTECT, null=True, blank=True, related_name="history_entry",
         verbose_name="evento",
     )
-    created_at = models.DateTimeField("em", auto_now_add=True)
+    # Not auto_now_add: opening a claim writes its clock with the claim's INSERT, from
+    # this row's time, so it sets the time itself (claims.services.opening).
+    created_at = models.DateTimeField("em", default=timezone.now)
 
     class Meta:
         verbose_name = "histórico"

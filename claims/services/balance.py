@@ -27,8 +27,9 @@ def update_outstanding_balance(
     *, channel: Channel, number: str, outstanding_balance: Decimal, actor: str
 ) -> Claim:
     """The channel reports a new balance; the claim value follows it within the
-    LMI/LMG left, and never drops below what was already paid."""
-    claim = lock_claim(channel=channel, number=number)
+    LMI/LMG left, and never drops below what was already paid. The claim comes back
+    with what the API's answer shows."""
+    claim = lock_claim(channel=channel, number=number, with_details=True)
     if claim.status in CLOSED_STATUSES:
         raise errors.ClaimClosed()
     check_move(Action.UPDATE_BALANCE, claim.status, claim.status)

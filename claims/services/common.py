@@ -8,12 +8,13 @@ then the claim row, then payment rows. Two services that follow it never deadloc
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import Q, Sum, Value
+from django.db.models import Max, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
 from claims import errors
 from claims.models import Channel, Claim, ClaimHistory, Coverage, Event, Sale
-from claims.regulatory_clock import Step, compute_clock, suspensions_allowed_for
+from claims.regulatory_clock import Step, changes_clock, compute_clock, suspensions_allowed_for
+from claims.selectors import DETAILS
 from claims.workflow import (
     NON_CONSUMING_STATUSES,
     OPEN_STATUSES,
@@ -75,24 +76,32 @@ def require_permission(user, codename: str, why: str) -> None:
 
 
 def lock_claim(*, channel: Channel | None = None, number: str | None = None,
-               claim_id=None, expected_version: int | None = None) -> Claim:
+               claim_id=None, expected_version: int | None = None,
+               with_details: bool = False) -> Claim:
     """Lock the claim's sale, then the claim, and return the claim. By number, the
     claim must be the channel's (404 otherwise); by id, it is trusted.
 
     ``expected_version``: the version the caller saw (an analyst's form). If the claim
     changed since, the caller decided on stale facts and must look again.
+    ``with_details``: also load what the API's answer shows (payments, requested and
+    received documents; see ``selectors.claims_with_details``), so the caller answers
+    from the claim in hand instead of reading it again. No one changes those rows
+    without the claim's lock, which is held until the caller's transaction ends.
     """
-    claims = Claim.objects.all()
     if claim_id is not None:
-        claims = claims.filter(pk=claim_id)
+        claim_filter, sale_filter = Q(pk=claim_id), Q(claims__pk=claim_id)
     else:
-        claims = claims.filter(number=number, sale__channel=channel)
-    found = claims.values_list("pk", "sale_id").first()
-    if found is None:
+        claim_filter = Q(number=number, sale__channel=channel)
+        sale_filter = Q(claims__number=number, channel=channel)
+    # The sale is found through its claim and locked in the same statement
+    # (FOR UPDATE OF the sale only: the claim's own lock comes next, in the lock order).
+    sale = Sale.objects.select_for_update(of=("self",)).filter(sale_filter).first()
+    if sale is None:
         raise errors.ClaimNotFound()
-    claim_pk, sale_pk = found
-    sale = Sale.objects.select_for_update().get(pk=sale_pk)
-    claim = Claim.objects.select_for_update().select_related("coverage").get(pk=claim_pk)
+    claims = Claim.objects.select_for_update(of=("self",)).select_related("coverage")
+    if with_details:
+        claims = claims.prefetch_related(*DETAILS)
+    claim = claims.get(claim_filter)
     claim.sale = sale
     if expected_version is not None and claim.version != expected_version:
         raise errors.ClaimChangedConcurrently(
@@ -134,6 +143,28 @@ def record(
     """Save the claim's ``changed`` fields and write the history row, the outbox event
     (the move's, unless ``emit_event`` is off) and the recomputed regulatory clock,
     all in the caller's transaction."""
+    clock_fields: tuple[str, ...] = ()
+    if changes_clock(action):
+        # The history before this step (one query), then this step: the clock after it.
+        earlier = list(claim.history.all())
+    event, entry = write_history(claim, action=action, from_status=from_status, actor=actor,
+                                 user=user, note=note, emit_event=emit_event,
+                                 event_details=event_details)
+    if changes_clock(action):
+        set_clock(claim, [*earlier, entry])
+        clock_fields = ("clock_kind", "clock_deadline", "clock_paused")
+    # Otherwise the clock stands as stored (regulatory_clock: such steps change nothing).
+    claim.version += 1
+    claim.save(update_fields=[*changed, "version", *clock_fields, "updated_at"])
+    return event
+
+
+def write_history(
+    claim: Claim, *, action: Action, from_status: str | None, actor: str, user=None,
+    note: str = "", emit_event: bool = True, event_details: dict | None = None, at=None,
+) -> tuple[Event | None, ClaimHistory]:
+    """The outbox event (when the move has one and ``emit_event``) and the history row;
+    ``at`` is the history row's time (now by default)."""
     event = None
     if emit_event and WORKFLOW[action].event is not None:
         event = Event.objects.create(
@@ -142,7 +173,7 @@ def record(
             name=WORKFLOW[action].event,
             details=event_details or standard_event_details(claim),
         )
-    ClaimHistory.objects.create(
+    entry = ClaimHistory.objects.create(
         claim=claim,
         action=action.value,
         from_status=from_status or "",
@@ -151,16 +182,17 @@ def record(
         user=user,
         note=note,
         event=event,
+        **({"created_at": at} if at is not None else {}),
     )
-    clock = regulatory_clock(claim)
+    return event, entry
+
+
+def set_clock(claim: Claim, history) -> None:
+    """Store on the claim the clock its ``history`` (every row, oldest first) gives."""
+    clock = regulatory_clock(claim, history)
     claim.clock_kind = clock.kind
     claim.clock_deadline = clock.deadline
     claim.clock_paused = clock.paused
-    claim.version += 1
-    claim.save(update_fields=[
-        *changed, "version", "clock_kind", "clock_deadline", "clock_paused", "updated_at",
-    ])
-    return event
 
 
 def regulatory_clock(claim: Claim, history=None):
@@ -181,6 +213,25 @@ def open_claim_on(coverage: Coverage, *, excluding: Claim | None = None) -> str 
         claims = claims.exclude(pk=excluding.pk)
     return claims.values_list("number", flat=True).first()
 
+
+
+def opening_state(sale: Sale, coverage: Coverage) -> tuple[str | None, Decimal, Decimal]:
+    """For an opening, in one query: the number of the coverage's open claim, if any,
+    and what is left of the sale's LMG and of the coverage's LMI (see
+    ``open_claim_on`` and ``available_limits``, which this combines)."""
+    consuming = ~Q(status__in=NON_CONSUMING_STATUSES)
+    totals = Claim.objects.filter(sale=sale).aggregate(
+        sale_total=Coalesce(Sum("amount", filter=consuming), Value(ZERO)),
+        coverage_total=Coalesce(Sum("amount", filter=consuming & Q(coverage=coverage)),
+                                Value(ZERO)),
+        # At most one (the partial unique index), so its MAX is the one.
+        open_number=Max("number", filter=Q(coverage=coverage, status__in=OPEN_STATUSES)),
+    )
+    return (
+        totals["open_number"],
+        sale.max_guarantee - totals["sale_total"],
+        coverage.max_indemnity - totals["coverage_total"],
+    )
 
 
 def available_limits(

@@ -5,6 +5,7 @@ import secrets
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from claims import errors, file_checks, uploads
@@ -111,6 +112,11 @@ def confirm_document_upload(*, file_id) -> DocumentFile:
     document = DocumentFile.objects.select_for_update().get(pk=file_id)
     if document.status != DocumentFile.Status.AWAITING_UPLOAD:
         return document
+    return _check_stored(document)
+
+
+def _check_stored(document: DocumentFile) -> DocumentFile:
+    """``confirm_document_upload`` on a file row the caller locked, awaiting upload."""
     stored = uploads.inspect(document.storage_key)
     if stored is None:
         return document
@@ -145,9 +151,14 @@ def confirm_document_upload(*, file_id) -> DocumentFile:
 def _complete_documents_if_satisfied(claim: Claim) -> None:
     if not allows(Action.COMPLETE_DOCUMENTS, claim.status):
         return
-    pending = claim.document_requests.filter(approved_at__isnull=True)
-    unanswered = pending.exclude(files__status=DocumentFile.Status.RECEIVED)
-    if not pending.exists() or unanswered.exists():
+    # Each pending item, and whether a received file answers it (one query).
+    answered = list(
+        claim.document_requests.filter(approved_at__isnull=True)
+        .annotate(answered=Exists(DocumentFile.objects.filter(
+            request_id=OuterRef("pk"), status=DocumentFile.Status.RECEIVED)))
+        .values_list("answered", flat=True)
+    )
+    if not answered or not all(answered):
         return
     from_status = move(claim, Action.COMPLETE_DOCUMENTS)
     record(claim, action=Action.COMPLETE_DOCUMENTS, from_status=from_status, actor=UPLOAD_ACTOR)
@@ -162,7 +173,7 @@ def store_local_upload(*, file_id, content) -> DocumentFile:
     if document.status != DocumentFile.Status.AWAITING_UPLOAD:
         raise errors.UploadAlreadyReceived()
     uploads.save_local(document.storage_key, content)
-    return confirm_document_upload(file_id=file_id)
+    return _check_stored(document)  # the row is already locked: no second lock
 
 
 @transaction.atomic

@@ -9,15 +9,25 @@ from django.db.models import Q
 from django.utils import timezone
 
 from claims import errors
-from claims.models import Channel, Claim, Coverage, DocumentRequest, DocumentRequirement, Sale
+from claims.models import (
+    Channel,
+    Claim,
+    ClaimHistory,
+    Coverage,
+    DocumentRequest,
+    DocumentRequirement,
+    Sale,
+)
+from claims.selectors import with_known_details
 from claims.services.common import (
     ZERO,
-    available_limits,
     check_move,
     open_claim_on,
-    record,
+    opening_state,
     require_permission,
     reserve_amount,
+    set_clock,
+    write_history,
 )
 from claims.workflow import Action, ClaimStatus
 
@@ -61,29 +71,16 @@ def open_claim(
     """Open a claim on the channel's sale: the API (``actor`` the channel) or an
     operator in the admin (``user`` set, who needs the ``open_claim`` permission)."""
     require_permission(user, "open_claim", "Você não tem permissão para abrir sinistros.")
-    # The sale row lock serializes openings and balance updates of one policy, so
-    # limits are consumed one claim at a time.
-    sale = Sale.objects.select_for_update().filter(pk=sale_id, channel=channel).first()
-    if sale is None:
-        raise errors.SaleNotFound()
-    if not sale.is_active:
-        raise errors.SaleNotActive()
-    coverage = sale.coverages.filter(name=coverage_name, is_active=True).first()
-    if coverage is None:
-        raise errors.CoverageNotActive(
-            f"A cobertura '{coverage_name}' não existe ou não está ativa nesta venda."
-        )
+    sale, coverage = _lock_sale_for(channel=channel, sale_id=sale_id, coverage_name=coverage_name)
     occurred_on = timezone.localdate(occurred_at)
     if not sale.valid_from <= occurred_on <= sale.valid_until:
         raise errors.OccurrenceOutsideValidity(
             f"A ocorrência ({occurred_on}) está fora da vigência da venda "
             f"({sale.valid_from} a {sale.valid_until})."
         )
-    already_open = open_claim_on(coverage)
+    already_open, lmg_available, lmi_available = opening_state(sale, coverage)
     if already_open:
         raise errors.ClaimAlreadyOpenedForCoverage(already_open)
-
-    lmg_available, lmi_available = available_limits(sale, coverage)
     if lmg_available <= ZERO:
         raise errors.InsuranceLmgExhausted()
     if lmi_available <= ZERO:
@@ -93,40 +90,73 @@ def open_claim(
     status = ClaimStatus.PENDING_DOCUMENTS if requirements else ClaimStatus.CREATED
     check_move(Action.OPEN, None, status)
     now = timezone.now()
+    claim = Claim(
+        sale=sale,
+        coverage=coverage,
+        status=status,
+        nature=nature,
+        amount=reserve_amount(
+            outstanding_balance=outstanding_balance,
+            lmg_available=lmg_available,
+            lmi_available=lmi_available,
+        ),
+        outstanding_balance=outstanding_balance,
+        occurred_at=occurred_at,
+        notified_at=now,
+        requester_name=requester_name,
+        contact_name=contact_name,
+        contact_email=contact_email,
+        contact_phone_area_code=contact_phone_area_code,
+        contact_phone_number=contact_phone_number,
+        narrative=narrative,
+        payment_details=payment_details,
+        additional_data=additional_data or {},
+        version=1,
+    )
+    # The clock after the opening step (its history row, written below, has this very
+    # time), so the INSERT carries it and no UPDATE follows.
+    opened = ClaimHistory(action=Action.OPEN, to_status=status, created_at=now)
+    set_clock(claim, [opened])
     try:
         # Savepoint: the partial unique index is the last word when two openings
         # slip past the check above (e.g. a writer that did not lock the sale).
         with transaction.atomic():
-            claim = Claim.objects.create(
-                sale=sale,
-                coverage=coverage,
-                status=status,
-                nature=nature,
-                amount=reserve_amount(
-                    outstanding_balance=outstanding_balance,
-                    lmg_available=lmg_available,
-                    lmi_available=lmi_available,
-                ),
-                outstanding_balance=outstanding_balance,
-                occurred_at=occurred_at,
-                notified_at=now,
-                requester_name=requester_name,
-                contact_name=contact_name,
-                contact_email=contact_email,
-                contact_phone_area_code=contact_phone_area_code,
-                contact_phone_number=contact_phone_number,
-                narrative=narrative,
-                payment_details=payment_details,
-                additional_data=additional_data or {},
-            )
+            claim.save(force_insert=True)
     except IntegrityError:
         winner = open_claim_on(coverage)
         if winner:
             raise errors.ClaimAlreadyOpenedForCoverage(winner) from None
         raise
-    DocumentRequest.objects.bulk_create(
+    requests = DocumentRequest.objects.bulk_create(
         DocumentRequest(claim=claim, doc_type=r.doc_type, title=r.title, requested_at=now)
         for r in requirements
     )
-    record(claim, action=Action.OPEN, from_status=None, actor=actor, user=user, changed=())
-    return claim
+    write_history(claim, action=Action.OPEN, from_status=None, actor=actor, user=user, at=now)
+    # The answer shows these; they are known, so nobody reads them back.
+    return with_known_details(claim, payments=[], document_requests=requests, received_files=[])
+
+
+def _lock_sale_for(*, channel: Channel, sale_id: UUID, coverage_name: str) -> tuple[Sale, Coverage]:
+    """The channel's sale, locked, and its active coverage of that name, in one query.
+
+    The sale row lock serializes openings and balance updates of one policy, so limits
+    are consumed one claim at a time. Refusals (no such sale, inactive sale or
+    coverage) take a second look to say which.
+    """
+    coverage = (
+        Coverage.objects.select_related("sale")
+        .select_for_update(of=("sale",))
+        .filter(sale_id=sale_id, sale__channel=channel, name=coverage_name)
+        .first()
+    )
+    sale = coverage.sale if coverage else (
+        Sale.objects.select_for_update().filter(pk=sale_id, channel=channel).first())
+    if sale is None:
+        raise errors.SaleNotFound()
+    if not sale.is_active:
+        raise errors.SaleNotActive()
+    if coverage is None or not coverage.is_active:
+        raise errors.CoverageNotActive(
+            f"A cobertura '{coverage_name}' não existe ou não está ativa nesta venda."
+        )
+    return sale, coverage

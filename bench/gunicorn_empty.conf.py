@@ -1,0 +1,1 @@
+# Deliberately empty: the benchmark servers take their options from the command line.
