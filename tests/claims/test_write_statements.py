@@ -90,7 +90,8 @@ def test_an_upload_locks_its_file_row_once(api, sale, requirements):
     for doc_type in ("cpf-cnpj", "certidao-de-obito"):  # the second completes the claim
         url = api.post(f"/api/v1/sinistros/{number}/enviar-documento",
                        upload_body(tipo=doc_type), format="json").json()["url-envio"]
-        response, sql = statements(lambda path=urlparse(url).path: APIClient().generic(
+        path = urlparse(url).path
+        response, sql = statements(lambda path=path: APIClient().generic(
             "PUT", path, PDF, content_type="application/pdf"))
 
     file_locks = [s for s in sql if 'FROM "claims_documentfile"' in s and "FOR UPDATE" in s]
