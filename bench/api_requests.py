@@ -10,6 +10,8 @@ what it is compared with, measured in the same run.
 - the same GET on a server with ``DATABASE_CONN_MAX_AGE=0`` (a connection per request);
 - ``POST .../abrir-sinistro`` (each on a fresh sale) against the GET.
 
+Nothing consumes the broker's queue: with a real broker, point it at a scratch one.
+
 It makes a scratch database like the test suite's (``test_`` + the configured name,
 migrated, destroyed at the end) and starts gunicorn 27 (one sync worker each, so a
 request's own cost is what is measured) on 127.0.0.1:PORT and PORT+1; the client is one
@@ -27,6 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
+# Openings enqueue their webhook relay: give CELERY_BROKER_URL (e.g. Redis, as in
+# production) to count that too; the default in-memory broker costs nothing.
+os.environ.setdefault("CELERY_BROKER_URL", "memory://")
 
 import django  # noqa: E402
 

@@ -3,12 +3,17 @@
 The token is read from the ``Authorization`` header alone (RFC 6750 §2.1; RFC 9700 forbids
 tokens in bodies and query strings), so authentication never parses the request body:
 a malformed or oversized body is the view's parser's problem, answered once, as a 4xx.
-One indexed query finds the token, its application and its channel.
+One indexed query finds the token, its application and its channel; a token accepted
+in the last few seconds is not looked up again (``AcceptedTokens``).
 """
 
 import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model
 from rest_framework.authentication import BaseAuthentication
@@ -41,6 +46,59 @@ class InvalidToken(AuthenticationFailed):
     """A bearer token was presented and is not usable; the detail says why."""
 
 
+class AcceptedTokens:
+    """Tokens this process accepted in the last ``API_AUTH_CACHE_SECONDS``, never past
+    their expiry: a channel calling again within that time is not looked up again.
+
+    The price is the revocation latency: a token revoked or deleted, or a channel
+    deactivated (or its API disabled, its limits changed), takes effect in each web
+    process within API_AUTH_CACHE_SECONDS (docs/performance.md). Only acceptances are
+    kept, so a refused token is looked up every time, and a token seen for the first
+    time is too. 0 switches the cache off. Per process, bounded (the oldest entries
+    go first), safe under threads.
+    """
+
+    MAX_ENTRIES = 10_000
+
+    def __init__(self):
+        self._entries: OrderedDict[str, tuple[datetime, tuple]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, checksum: str):
+        with self._lock:
+            entry = self._entries.get(checksum)
+            if entry is None:
+                return None
+            until, accepted = entry
+            if now() >= until:
+                del self._entries[checksum]
+                return None
+            return accepted
+
+    def put(self, checksum: str, accepted: tuple, *, expires: datetime) -> None:
+        seconds = settings.API_AUTH_CACHE_SECONDS
+        if seconds <= 0:
+            return
+        until = min(now() + timedelta(seconds=seconds), expires)
+        with self._lock:
+            self._entries[checksum] = (until, accepted)
+            self._entries.move_to_end(checksum)
+            while len(self._entries) > self.MAX_ENTRIES:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+def now() -> datetime:
+    """The time the cache sees (a function so tests can move it)."""
+    return timezone.now()
+
+
+ACCEPTED_TOKENS = AcceptedTokens()
+
+
 class ChannelTokenAuthentication(BaseAuthentication):
     """Finds the access token by its SHA-256 (tokens are stored hashed, RFC 9700) and
     maps its application to an active channel.
@@ -63,6 +121,9 @@ class ChannelTokenAuthentication(BaseAuthentication):
         if not token or len(token) > MAX_TOKEN_LENGTH or not token.isascii() or " " in token:
             raise self._invalid(request, "O token de acesso está malformado.")
         checksum = hashlib.sha256(token.encode("ascii")).hexdigest()
+        accepted = ACCEPTED_TOKENS.get(checksum)
+        if accepted is not None:
+            return accepted
         row = (
             get_access_token_model().objects
             .select_related("application__channel")
@@ -80,7 +141,9 @@ class ChannelTokenAuthentication(BaseAuthentication):
         channel = getattr(row.application, "channel", None) if row.application else None
         if channel is None or not channel.is_active:
             raise self._invalid(request, "O canal deste token está desativado.")
-        return ChannelPrincipal(channel=channel), row
+        accepted = ChannelPrincipal(channel=channel), row
+        ACCEPTED_TOKENS.put(checksum, accepted, expires=row.expires)
+        return accepted
 
     def authenticate_header(self, request):
         error = getattr(request, "bearer_error", None)

@@ -322,6 +322,10 @@ OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"
 OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth2_provider.RefreshToken"
 OAUTH2_PROVIDER_ID_TOKEN_MODEL = "oauth2_provider.IDToken"
 OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
+# An accepted bearer token is not looked up again by the same web process for this long
+# (nor past its expiry): a revoked token or a deactivated channel takes up to this long
+# to be refused everywhere. 0: every call looks the token up.
+API_AUTH_CACHE_SECONDS = env.int("API_AUTH_CACHE_SECONDS", default=10)
 # Token issuance per client, counted in a fixed window (a token is meant to be reused
 # for its whole lifetime, so a healthy client asks a few times a day).
 TOKEN_RATE_LIMIT = env.int("TOKEN_RATE_LIMIT", default=20)

@@ -1,4 +1,4 @@
-"""Test settings: production settings (DEBUG off) with three local allowances."""
+"""Test settings: production settings (DEBUG off) with four local allowances."""
 
 from config.settings import *  # noqa: F401,F403
 from config.settings import STORAGES
@@ -13,3 +13,6 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.MD5PasswordHasher",
     "claims.oauth.hashers.ClientSecretHasher",
 ]
+# Tests see a revoked token or a deactivated channel at once; the accepted-token cache's
+# own tests (tests/claims/test_token_cache.py) switch it on.
+API_AUTH_CACHE_SECONDS = 0

@@ -4,6 +4,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from claims import roles
+from claims.authentication import ACCEPTED_TOKENS
 from tests.claims.lifecycle_helpers import logged_in, staff
 from tests.factories import CoverageFactory, SaleFactory, make_channel
 
@@ -18,8 +19,10 @@ postgres_only = pytest.mark.skipif(
 @pytest.fixture(autouse=True)
 def _clear_cache():
     cache.clear()  # token rate-limit counters must not leak between tests
+    ACCEPTED_TOKENS.clear()  # nor this process's accepted bearer tokens
     yield
     cache.clear()
+    ACCEPTED_TOKENS.clear()
 
 
 def token_request(client, channel, **overrides):
