@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test migrate seed worker check clean screenshots schemathesis
+.PHONY: run test migrate seed worker check clean screenshots schemathesis bench
 
 $(STAMP): requirements/base.txt requirements/dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -45,6 +45,14 @@ migrate: $(STAMP)
 worker: $(STAMP)
 	@mkdir -p var/broker var/broker-processed
 	$(PY) -m celery -A config worker --beat --loglevel=INFO --schedule var/celerybeat-schedule
+
+## Benchmarks on PostgreSQL (docs/performance.md): BENCH_DATABASE_URL names a scratch
+## database (the admin benchmark loads 100,000 claims into it); ports 8830-8831.
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/claims_bench
+bench: $(STAMP)
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/api_statements.py
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/api_requests.py
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/admin_claims_list.py
 
 ## Static checks CI runs too
 check: $(STAMP)
