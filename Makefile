@@ -2,13 +2,20 @@
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
+# Two stamps: what the service needs to run (`make run`, `make worker`), and the test and
+# lint tools on top (`make test`, `make check`); `make run` never waits for the latter.
+RUNTIME_STAMP := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed
 
 .PHONY: run test migrate seed worker check clean screenshots schemathesis bench
 
-$(STAMP): requirements/base.txt requirements/dev.txt
+$(RUNTIME_STAMP): requirements/base.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements/base.txt
+	@touch $(RUNTIME_STAMP)
+
+$(STAMP): $(RUNTIME_STAMP) requirements/dev.txt
 	$(PY) -m pip install --quiet -r requirements/dev.txt
 	@touch $(STAMP)
 
@@ -16,7 +23,7 @@ $(STAMP): requirements/base.txt requirements/dev.txt
 ## Celery worker and beat on the embedded broker (webhooks, sweeps); Ctrl-C stops both.
 run: export DJANGO_DEBUG ?= true
 run: export WEBHOOK_ALLOWED_NETWORKS ?= 127.0.0.0/8
-run: $(STAMP)
+run: $(RUNTIME_STAMP)
 	@mkdir -p var/broker var/broker-processed
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py seed_demo
@@ -38,11 +45,13 @@ schemathesis: $(STAMP)
 screenshots: $(STAMP)
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/test_browser_hosted_pages.py -k local
 
-migrate: $(STAMP)
+migrate: export DJANGO_DEBUG ?= true
+migrate: $(RUNTIME_STAMP)
 	@mkdir -p var
 	$(PY) manage.py migrate --no-input
 
-worker: $(STAMP)
+worker: export DJANGO_DEBUG ?= true
+worker: $(RUNTIME_STAMP)
 	@mkdir -p var/broker var/broker-processed
 	$(PY) -m celery -A config worker --beat --loglevel=INFO --schedule var/celerybeat-schedule
 
@@ -55,6 +64,7 @@ bench: $(STAMP)
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/admin_claims_list.py
 
 ## Static checks CI runs too
+check: export DJANGO_DEBUG ?= true
 check: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) manage.py makemigrations --check --dry-run

@@ -10,6 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONCE, NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -18,9 +19,25 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
-# The default key only exists so a checkout starts; `manage.py check --deploy`
-# flags it (security.W009) and production must set SECRET_KEY.
-SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-local-development-only")
+
+# --- Secret key and the first run ---------------------------------------------------------
+# DEBUG off means production: HTTPS redirect, HSTS, secure cookies. A fresh checkout run
+# with nothing set would answer every request with a permanent HTTPS redirect that
+# browsers remember, and would sign sessions and derive the webhook encryption key from a
+# public value. So without a real SECRET_KEY the service refuses to start unless DEBUG is
+# on (`make run` sets DJANGO_DEBUG=true); the local key below exists only for that case.
+INSECURE_LOCAL_SECRET_KEY = "django-insecure-local-development-only"
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY or SECRET_KEY.startswith("django-insecure"):
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY não definida (ou insegura) com DJANGO_DEBUG desligado, que é o modo "
+            "de produção (redirecionamento HTTPS, HSTS). Para desenvolver, use `make run` ou "
+            "defina DJANGO_DEBUG=true; em produção, defina SECRET_KEY com um valor longo e "
+            "aleatório, por exemplo: python -c \"import secrets; "
+            "print(secrets.token_urlsafe(50))\""
+        )
+    SECRET_KEY = SECRET_KEY or INSECURE_LOCAL_SECRET_KEY
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -42,12 +59,15 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "csp",
+    "health_check",
     "claims",
     "webhooks",
     "whitelabel",
 ]
 
 MIDDLEWARE = [
+    # First: its request id and duration cover everything below (see "Operations").
+    "api_common.request_log.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -398,9 +418,40 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# --- Operations: health probes, structured logs (docs/operations.md) ----------------------
+# Load balancers probe /saude/vivo and /saude/pronto over plain http (no redirect).
+SECURE_REDIRECT_EXEMPT = [r"^saude/"]
+# Seconds each readiness check (database, cache, broker, storage) may take.
+HEALTH_CHECK_TIMEOUT_SECONDS = env.float("HEALTH_CHECK_TIMEOUT_SECONDS", default=3.0)
+# Celery workers log through LOGGING below (JSON) instead of their own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# One JSON line per record on stderr, each with the request id of the request that
+# logged it; one line per request from api_common.request_log. Django's own per-request
+# lines (4xx warnings, runserver's access lines) repeat that line, so only their errors
+# are kept.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "api_common.request_log.RequestIdFilter"}},
+    "formatters": {
+        "json": {
+            "()": "api_common.request_log.RedactingJsonFormatter",
+            "fmt": "%(levelname)s %(name)s %(message)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": "time",
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "json",
+        },
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "django.request": {"handlers": [], "level": "ERROR", "propagate": True},
+        "django.server": {"handlers": [], "level": "ERROR", "propagate": True},
+    },
 }

@@ -1,6 +1,12 @@
 """Test settings: production settings (DEBUG off) with four local allowances."""
 
-from config.settings import *  # noqa: F401,F403
+import os
+
+# Production settings refuse to start without a real key; tests (and the workers and
+# servers they start, which inherit the environment) share this one.
+os.environ.setdefault("SECRET_KEY", "tests-only-key-" + "x" * 50)
+
+from config.settings import *  # noqa: E402,F401,F403
 from config.settings import STORAGES
 
 # The test client speaks plain HTTP; every other security setting stays as in production.

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from api_common import health
 from claims.oauth.views import RateLimitedTokenView
 from claims.upload_views import (
     DocumentDownloadView,
@@ -31,6 +32,9 @@ urlpatterns = [
     path("documentos/<str:token>", DocumentDownloadView.as_view(), name="document-download"),
     path("segurado/", include("whitelabel.urls")),
     path("admin/", admin.site.urls),
+    # Load balancer probes (api_common.health): no authentication, no data.
+    path("saude/vivo", health.liveness, name="saude-vivo"),
+    path("saude/pronto", health.readiness, name="saude-pronto"),
 ]
 
 handler404 = "api_common.problems.not_found_view"

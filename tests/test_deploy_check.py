@@ -64,8 +64,15 @@ def test_production_settings_raise_no_django_security_warning():
     assert not {i for i in issue_ids(result) if i.startswith("security.")}, result.stdout
 
 
-def test_the_default_secret_key_is_flagged_by_the_deploy_check():
-    result = deploy_check()  # SECRET_KEY not set: the settings' insecure default
+def test_without_a_secret_key_production_settings_refuse_to_start():
+    result = deploy_check()  # SECRET_KEY not set (tests/test_first_run.py has the rest)
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr and "SECRET_KEY" in result.stderr
+
+
+def test_a_weak_secret_key_is_flagged_by_the_deploy_check():
+    result = deploy_check(SECRET_KEY="curta")
 
     assert result.returncode != 0
     assert "security.W009" in issue_ids(result)

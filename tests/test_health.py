@@ -1,0 +1,89 @@
+"""/saude/vivo and /saude/pronto, as a load balancer probes them: plain http, no
+credentials, JSON; readiness fails (503) when a dependency is unreachable."""
+
+import socket
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def closed_port() -> int:
+    """A local port nothing listens on (bound, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def probe(settings, tmp_path):
+    # The real redirect setting: probes come over plain http and must not be redirected.
+    settings.SECURE_SSL_REDIRECT = True
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {
+        key: str(tmp_path / "broker") for key in ("data_folder_in", "data_folder_out")
+    } if settings.CELERY_BROKER_URL.startswith("filesystem") else {}
+    return Client()  # no session, no token, http
+
+
+def test_liveness_answers_over_plain_http_without_credentials(probe):
+    response = probe.get("/saude/vivo")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"status": "vivo"}
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_readiness_is_200_when_database_cache_broker_and_storage_answer(probe):
+    response = probe.get("/saude/pronto")
+
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "status": "pronto",
+        "verificacoes": {"banco-de-dados": "ok", "cache": "ok", "fila": "ok",
+                         "armazenamento": "ok"},
+    }
+
+
+def test_readiness_is_503_when_the_cache_is_unreachable(probe, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": f"redis://127.0.0.1:{closed_port()}/0"}}
+
+    response = probe.get("/saude/pronto")
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "indisponivel"
+    assert body["verificacoes"] == {"banco-de-dados": "ok", "cache": "falhou", "fila": "ok",
+                                    "armazenamento": "ok"}
+
+
+def test_readiness_is_503_when_the_celery_broker_is_unreachable(probe, settings):
+    settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{closed_port()}/0"
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
+
+    response = probe.get("/saude/pronto")
+
+    assert response.status_code == 503
+    assert response.json()["verificacoes"]["fila"] == "falhou"
+    assert response.json()["verificacoes"]["banco-de-dados"] == "ok"
+
+
+def test_readiness_shows_no_host_port_or_error_detail(probe, settings):
+    port = closed_port()
+    settings.CELERY_BROKER_URL = f"redis://user:senha-do-broker@127.0.0.1:{port}/0"
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
+
+    response = probe.get("/saude/pronto")
+
+    text = response.content.decode()
+    assert response.status_code == 503
+    assert str(port) not in text and "senha-do-broker" not in text and "127.0.0.1" not in text
+
+
+def test_probes_refuse_writes(probe):
+    assert probe.post("/saude/vivo").status_code == 405
+    assert probe.post("/saude/pronto").status_code == 405
