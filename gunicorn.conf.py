@@ -1,0 +1,79 @@
+"""Gunicorn in production: `gunicorn -c gunicorn.conf.py` (docs/operations.md).
+
+Gunicorn's threads block on a client that sends its request slowly, so a few dozen
+stalled connections would hold every thread; it runs behind a buffering reverse proxy
+(deploy/nginx.conf) that hands it only complete requests, and it listens on loopback
+(or a private address) only. Every value can be set from the environment.
+"""
+
+import multiprocessing
+import os
+
+
+def _int(name: str, default: int) -> int:
+    return int(os.environ.get(name, default))
+
+
+wsgi_app = "config.wsgi:application"
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000").split(",")
+
+# Processes x threads: the request handling capacity. Threads suit this service, whose
+# requests wait mostly on PostgreSQL, Redis and storage.
+workers = _int("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
+worker_class = "gthread"
+threads = _int("GUNICORN_THREADS", 4)
+
+# A worker that stops answering its arbiter for this long is killed and replaced.
+timeout = _int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30)
+# Longer than the proxy's upstream keepalive_timeout (4 s), so the proxy, not Gunicorn,
+# closes idle connections and never reuses one Gunicorn is closing.
+keepalive = _int("GUNICORN_KEEPALIVE", 5)
+# Recycle workers now and then (bounded memory growth), staggered so not all at once.
+max_requests = _int("GUNICORN_MAX_REQUESTS", 1000)
+max_requests_jitter = _int("GUNICORN_MAX_REQUESTS_JITTER", 100)
+
+# The heartbeat file in memory: a slow disk never makes a busy worker look dead.
+if os.path.isdir("/dev/shm"):
+    worker_tmp_dir = "/dev/shm"
+
+# X-Forwarded-Proto is trusted only from the proxy (gunicorn also reads
+# FORWARDED_ALLOW_IPS itself; the default is loopback).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+
+# The control socket defaults to one path per user, shared by every Gunicorn on the host:
+# off unless a path is given.
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True
+
+# No access log: the application writes one JSON line per request with the request id and
+# with tokens redacted (api_common.request_log); Gunicorn's line would repeat it, with
+# query strings and tokens in clear. Gunicorn's own messages use the same JSON format.
+accesslog = None
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {
+            "()": "api_common.request_log.RedactingJsonFormatter",
+            "fmt": "%(levelname)s %(name)s %(message)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": "time",
+        },
+    },
+    "handlers": {
+        "error_console": {"class": "logging.StreamHandler", "formatter": "json",
+                          "stream": "ext://sys.stderr"},
+        "console": {"class": "logging.StreamHandler", "formatter": "json",
+                    "stream": "ext://sys.stderr"},
+    },
+    "root": {"level": "INFO", "handlers": ["console"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["error_console"],
+                           "propagate": False},
+        "gunicorn.access": {"level": "INFO", "handlers": [], "propagate": False},
+    },
+}
