@@ -59,7 +59,6 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "csp",
-    "health_check",
     "claims",
     "webhooks",
     "whitelabel",
@@ -93,7 +92,16 @@ AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
-AXES_IPWARE_PROXY_COUNT = env.int("AXES_PROXY_COUNT", default=0)
+# The client's address (lockout, hosted-page rate limits) behind AXES_PROXY_COUNT proxies
+# (django-ipware). 0: the connection's own address; X-Forwarded-For is ignored, since a
+# client could write it. 1: deploy/nginx.conf, which sets X-Forwarded-For to the client's
+# address alone (docs/operations.md).
+_proxy_count = env.int("AXES_PROXY_COUNT", default=0)  # (a deprecated name to django-axes)
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if _proxy_count else ["REMOTE_ADDR"]
+)
+# django-ipware counts the proxies listed in X-Forwarded-For before the last one.
+AXES_IPWARE_PROXY_COUNT = _proxy_count - 1 if _proxy_count else None
 AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
 
 ROOT_URLCONF = "config.urls"
