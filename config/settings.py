@@ -10,8 +10,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import environ
-from django.core.exceptions import ImproperlyConfigured
 from csp.constants import NONCE, NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
