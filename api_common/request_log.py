@@ -8,7 +8,8 @@ line: method, path (never the query string), status, duration, channel.
 ``RequestIdFilter`` copies the id onto every record logged meanwhile, whatever the logger.
 ``RedactingJsonFormatter`` (python-json-logger) writes each record as one JSON line and
 masks, in the finished line, what must never reach a log in clear: the tokens in upload,
-download and hosted-page link paths, bearer tokens, client and webhook secrets, CPF and
+download and hosted-page link paths (/uploads/, /documentos/, /armazenamento/arquivos/,
+/segurado/acesso/), bearer tokens, client and webhook secrets, CPF and
 CNPJ numbers. Redacting the finished line covers every field at once: messages,
 exception texts, and Django's own "Not Found: /uploads/<token>" warnings.
 """
@@ -42,7 +43,8 @@ _QUIET_PREFIXES = ("/saude/",)
 REDACTED = "[redigido]"
 _REDACTIONS = [
     # Path segments that are credentials: signed upload and download URLs, link tokens.
-    (re.compile(r"(/(?:uploads|documentos|segurado/acesso)/)[^/\s\"?#\\]+"), rf"\1{REDACTED}"),
+    (re.compile(r"(/(?:uploads|documentos|armazenamento/arquivos|segurado/acesso)/)"
+                r"[^/\s\"?#\\]+"), rf"\1{REDACTED}"),
     # Credentials however they appear in a message.
     (re.compile(r"(?i)(bearer\s+)[A-Za-z0-9\-._~+/]+=*"), rf"\1{REDACTED}"),
     (re.compile(r"(?i)(client_secret\W{1,6})[^\s\"'&,\\]+"), rf"\1{REDACTED}"),

@@ -108,13 +108,16 @@ def test_upload_and_download_tokens_in_paths_are_redacted(api, sale, log_lines, 
     again = APIClient().generic("PUT", urlparse(url).path, PDF,
                                 content_type="application/pdf")  # 409: already received
     Client().get("/documentos/some-signed-download-token")
+    Client().get("/armazenamento/arquivos/some-signed-file-token")
 
     assert (uploaded.status_code, again.status_code) == (200, 409)
     lines = request_lines(log_lines())
-    assert [line["path"] for line in lines[-3:]] == [
-        "/uploads/[redigido]", "/uploads/[redigido]", "/documentos/[redigido]"]
+    assert [line["path"] for line in lines[-4:]] == [
+        "/uploads/[redigido]", "/uploads/[redigido]", "/documentos/[redigido]",
+        "/armazenamento/arquivos/[redigido]"]
     output = json.dumps(log_lines())
-    assert upload_token not in output and "some-signed-download-token" not in output
+    assert upload_token not in output
+    assert "some-signed-download-token" not in output and "some-signed-file" not in output
 
 
 def test_the_hosted_page_link_token_is_redacted(api, sale, log_lines):
