@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# Production settings (DEBUG off) start only with a real key; any will do here.
+os.environ.setdefault("SECRET_KEY", "bench-only-" + "x" * 50)
 
 import django  # noqa: E402
 

@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# Production settings (DEBUG off) start only with a real key; any will do here.
+os.environ.setdefault("SECRET_KEY", "bench-only-" + "x" * 50)
 os.environ["WEBHOOK_ALLOWED_NETWORKS"] = "127.0.0.0/8"  # the receiver is on loopback
 
 import django  # noqa: E402
