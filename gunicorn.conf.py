@@ -9,6 +9,8 @@ stalled connections would hold every thread; it runs behind a buffering reverse 
 import multiprocessing
 import os
 
+from api_common.request_log import JSON_FORMATTER
+
 
 def _int(name: str, default: int) -> int:
     return int(os.environ.get(name, default))
@@ -57,12 +59,7 @@ logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "json": {
-            "()": "api_common.request_log.RedactingJsonFormatter",
-            "fmt": "%(levelname)s %(name)s %(message)s",
-            "rename_fields": {"levelname": "level", "name": "logger"},
-            "timestamp": "time",
-        },
+        "json": JSON_FORMATTER,
     },
     "handlers": {
         "error_console": {"class": "logging.StreamHandler", "formatter": "json",

@@ -26,6 +26,13 @@ from pythonjsonlogger.json import JsonFormatter
 logger = logging.getLogger("requests")
 
 REQUEST_ID_HEADER = "X-Request-ID"
+# The one JSON log format, for Django's LOGGING and Gunicorn's logconfig_dict alike.
+JSON_FORMATTER = {
+    "()": "api_common.request_log.RedactingJsonFormatter",
+    "fmt": "%(levelname)s %(name)s %(message)s",
+    "rename_fields": {"levelname": "level", "name": "logger"},
+    "timestamp": "time",
+}
 # Request ids we accept from callers: what proxies and tracing tools send (UUIDs, hex,
 # "Root=1-..." style), nothing that could carry markup or a line break.
 _SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:=+/-]{7,127}")

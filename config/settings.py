@@ -13,6 +13,8 @@ import environ
 from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from api_common.request_log import JSON_FORMATTER
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -442,12 +444,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {"request_id": {"()": "api_common.request_log.RequestIdFilter"}},
     "formatters": {
-        "json": {
-            "()": "api_common.request_log.RedactingJsonFormatter",
-            "fmt": "%(levelname)s %(name)s %(message)s",
-            "rename_fields": {"levelname": "level", "name": "logger"},
-            "timestamp": "time",
-        },
+        "json": JSON_FORMATTER,
     },
     "handlers": {
         "console": {
