@@ -11,15 +11,25 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
+
+from api_common.problem_types import PROBLEM_TYPES, title_of
 
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 # Paths whose callers are programs: errors there are problem JSON, never HTML pages.
 MACHINE_PATH_PREFIXES = ("/api/", "/oauth/", "/uploads/", "/armazenamento/")
+# ...except the pages the problems' ``type`` URLs open: those are for people.
+PROBLEM_PAGES_PREFIX = "/api/v1/problemas/"
+
+
+def is_machine_path(path: str) -> bool:
+    return path.startswith(MACHINE_PATH_PREFIXES) and not path.startswith(PROBLEM_PAGES_PREFIX)
 
 
 class ProblemError(Exception):
@@ -68,6 +78,13 @@ def problem_json_response(
     return response
 
 
+def problem_error_response(error: ProblemError) -> JsonResponse:
+    return problem_json_response(
+        problem_id=error.problem_id, status=error.status, title=error.title,
+        detail=error.detail, **error.extra,
+    )
+
+
 def flatten_validation_errors(detail: Any, prefix: str = "") -> list[dict[str, str]]:
     """Turn DRF's nested error dict into ``[{"campo": "a.b", "mensagem": "..."}]``."""
     if isinstance(detail, dict):
@@ -88,18 +105,31 @@ def flatten_validation_errors(detail: Any, prefix: str = "") -> list[dict[str, s
     return [{"campo": prefix or "(corpo)", "mensagem": str(detail)}]
 
 
-# DRF exception -> (problem id, title)
-_DRF_PROBLEMS: list[tuple[type[Exception], str, str]] = [
-    (drf.ParseError, "malformed-request", "Corpo da requisição malformado"),
-    (drf.NotAuthenticated, "unauthorized", "Autenticação necessária"),
-    (drf.AuthenticationFailed, "unauthorized", "Autenticação necessária"),
-    (drf.PermissionDenied, "forbidden", "Acesso negado"),
-    (drf.NotFound, "not-found", "Recurso não encontrado"),
-    (drf.MethodNotAllowed, "method-not-allowed", "Método não permitido"),
-    (drf.NotAcceptable, "not-acceptable", "Formato de resposta não suportado"),
-    (drf.UnsupportedMediaType, "unsupported-media-type", "Tipo de conteúdo não suportado"),
-    (drf.Throttled, "too-many-requests", "Limite de requisições excedido"),
+# DRF exception -> problem id (titles come from the registry, api_common.problem_types)
+_DRF_PROBLEMS: list[tuple[type[Exception], str]] = [
+    (drf.ParseError, "malformed-request"),
+    (drf.NotAuthenticated, "unauthorized"),
+    (drf.AuthenticationFailed, "unauthorized"),
+    (drf.PermissionDenied, "forbidden"),
+    (drf.NotFound, "not-found"),
+    (drf.MethodNotAllowed, "method-not-allowed"),
+    (drf.NotAcceptable, "not-acceptable"),
+    (drf.UnsupportedMediaType, "unsupported-media-type"),
+    (drf.Throttled, "too-many-requests"),
 ]
+
+
+class RequestBodyTooLarge(ProblemError):
+    status = 413
+    problem_id = "request-body-too-large"
+    title = title_of("request-body-too-large")
+
+    def __init__(self):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        super().__init__(
+            f"O corpo passa do limite de {limit} bytes. Documentos não vão no corpo: "
+            "envie-os por PUT em url-envio."
+        )
 
 
 def problem_exception_handler(exc: Exception, context: dict) -> Response:
@@ -111,6 +141,10 @@ def problem_exception_handler(exc: Exception, context: dict) -> Response:
         exc = drf.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = drf.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        # Django refuses to read a body past DATA_UPLOAD_MAX_MEMORY_SIZE (DRF's parsers
+        # read request.body): the client's fault, and its own status.
+        exc = RequestBodyTooLarge()
 
     if isinstance(exc, ProblemError):
         status, problem_id, title, detail = exc.status, exc.problem_id, exc.title, exc.detail
@@ -121,10 +155,11 @@ def problem_exception_handler(exc: Exception, context: dict) -> Response:
         extra = {"campos-invalidos": flatten_validation_errors(exc.detail)}
     elif isinstance(exc, drf.APIException):
         status = exc.status_code
-        problem_id, title = next(
-            ((pid, t) for cls, pid, t in _DRF_PROBLEMS if isinstance(exc, cls)),
-            ("error", "Erro"),
+        problem_id = next(
+            (pid for cls, pid in _DRF_PROBLEMS if isinstance(exc, cls)),
+            PROBLEM_TYPES["internal-error" if status >= 500 else "bad-request"].id,
         )
+        title = title_of(problem_id)
         detail = str(exc.detail)
         if getattr(exc, "auth_header", None):
             headers["WWW-Authenticate"] = exc.auth_header
@@ -144,28 +179,43 @@ def problem_exception_handler(exc: Exception, context: dict) -> Response:
 
 
 def not_found_view(request, exception=None):
-    """``handler404``: problem JSON under /api/, Django's page elsewhere (admin)."""
-    if request.path.startswith(MACHINE_PATH_PREFIXES):
+    """``handler404``: problem JSON on machine paths, the Portuguese page elsewhere."""
+    if is_machine_path(request.path):
         return problem_json_response(
-            problem_id="not-found",
-            status=404,
-            title="Recurso não encontrado",
+            problem_id="not-found", status=404, title=title_of("not-found"),
             detail="Nenhum recurso neste endereço.",
         )
-    from django.views.defaults import page_not_found
+    return defaults.page_not_found(request, exception)
 
-    return page_not_found(request, exception)
+
+def bad_request_view(request, exception=None):
+    """``handler400``: what Django refuses before or around a view (a disallowed Host, a
+    body past DATA_UPLOAD_MAX_MEMORY_SIZE, too many fields...)."""
+    if is_machine_path(request.path):
+        if isinstance(exception, RequestDataTooBig):
+            return problem_error_response(RequestBodyTooLarge())
+        return problem_json_response(
+            problem_id="bad-request", status=400, title=title_of("bad-request"),
+            detail="A requisição foi recusada: confira o endereço (host) e os cabeçalhos.",
+        )
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied_view(request, exception=None):
+    """``handler403``: problem JSON on machine paths, the admin's page elsewhere."""
+    if is_machine_path(request.path):
+        return problem_json_response(
+            problem_id="forbidden", status=403, title=title_of("forbidden"),
+            detail="Acesso negado a este recurso.",
+        )
+    return defaults.permission_denied(request, exception)
 
 
 def server_error_view(request):
     """``handler500``: never a traceback, never HTML for API clients."""
-    if request.path.startswith(MACHINE_PATH_PREFIXES):
+    if is_machine_path(request.path):
         return problem_json_response(
-            problem_id="internal-error",
-            status=500,
-            title="Erro interno",
+            problem_id="internal-error", status=500, title=title_of("internal-error"),
             detail="Ocorreu um erro inesperado. Tente novamente mais tarde.",
         )
-    from django.views.defaults import server_error
-
-    return server_error(request)
+    return defaults.server_error(request)

@@ -7,12 +7,37 @@ declared without ``source`` keep reading the attribute named like the Python nam
 """
 
 import datetime as dt
+import re
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 UTC = dt.timezone.utc
+
+# Every date-time the service takes in lies in [EARLIEST_DATETIME, LATEST_DATETIME)
+# (docs/decisions.md, "Input limits"): older than any policy or claim the insurer could
+# hold, later than any policy's end, and far from the year 1 / 9999 edges where turning
+# UTC into the analysts' local time overflows.
+EARLIEST_DATETIME = dt.datetime(1900, 1, 1, tzinfo=UTC)
+LATEST_DATETIME = dt.datetime(2100, 1, 1, tzinfo=UTC)
+DATETIME_RANGE_MESSAGE = (
+    "Fora do intervalo aceito: de 1900-01-01T00:00:00Z até antes de 2100-01-01T00:00:00Z."
+)
+# The contract's "ISO 8601 date-time" with its offset, as RFC 3339 writes it: a date, a
+# time and Z or ±hh:mm. Not a bare date, not an ISO week, not a naive (offset-less) time:
+# those would be read in some time zone the client never named.
+_DATETIME_WITH_OFFSET = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})",
+    re.ASCII,
+)
+
+
+def validate_datetime_range(value: dt.datetime) -> None:
+    """The range check, for Django forms that take date-times (the admin's)."""
+    if value is not None and not EARLIEST_DATETIME <= value < LATEST_DATETIME:
+        raise DjangoValidationError(DATETIME_RANGE_MESSAGE, code="out_of_range")
 
 
 class KebabCaseSerializer(serializers.Serializer):
@@ -34,18 +59,37 @@ class KebabCaseSerializer(serializers.Serializer):
 
 
 class UTCDateTimeField(serializers.DateTimeField):
-    """ISO 8601 in UTC with ``Z`` on output; any offset accepted on input (stored UTC).
+    """ISO 8601 in UTC with ``Z`` on output. On input, a date-time with its offset (any
+    offset; stored UTC) within the accepted range.
 
-    DRF would otherwise render in the current time zone (the analysts' local time).
+    DRF would otherwise render in the current time zone (the analysts' local time), and
+    accept bare dates, ISO weeks and offset-less times, read as UTC.
     """
+
+    default_error_messages = {
+        "invalid": (
+            "Informe data e hora ISO 8601 com fuso horário, como 2026-11-01T10:00:00-03:00 "
+            "ou 2026-11-01T13:00:00Z."
+        ),
+        "overflow": DATETIME_RANGE_MESSAGE,
+        "out_of_range": DATETIME_RANGE_MESSAGE,
+    }
 
     def __init__(self, **kwargs):
         kwargs.setdefault("default_timezone", UTC)
         super().__init__(**kwargs)
 
     def to_internal_value(self, value):
-        parsed = super().to_internal_value(value)
-        return parsed.astimezone(UTC)
+        if not isinstance(value, dt.datetime) and not (
+            isinstance(value, str) and _DATETIME_WITH_OFFSET.fullmatch(value)
+        ):
+            self.fail("invalid")
+        if isinstance(value, str):
+            value = value.upper()  # RFC 3339 allows "t" and "z"; Python's parser does not
+        parsed = super().to_internal_value(value).astimezone(UTC)
+        if not EARLIEST_DATETIME <= parsed < LATEST_DATETIME:
+            self.fail("out_of_range")
+        return parsed
 
 
 @extend_schema_field({

@@ -138,7 +138,7 @@ class StorageNotificationView(View):
             records = json.loads(request.body or b"{}").get("Records", [])
             keys = [unquote_plus(r["s3"]["object"]["key"]) for r in records
                     if str(r.get("eventName", "")).startswith(("s3:ObjectCreated", "ObjectCreated"))]
-        except (ValueError, AttributeError, KeyError, TypeError):
+        except (ValueError, AttributeError, KeyError, TypeError, RecursionError):
             return problem_json_response(
                 problem_id="malformed-request", status=400,
                 title="Corpo da requisição malformado",

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "csp",
+    "api_common",  # the problem pages' templates and stylesheet
     "claims",
     "webhooks",
     "whitelabel",
@@ -69,6 +70,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: its request id and duration cover everything below (see "Operations").
     "api_common.request_log.RequestLogMiddleware",
+    # First: errors on the machine paths become problem JSON whoever answered them, and
+    # /api/v1 responses are marked no-store.
+    "api_common.middleware.MachinePathMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -280,7 +284,7 @@ WHITELABEL_RATE_WINDOW_SECONDS = env.int("WHITELABEL_RATE_WINDOW_SECONDS", defau
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["claims.authentication.ChannelTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["claims.authentication.IsChannel"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api_common.parsers.StrictJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["claims.throttles.ChannelRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

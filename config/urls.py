@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api_common import health
+from api_common.problem_pages import problem_detail, problem_index
 from claims.oauth.views import RateLimitedTokenView
 from claims.upload_views import (
     DocumentDownloadView,
@@ -19,6 +20,11 @@ api_v1 = [
     # Swagger UI's start-up script is served from its own URL (?script=), so the page runs
     # under the Content-Security-Policy like every other page, with no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
+    # Pages for people: where each problem's ``type`` (and ``instance``) leads.
+    path("problemas/", problem_index, name="problem-index"),
+    path("problemas/<slug:problem_id>", problem_detail, name="problem-detail"),
+    path("problemas/<slug:problem_id>/<uuid:occurrence>", problem_detail,
+         name="problem-occurrence"),
 ]
 
 urlpatterns = [
@@ -37,5 +43,7 @@ urlpatterns = [
     path("saude/pronto", health.readiness, name="saude-pronto"),
 ]
 
+handler400 = "api_common.problems.bad_request_view"
+handler403 = "api_common.problems.permission_denied_view"
 handler404 = "api_common.problems.not_found_view"
 handler500 = "api_common.problems.server_error_view"

@@ -7,6 +7,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.text import slugify
 
+from api_common.serializers import validate_datetime_range
 from claims.forms import GroupedForm, PaymentDetailsForm
 from claims.workflow import ClaimStatus
 
@@ -123,6 +124,7 @@ class DenyForm(ActionForm):
                              widget=forms.Textarea(attrs={"rows": 4}))
     denied_at = forms.DateTimeField(label="Data da recusa", required=False,
                                     help_text="Em branco: agora.",
+                                    validators=[validate_datetime_range],
                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
 
 

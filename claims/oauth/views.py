@@ -20,15 +20,23 @@ from api_common.problems import PROBLEM_CONTENT_TYPE, problem_json_response
 from claims.oauth.token_request import TokenRequestRefused, read_token_request
 from claims.services.channels import upgrade_client_secret_hash
 
-# RFC 6749 §5.2 error code -> (problem title, detail when the library gives none)
+# RFC 6749 §5.2 error code -> (problem id, title, detail when the library gives none).
+# Each problem id is registered in api_common/problem_types.py.
 OAUTH_ERRORS = {
-    "invalid_request": ("Pedido de token inválido", "O pedido de token está incompleto ou malformado."),
-    "invalid_client": ("Cliente não autenticado", "client_id ou client_secret incorretos, ou canal desativado."),
-    "invalid_grant": ("Concessão inválida", "A concessão informada não é válida."),
-    "unauthorized_client": ("Concessão não permitida", "Este cliente só pode usar client_credentials."),
-    "unsupported_grant_type": ("Tipo de concessão não suportado", "Use grant_type=client_credentials."),
-    "invalid_scope": ("Escopo inválido", "Peça o escopo claims ou nenhum."),
+    "invalid_request": ("invalid-request", "Requisição inválida",
+                        "O pedido de token está incompleto ou malformado."),
+    "invalid_client": ("invalid-client", "Cliente não autenticado",
+                       "client_id ou client_secret incorretos, ou canal desativado."),
+    "invalid_grant": ("invalid-grant", "Concessão inválida",
+                      "A concessão informada não é válida."),
+    "unauthorized_client": ("unauthorized-client", "Concessão não permitida",
+                            "Este cliente só pode usar client_credentials."),
+    "unsupported_grant_type": ("unsupported-grant-type", "Tipo de concessão não suportado",
+                               "Use grant_type=client_credentials."),
+    "invalid_scope": ("invalid-scope", "Escopo inválido", "Peça o escopo claims ou nenhum."),
 }
+# A token request body past its limit is a 413 with RFC 6749's invalid_request.
+BODY_TOO_LARGE = ("request-body-too-large", "Corpo da requisição grande demais", "")
 
 
 @receiver(app_authorized)
@@ -63,15 +71,17 @@ class RateLimitedTokenView(TokenView):
         for window, limit in failure_windows:
             if ratelimit.used(window) >= limit:
                 return too_many(
-                    "too-many-failed-token-requests", "Muitas tentativas de autenticação falharam",
-                    "Confira client_id e client_secret", window,
+                    window, problem_id="too-many-failed-token-requests",
+                    title="Muitas tentativas de autenticação falharam",
+                    advice="Confira client_id e client_secret",
                 )
         issued = ratelimit.current_window(
             "oauth-tokens-issued", token_request.client_id, settings.TOKEN_RATE_WINDOW_SECONDS)
         if ratelimit.used(issued) >= settings.TOKEN_RATE_LIMIT:
             return too_many(
-                "too-many-token-requests", "Limite de emissão de tokens excedido",
-                "Reutilize o token enquanto for válido", issued,
+                issued, problem_id="too-many-token-requests",
+                title="Limite de emissão de tokens excedido",
+                advice="Reutilize o token enquanto for válido",
             )
 
         request.token_params = token_request.params
@@ -99,9 +109,11 @@ class RateLimitedTokenView(TokenView):
 
 
 def oauth_problem(status: int, error: str, description: str, headers=None):
-    title, default_detail = OAUTH_ERRORS.get(error, ("Pedido de token recusado", ""))
+    problem_id, title, default_detail = (
+        BODY_TOO_LARGE if status == 413 else OAUTH_ERRORS.get(error, OAUTH_ERRORS["invalid_request"])
+    )
     return problem_json_response(
-        problem_id=error.replace("_", "-"),
+        problem_id=problem_id,
         status=status,
         title=title,
         detail=description or default_detail,
@@ -126,7 +138,7 @@ def as_problem(response):
     return oauth_problem(response.status_code, error, "", headers)
 
 
-def too_many(problem_id: str, title: str, advice: str, window: ratelimit.Window):
+def too_many(window: ratelimit.Window, *, problem_id: str, title: str, advice: str):
     return problem_json_response(
         problem_id=problem_id,
         status=429,

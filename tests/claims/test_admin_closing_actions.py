@@ -1,5 +1,6 @@
 """Finalizing, denying and reopening in the admin; the operator's opening on a sale."""
 
+import datetime as dt
 from decimal import Decimal
 
 import pytest
@@ -104,7 +105,8 @@ def test_a_denial_needs_a_reason_and_no_future_date(supervisor, api, sale):
     claim = claim_under_review(api, sale)
 
     empty = act(supervisor, claim, "recusar", {"reason": "  "})
-    future = act(supervisor, claim, "recusar", {"reason": "x", "denied_at": "2999-01-01T10:00"})
+    tomorrow = (timezone.localtime() + dt.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
+    future = act(supervisor, claim, "recusar", {"reason": "x", "denied_at": tomorrow})
 
     assert empty.status_code == 200 and future.status_code == 200
     assert "não pode estar no futuro" in future.content.decode()

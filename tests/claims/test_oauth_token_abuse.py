@@ -36,13 +36,13 @@ def credentials(channel, secret=None):
     }
 
 
-def assert_oauth_problem(response, status, error):
+def assert_oauth_problem(response, status, error, problem_id=None):
     assert response.status_code == status, response.content
     assert response["Content-Type"] == PROBLEM
     body = response.json()
     assert body["status"] == status
     assert body["error"] == error  # RFC 6749 §5.2, for OAuth client libraries
-    assert body["problem-id"] == error.replace("_", "-")
+    assert body["problem-id"] == (problem_id or error.replace("_", "-"))
     assert body["detail"] and body["title"]
     return body
 
@@ -307,7 +307,7 @@ def test_a_ten_megabyte_token_request_is_a_413_problem(db, content_type):
 
     response = APIClient().post("/oauth/token", body, content_type=content_type)
 
-    assert_oauth_problem(response, 413, "invalid_request")
+    assert_oauth_problem(response, 413, "invalid_request", "request-body-too-large")
 
 
 def test_another_content_type_is_a_problem(db):
@@ -321,3 +321,11 @@ def test_the_librarys_own_errors_become_problems_with_the_oauth_error(channel):
 
     body = assert_oauth_problem(response, 400, "unauthorized_client")
     assert body["error_description"]
+
+
+def test_every_token_endpoint_problem_is_registered_with_its_title():
+    from api_common.problem_types import PROBLEM_TYPES
+    from claims.oauth.views import BODY_TOO_LARGE, OAUTH_ERRORS
+
+    for problem_id, title, _detail in [*OAUTH_ERRORS.values(), BODY_TOO_LARGE]:
+        assert PROBLEM_TYPES[problem_id].title == title, problem_id
