@@ -67,17 +67,8 @@ class MachinePathMiddleware:
 
     @staticmethod
     def _is_problem_already(request, response) -> bool:
-        content_type = response.get("Content-Type", "")
-        if content_type.startswith(PROBLEM_CONTENT_TYPE):
-            return True
-        # The token endpoint answers grant errors in RFC 6749's JSON shape
-        # ({"error": "invalid_client"}), which OAuth client libraries parse.
-        match = request.resolver_match
-        return (
-            match is not None
-            and match.url_name == "oauth-token"
-            and content_type.startswith("application/json")
-        )
+        # The token endpoint's errors are problems too, carrying RFC 6749's ``error``.
+        return response.get("Content-Type", "").startswith(PROBLEM_CONTENT_TYPE)
 
     @staticmethod
     def _problem_for(request, response):
