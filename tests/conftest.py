@@ -25,6 +25,19 @@ def _clear_cache():
     ACCEPTED_TOKENS.clear()
 
 
+@pytest.fixture
+def one_rate_window(monkeypatch):
+    """Every rate-limit count of a test falls in one fixed window: a test running across a
+    window's end would otherwise start counting again, and fail now and then."""
+    import time
+    from types import SimpleNamespace
+
+    from api_common import ratelimit
+
+    start = time.time()
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: start))
+
+
 def token_request(client, channel, **overrides):
     body = {
         "client_id": channel.application.client_id,

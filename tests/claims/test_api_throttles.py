@@ -8,6 +8,9 @@ from tests.conftest import client_for
 from tests.factories import DocumentRequirementFactory, make_channel
 
 
+pytestmark = pytest.mark.usefixtures("one_rate_window")
+
+
 def assert_throttled(response):
     assert response.status_code == 429, response.content
     assert response["Content-Type"] == "application/problem+json"

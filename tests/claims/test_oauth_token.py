@@ -22,6 +22,8 @@ from tests.factories import make_channel
 
 TWELVE_HOURS = 12 * 60 * 60
 
+pytestmark = pytest.mark.usefixtures("one_rate_window")
+
 
 def form_token_request(client, channel, **extra_headers):
     body = {

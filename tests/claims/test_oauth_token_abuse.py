@@ -16,6 +16,8 @@ from tests.factories import make_channel
 
 PROBLEM = "application/problem+json"
 
+pytestmark = pytest.mark.usefixtures("one_rate_window")
+
 
 def basic(client_id: str, secret: str) -> str:
     return "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()
