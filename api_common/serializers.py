@@ -58,6 +58,13 @@ class KebabCaseSerializer(serializers.Serializer):
         return fields
 
 
+# The schema states the range the only way OpenAPI 3.0 can for a date-time: its year.
+@extend_schema_field({
+    "type": "string",
+    "format": "date-time",
+    "pattern": r"^(19|20)[0-9]{2}-",
+    "description": "RFC 3339 com fuso (Z ou ±hh:mm), de 1900-01-01T00:00:00Z até antes de 2100.",
+})
 class UTCDateTimeField(serializers.DateTimeField):
     """ISO 8601 in UTC with ``Z`` on output. On input, a date-time with its offset (any
     offset; stored UTC) within the accepted range.

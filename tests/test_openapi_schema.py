@@ -656,3 +656,15 @@ def test_the_oauth_scheme_lets_swagger_ui_authorize_with_client_credentials(sche
 
     assert list(flows) == ["clientCredentials"]
     assert flows["clientCredentials"]["tokenUrl"] == "http://127.0.0.1:8000/oauth/token"
+
+
+def test_date_times_state_their_accepted_years(schema):
+    body = inline_refs(schema, request_schema(
+        schema, "/api/v1/sinistros/{numero-sinistro}/enviar-documento", "post"))
+    field = body["properties"]["data-envio"]
+
+    assert field["format"] == "date-time"
+    assert re.match(field["pattern"], "1900-01-01T00:00:00Z")
+    assert re.match(field["pattern"], "2099-12-31T23:59:59-03:00")
+    assert not re.match(field["pattern"], "0001-01-01T00:00:00Z")
+    assert not re.match(field["pattern"], "2100-01-01T00:00:00Z")
