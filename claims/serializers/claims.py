@@ -1,0 +1,245 @@
+"""A claim: opening it, its documents, its balance, and how it reads."""
+
+
+from claims.serializers.common import (
+    BENEFICIARY_KINDS,
+    COVERAGE_NAME,
+    OTHER_TITLE,
+    ContactSerializer,
+    RequesterSerializer,
+    drop_blank,
+    one_of_pattern,
+)
+from claims.serializers.payment_details import PaymentDetailsSerializer
+from django.conf import settings
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api_common.serializers import (
+    KebabCaseSerializer,
+    MoneyField,
+    UTCDateTimeField,
+)
+from claims.models import NATURES_BY_COVERAGE, Nature, Payment, PaymentMethod
+from claims.services import media_type_for
+from claims.validators import (
+    mask_tax_id,
+)
+from claims.workflow import ClaimStatus
+
+# --- claims ----------------------------------------------------------------------------
+
+
+class OpenClaimInputSerializer(KebabCaseSerializer):
+    pessoa_para_contato = ContactSerializer(source="*")
+    solicitante = RequesterSerializer(source="*")
+    cobertura = serializers.RegexField(COVERAGE_NAME, max_length=100, source="coverage_name")
+    data_ocorrencia = UTCDateTimeField(source="occurred_at")
+    natureza = serializers.ChoiceField(choices=Nature.choices, required=False, source="nature")
+    relato_do_ocorrido = serializers.CharField(
+        required=False, allow_blank=True, max_length=10_000, source="narrative"
+    )
+    saldo_devedor = MoneyField(required=False, source="outstanding_balance")
+    detalhes_pagamento = PaymentDetailsSerializer(required=False, source="payment_details")
+    dados_adicionais = serializers.DictField(required=False, source="additional_data")
+
+    def validate_data_ocorrencia(self, value):
+        if value > timezone.now():
+            raise serializers.ValidationError("A data da ocorrência não pode estar no futuro.")
+        return value
+
+    @staticmethod
+    def openapi_rules(schema: dict, direction: str) -> None:
+        """``natureza`` is required by, and only allowed with, the coverages that have one."""
+        if direction != "request":
+            return
+        with_nature = [
+            {
+                "properties": {
+                    "cobertura": one_of_pattern(coverage),
+                    "natureza": one_of_pattern(*natures),
+                },
+                "required": ["natureza"],
+            }
+            for coverage, natures in NATURES_BY_COVERAGE.items()
+        ]
+        without_nature = {
+            "properties": {
+                "cobertura": {"not": {"enum": list(NATURES_BY_COVERAGE)}},
+                "natureza": {"not": {}},
+            }
+        }
+        schema["oneOf"] = [*with_nature, without_nature]
+        schema["properties"]["data-ocorrencia"]["description"] = "Não pode estar no futuro."
+
+    def validate(self, attrs):
+        coverage, nature = attrs["coverage_name"], attrs.get("nature", "")
+        allowed = NATURES_BY_COVERAGE.get(coverage)
+        if allowed and not nature:
+            raise serializers.ValidationError({"natureza": [f"Obrigatória para {coverage}."]})
+        if nature and nature not in (allowed or ()):
+            raise serializers.ValidationError(
+                {"natureza": [f"A natureza '{nature}' não se aplica a {coverage}."]}
+            )
+        return attrs
+
+
+class DocumentUploadInputSerializer(KebabCaseSerializer):
+    nome_arquivo = serializers.CharField(max_length=200, source="file_name")
+    data_envio = UTCDateTimeField(source="sent_at")
+    tipo = serializers.SlugField(max_length=60, required=False, source="doc_type")
+    id_externo = serializers.CharField(max_length=200, required=False, allow_blank=True,
+                                       source="external_id")
+
+    @staticmethod
+    def openapi_rules(schema: dict, direction: str) -> None:
+        if direction != "request":
+            return
+        extensions = sorted(settings.UPLOAD_ALLOWED_TYPES)
+        any_case = "|".join(
+            "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in ext)
+            for ext in extensions
+        )
+        file_name = schema["properties"]["nome-arquivo"]
+        file_name["pattern"] = rf"^[^/\\\u0000]+\.(?:{any_case})$"
+        file_name["description"] = (
+            "Nome do arquivo, sem pastas, com uma destas extensões (maiúsculas ou "
+            f"minúsculas): {', '.join(extensions)}."
+        )
+        schema["properties"]["tipo"]["description"] = (
+            "Um dos `tipo` de `documentos-pendentes` do sinistro (sem ele, o arquivo entra "
+            "em \"Outros documentos\")."
+        )
+
+    def validate_nome_arquivo(self, value: str) -> str:
+        if any(part in value for part in ("/", "\\", "\x00")) or value in (".", ".."):
+            raise serializers.ValidationError("Informe só o nome do arquivo, sem pastas.")
+        stem, dot, extension = value.rpartition(".")
+        if not dot or not stem or not extension:
+            raise serializers.ValidationError("O nome do arquivo precisa de extensão (ex.: .pdf).")
+        if media_type_for(value) is None:
+            allowed = ", ".join(sorted(settings.UPLOAD_ALLOWED_TYPES))
+            raise serializers.ValidationError(f"Tipo de arquivo não permitido. Aceitos: {allowed}.")
+        return value
+
+
+class DocumentUploadSerializer(KebabCaseSerializer):
+    id = serializers.UUIDField()
+    nome_arquivo = serializers.CharField(source="file_name")
+    data_envio = UTCDateTimeField(source="sent_at")
+    id_externo = serializers.CharField(source="external_id")
+    url_envio = serializers.URLField(source="upload_url")
+    tipo_de_conteudo = serializers.CharField(
+        source="content_type", help_text="Content-Type que o PUT em url-envio deve usar."
+    )
+    expira_em = UTCDateTimeField(source="upload_expires_at")
+
+
+class OutstandingBalanceInputSerializer(KebabCaseSerializer):
+    saldo_devedor = MoneyField(source="outstanding_balance")
+
+
+class PaidBeneficiarySerializer(KebabCaseSerializer):
+    """Who a payment went to, enough to reconcile: never the full tax id or bank data."""
+
+    tipo = serializers.ChoiceField(choices=BENEFICIARY_KINDS, source="beneficiary_kind")
+    nome = serializers.CharField(source="beneficiary_name")
+    cpf_ou_cnpj = serializers.SerializerMethodField(
+        help_text="Mascarado: ***.456.789-** (CPF) ou 12.ABC.345/****-** (CNPJ)."
+    )
+
+    def get_cpf_ou_cnpj(self, payment) -> str:
+        return mask_tax_id(payment.beneficiary_tax_id)
+
+
+class PaymentSerializer(KebabCaseSerializer):
+    id = serializers.UUIDField()
+    valor = MoneyField(source="amount")
+    status = serializers.ChoiceField(choices=Payment.Status.choices)
+    data_registro = UTCDateTimeField(source="created_at")
+    data_pagamento = serializers.DateField(
+        source="paid_on", allow_null=True, help_text="Data da liquidação (null até lá)."
+    )
+    id_transacao_financeira = serializers.CharField(source="financial_transaction_id")
+    metodo_pagamento = serializers.ChoiceField(choices=PaymentMethod.choices, source="method")
+    beneficiario = PaidBeneficiarySerializer(source="*")
+
+
+class PendingDocumentSerializer(KebabCaseSerializer):
+    tipo = serializers.CharField(source="doc_type")
+    titulo = serializers.CharField(source="title")
+    data_solicitacao = UTCDateTimeField(source="requested_at")
+
+
+class ReceivedFileSerializer(KebabCaseSerializer):
+    id = serializers.UUIDField()
+    nome_arquivo = serializers.CharField(source="file_name")
+    data_envio = UTCDateTimeField(source="sent_at")
+    tipo_documento = serializers.CharField(source="doc_type")
+    id_externo = serializers.CharField(source="external_id")
+
+
+class ReceivedDocumentSerializer(KebabCaseSerializer):
+    tipo = serializers.CharField()
+    titulo = serializers.CharField()
+    arquivos = ReceivedFileSerializer(many=True)
+
+
+class DocumentationSerializer(KebabCaseSerializer):
+    documentos_pendentes = serializers.SerializerMethodField()
+    documentos_recebidos = serializers.SerializerMethodField()
+
+    @extend_schema_field(PendingDocumentSerializer(many=True))
+    def get_documentos_pendentes(self, claim) -> list[dict]:
+        pending = [r for r in claim.document_requests.all() if r.approved_at is None]
+        return PendingDocumentSerializer(pending, many=True).data
+
+    @extend_schema_field(ReceivedDocumentSerializer(many=True))
+    def get_documentos_recebidos(self, claim) -> list[dict]:
+        """Accepted files grouped by type, in the order the types were requested.
+
+        Reads the prefetched ``received_files`` (see ``selectors.claims_with_details``).
+        """
+        titles = {r.doc_type: r.title for r in claim.document_requests.all()}
+        groups: dict[str, list] = {}
+        for document in claim.received_files:
+            groups.setdefault(document.doc_type, []).append(document)
+        order = list(titles) + sorted(set(groups) - set(titles))
+        return ReceivedDocumentSerializer(
+            [
+                {"tipo": doc_type, "titulo": titles.get(doc_type, OTHER_TITLE), "arquivos": groups[doc_type]}
+                for doc_type in order
+                if doc_type in groups
+            ],
+            many=True,
+        ).data
+
+
+class DenialSerializer(KebabCaseSerializer):
+    data = UTCDateTimeField(source="denied_at", allow_null=True)
+    descricao = serializers.CharField(source="denial_reason")
+
+
+class ClaimSerializer(KebabCaseSerializer):
+    numero_sinistro = serializers.CharField(source="number")
+    status = serializers.ChoiceField(choices=ClaimStatus.choices)
+    valor = MoneyField(source="amount")
+    valor_restante = MoneyField(source="remaining_amount")
+    pagamentos = PaymentSerializer(many=True, source="payments")
+    cobertura = serializers.CharField(source="coverage.name")
+    data_aviso = UTCDateTimeField(source="notified_at")
+    data_ocorrencia = UTCDateTimeField(source="occurred_at")
+    solicitante = RequesterSerializer(source="*")
+    pessoa_para_contato = ContactSerializer(source="*")
+    natureza = serializers.ChoiceField(choices=Nature.choices, source="nature", required=False)
+    relato_do_ocorrido = serializers.CharField(source="narrative", required=False)
+    saldo_devedor = MoneyField(source="outstanding_balance", allow_null=True)
+    documentacao = DocumentationSerializer(source="*")
+    recusa = DenialSerializer(source="*", required=False)
+
+    def to_representation(self, claim):
+        data = super().to_representation(claim)
+        if claim.status != ClaimStatus.DENIED:
+            data.pop("recusa")
+        return drop_blank(data, "natureza", "relato-do-ocorrido")

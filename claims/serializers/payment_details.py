@@ -1,0 +1,161 @@
+"""``detalhes-pagamento``: beneficiary and one payment method, checked by method."""
+
+
+from claims.serializers.common import BENEFICIARY_KINDS, CHECK_DIGIT, one_of_pattern, only_one_of
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api_common.serializers import (
+    DigitsField,
+    KebabCaseSerializer,
+    PatternChecked,
+)
+from claims.validators import (
+    BOLETO_PATTERN,
+    BRCODE_PATTERN,
+    COMPE_PATTERN,
+    CPF_OR_CNPJ_PATTERN,
+    ISPB_PATTERN,
+    PIX_EMAIL_MAX_LENGTH,
+    PIX_KEY_PATTERNS,
+    validate_boleto,
+    validate_brcode,
+    validate_compe,
+    validate_cpf_or_cnpj,
+    validate_ispb,
+    validate_pix_key,
+)
+
+# --- detalhes-pagamento ----------------------------------------------------------------
+
+
+class BeneficiarySerializer(KebabCaseSerializer):
+    tipo = serializers.ChoiceField(choices=BENEFICIARY_KINDS, source="kind")
+    nome = serializers.CharField(max_length=200, source="name")
+    cpf_ou_cnpj = serializers.CharField(
+        source="tax_id",
+        validators=[PatternChecked(CPF_OR_CNPJ_PATTERN, validate_cpf_or_cnpj)],
+        help_text=(
+            "CPF (11 dígitos) ou CNPJ (14 caracteres: 12 de 0-9 e A-Z, 2 dígitos), sem "
+            "pontuação, com dígitos verificadores válidos."
+        ),
+    )
+
+
+class BankAccountSerializer(KebabCaseSerializer):
+    banco = serializers.CharField(
+        source="bank",
+        validators=[PatternChecked(COMPE_PATTERN, validate_compe)],
+        help_text="Código COMPE do banco: 3 dígitos.",
+    )
+    agencia = DigitsField(max_length=10, source="branch")
+    conta = DigitsField(max_length=20, source="account")
+    agencia_digito_verificador = serializers.RegexField(
+        CHECK_DIGIT, required=False, source="branch_check_digit"
+    )
+    conta_digito_verificador = serializers.RegexField(
+        CHECK_DIGIT, required=False, source="account_check_digit"
+    )
+
+
+class PixBankAccountSerializer(BankAccountSerializer):
+    banco = serializers.CharField(
+        source="bank",
+        validators=[PatternChecked(ISPB_PATTERN, validate_ispb)],
+        help_text="ISPB do banco: 8 dígitos.",
+    )
+
+
+@extend_schema_field({
+    "type": "string",
+    "anyOf": [
+        *({"pattern": pattern, "title": kind} for kind, pattern in PIX_KEY_PATTERNS.items()),
+        {"format": "email", "maxLength": PIX_EMAIL_MAX_LENGTH, "title": "e-mail"},
+    ],
+})
+class PixKeyField(serializers.CharField):
+    """A PIX key: its kinds' shapes go into the schema as ``anyOf``."""
+
+
+class PixSerializer(KebabCaseSerializer):
+    chave = PixKeyField(
+        max_length=140,
+        required=False,
+        source="key",
+        validators=[validate_pix_key],
+        help_text="CPF, CNPJ, e-mail, telefone (+55...) ou chave aleatória (UUID).",
+    )
+    conta_bancaria = PixBankAccountSerializer(required=False, source="bank_account")
+
+    def validate(self, attrs):
+        if ("key" in attrs) == ("bank_account" in attrs):
+            raise serializers.ValidationError("Informe exatamente um de: chave, conta-bancaria.")
+        return attrs
+
+    @staticmethod
+    def openapi_rules(schema: dict, direction: str) -> None:
+        if direction == "request":
+            members = ("chave", "conta-bancaria")
+            schema["oneOf"] = [only_one_of(members, member) for member in members]
+            schema["description"] = "Exatamente um de: `chave`, `conta-bancaria`."
+
+
+class BoletoSerializer(KebabCaseSerializer):
+    codigo_de_barras = serializers.CharField(
+        source="barcode",
+        validators=[PatternChecked(BOLETO_PATTERN, validate_boleto)],
+        help_text="Código de barras (44 dígitos) ou linha digitável (47 ou 48 dígitos).",
+    )
+
+
+class PixBrCodeSerializer(KebabCaseSerializer):
+    brcode = serializers.CharField(
+        max_length=512,
+        validators=[PatternChecked(BRCODE_PATTERN, validate_brcode)],
+        help_text=(
+            "PIX copia e cola (BR Code): campos EMV com conta PIX, moeda 986, país BR e o "
+            "CRC16 do campo 63 conferindo."
+        ),
+    )
+
+
+PAYMENT_METHODS = ("pix", "ted", "boleto", "pix-brcode")
+
+
+class PaymentMethodSerializer(KebabCaseSerializer):
+    metodo_pagamento = serializers.ChoiceField(choices=PAYMENT_METHODS, source="method")
+    pix = PixSerializer(required=False)
+    ted = BankAccountSerializer(required=False)
+    boleto = BoletoSerializer(required=False)
+    pix_brcode = PixBrCodeSerializer(required=False)
+
+    def validate(self, attrs):
+        method = attrs["method"]
+        attr = method.replace("-", "_")
+        if attr not in attrs:
+            raise serializers.ValidationError({method: [f"Obrigatório quando metodo-pagamento é '{method}'."]})
+        extra = [m for m in PAYMENT_METHODS if m != method and m.replace("-", "_") in attrs]
+        if extra:
+            raise serializers.ValidationError(
+                {extra[0]: [f"Não combina com metodo-pagamento '{method}'."]}
+            )
+        return attrs
+
+    @staticmethod
+    def openapi_rules(schema: dict, direction: str) -> None:
+        if direction != "request":
+            return
+        schema["oneOf"] = []
+        for method in PAYMENT_METHODS:
+            branch = only_one_of(PAYMENT_METHODS, method)
+            branch["properties"]["metodo-pagamento"] = one_of_pattern(method)
+            schema["oneOf"].append(branch)
+        schema["description"] = (
+            "O objeto com o nome do método (`pix`, `ted`, `boleto` ou `pix-brcode`) vem "
+            "junto de `metodo-pagamento`, e nenhum outro."
+        )
+
+
+class PaymentDetailsSerializer(KebabCaseSerializer):
+    beneficiario = BeneficiarySerializer(source="beneficiary")
+    dados_pagamento = PaymentMethodSerializer(source="payment_method")
