@@ -329,6 +329,39 @@ _TYPES = [
         "Escolha ao menos um documento a solicitar ou um arquivo a substituir.",
         group=ANALYSTS,
     ),
+    ProblemType(
+        "assignment-not-allowed", 422, "Atribuição não permitida",
+        "Assumir um sinistro já assumido, encerrado ou de outra equipe; reatribuir sem motivo "
+        "ou para quem não trabalha sinistros.",
+        "Recarregue o sinistro; informe o motivo e um analista ativo.",
+        group=ANALYSTS,
+    ),
+    ProblemType(
+        "note-not-allowed", 422, "Nota não registrada",
+        "Nota interna vazia ou longa demais.",
+        "Escreva a nota (até 5.000 caracteres); notas não se editam: uma nova corrige.",
+        group=ANALYSTS,
+    ),
+    ProblemType(
+        "task-not-allowed", 422, "Tarefa não permitida",
+        "Tarefa sem assunto, com vencimento no passado, para quem não trabalha sinistros, "
+        "ou já concluída ou cancelada.",
+        "Confira assunto, vencimento e responsável; recarregue a lista de tarefas.",
+        group=ANALYSTS,
+    ),
+    ProblemType(
+        "proposal-not-allowed", 422, "Proposta não permitida",
+        "Já há uma proposta aguardando o supervisor, a proposta já foi decidida, ou quem "
+        "aprova é quem propôs.",
+        "Aguarde a decisão da proposta pendente; outro supervisor aprova.",
+        group=ANALYSTS,
+    ),
+    ProblemType(
+        "proposal-stale", 409, "Proposta obsoleta",
+        "O sinistro mudou depois da proposta (a versão que o analista viu não é mais a atual).",
+        "O analista revisa o sinistro e propõe de novo, se ainda couber.",
+        group=ANALYSTS,
+    ),
     # --- operations -----------------------------------------------------------------------
     ProblemType(
         "sale-of-another-channel", 409, "Venda de outro canal",

@@ -224,3 +224,34 @@ class DocumentRequestEmpty(BusinessRuleError):
     problem_id = "document-request-empty"
     title = "Nada a solicitar"
     default_detail = "Escolha ao menos um documento a solicitar ou um arquivo a substituir."
+
+
+# --- the analysts' workbench (admin only) --------------------------------------------
+
+
+class AssignmentNotAllowed(BusinessRuleError):
+    problem_id = "assignment-not-allowed"
+    title = "Atribuição não permitida"
+
+
+class NoteNotAllowed(BusinessRuleError):
+    problem_id = "note-not-allowed"
+    title = "Nota não registrada"
+
+
+class TaskNotAllowed(BusinessRuleError):
+    problem_id = "task-not-allowed"
+    title = "Tarefa não permitida"
+
+
+class ProposalNotAllowed(BusinessRuleError):
+    problem_id = "proposal-not-allowed"
+    title = "Proposta não permitida"
+
+
+class ProposalStale(ProblemError):
+    status = 409
+    problem_id = "proposal-stale"
+    title = "Proposta obsoleta"
+    default_detail = ("O sinistro mudou depois da proposta: ela ficou obsoleta. O analista "
+                      "deve revisar o sinistro e propor de novo, se ainda couber.")

@@ -43,8 +43,10 @@ The rules (``compute_clock`` walks the history oldest first, in the order given)
 Days are calendar days. The deadline is the exact moment ``start + 30 days``; the whole
 local day (``TIME_ZONE``, America/Sao_Paulo) of the deadline counts, so a clock is
 overdue from the next local day on (``days_left`` < 0). While paused, the days left are
-the whole days of the frozen time left, rounded down: a clock paused after its deadline
-keeps a negative time left, shows as overdue, and is still overdue once resumed.
+frozen at the count the running clock showed when it was paused (from that local day to
+its deadline's local day): the same number just before and just after the pause, and
+the same words for both (``describe``). A clock paused once overdue shows as overdue
+while paused, and resumes with its negative time left: its new deadline is already past.
 """
 
 from collections.abc import Iterable
@@ -67,11 +69,12 @@ class ClockKind(models.TextChoices):
     PAYMENT = "pagamento", "Pagamento da indenização (Lei 15.040/2024, art. 87)"
 
 
-_SHORT_LABELS = {
-    ClockKind.DECISION: "Decisão sobre a cobertura",
-    ClockKind.PAYMENT: "Pagamento da indenização",
+# The clock as the subject of a sentence ("Esta solicitação suspende ...").
+_NAMES = {
+    ClockKind.DECISION: "o prazo de decisão sobre a cobertura (Lei 15.040/2024, art. 86)",
+    ClockKind.PAYMENT: "o prazo de pagamento da indenização (Lei 15.040/2024, art. 87)",
 }
-_COVER_RECOGNISED = frozenset(
+COVER_RECOGNISED = frozenset(
     {Action.APPROVE_DOCUMENTS, Action.REQUEST_PAYMENT_DATA, Action.REGISTER_PAYMENT}
 )
 
@@ -80,7 +83,7 @@ _COVER_RECOGNISED = frozenset(
 # clock as it was (rule 7), so a service recording one need not recompute it.
 CLOCK_ACTIONS = frozenset({
     Action.OPEN, Action.COMPLETE_DOCUMENTS, Action.REQUEST_DOCUMENTS, Action.REOPEN,
-    Action.DENY, Action.FINALIZE, *_COVER_RECOGNISED,
+    Action.DENY, Action.FINALIZE, *COVER_RECOGNISED,
 })
 
 
@@ -105,17 +108,20 @@ class RegulatoryClock:
     deadline: datetime | None
     paused: bool
     remaining_when_paused: timedelta | None
+    paused_at: datetime | None
     suspensions_used: int
     suspensions_allowed: int
     requests_beyond_allowed: int
 
     def days_left(self, now: datetime) -> int | None:
         """Calendar days from today to the deadline's local date (negative when overdue);
-        while paused, the whole days of the time left, rounded down; None without a clock."""
+        while paused, frozen at what they were when the clock was paused; None without a
+        clock."""
         if not self.kind:
             return None
         if self.paused:
-            return self.remaining_when_paused.days
+            frozen_deadline = self.paused_at + self.remaining_when_paused
+            return (timezone.localdate(frozen_deadline) - timezone.localdate(self.paused_at)).days
         return (timezone.localdate(self.deadline) - timezone.localdate(now)).days
 
     def is_overdue(self, now: datetime) -> bool:
@@ -125,20 +131,29 @@ class RegulatoryClock:
     def can_suspend(self) -> bool:
         return self.suspensions_used < self.suspensions_allowed
 
+    @property
+    def name(self) -> str:
+        """Which clock, as the subject of a sentence: ``o prazo de pagamento da
+        indenização (Lei 15.040/2024, art. 87)``; "" without a clock."""
+        return _NAMES.get(self.kind, "")
+
     def describe(self, now: datetime) -> str:
-        """One line in Portuguese for analysts; dates dd/mm/aaaa in local time."""
+        """One line in Portuguese for analysts, naming the clock and its article; dates
+        dd/mm/aaaa in local time. Running and paused count days alike (``days_left``)."""
         if not self.kind:
             return "Sem prazo em curso"
-        label = _SHORT_LABELS[ClockKind(self.kind)]
+        label = ClockKind(self.kind).label
         days = self.days_left(now)
         if self.paused:
+            since = timezone.localdate(self.paused_at).strftime("%d/%m/%Y")
             if days < 0:
-                left = f"vencido há {_days(-days)}"
+                left = f"já vencido há {_days(-days)}"
             elif days == 0:
-                left = "resta menos de 1 dia"
+                left = "no dia do vencimento"
             else:
-                left = f"resta {_days(days)}" if days == 1 else f"restam {_days(days)}"
-            return f"{label}: pausado (documentos complementares solicitados); {left}"
+                left = f"quando faltava {_days(days)}" if days == 1 else f"quando faltavam {_days(days)}"
+            return (f"{label}: suspenso em {since}, {left}; aguardando documentos "
+                    "complementares")
         due = timezone.localdate(self.deadline).strftime("%d/%m/%Y")
         if days < 0:
             return f"{label}: venceu em {due} (vencido há {_days(-days)})"
@@ -160,12 +175,12 @@ def suspensions_allowed_for(insured_sum: Decimal, minimum_wage: Decimal) -> int:
 def compute_clock(steps: Iterable[Step], *, suspensions_allowed: int) -> RegulatoryClock:
     """The clock after the last of ``steps`` (see the module docstring for the rules)."""
     kind, closed = ClockKind.NONE, False
-    started_at = deadline = remaining = None
+    started_at = deadline = remaining = paused_at = None
     used = beyond = 0
 
     def start(new_kind, at):
-        nonlocal kind, closed, started_at, deadline, remaining
-        kind, closed, started_at, remaining = new_kind, False, at, None
+        nonlocal kind, closed, started_at, deadline, remaining, paused_at
+        kind, closed, started_at, remaining, paused_at = new_kind, False, at, None, None
         deadline = None if new_kind == ClockKind.NONE else at + timedelta(days=CLOCK_DAYS)
 
     for step in steps:
@@ -188,18 +203,18 @@ def compute_clock(steps: Iterable[Step], *, suspensions_allowed: int) -> Regulat
                 start(ClockKind.DECISION, step.at)
             elif action == Action.COMPLETE_DOCUMENTS:
                 start(ClockKind.DECISION, step.at)
-            elif action in _COVER_RECOGNISED:
+            elif action in COVER_RECOGNISED:
                 start(ClockKind.PAYMENT, step.at)
-        elif kind == ClockKind.DECISION and action in _COVER_RECOGNISED:
+        elif kind == ClockKind.DECISION and action in COVER_RECOGNISED:
             start(ClockKind.PAYMENT, step.at)
         elif action == Action.REQUEST_DOCUMENTS and remaining is None:
             if used < suspensions_allowed:
-                remaining, deadline = deadline - step.at, None
+                remaining, deadline, paused_at = deadline - step.at, None, step.at
                 used += 1
             else:
                 beyond += 1
         elif action == Action.COMPLETE_DOCUMENTS and remaining is not None:
-            deadline, remaining = step.at + remaining, None
+            deadline, remaining, paused_at = step.at + remaining, None, None
 
     return RegulatoryClock(
         kind=kind,
@@ -207,6 +222,7 @@ def compute_clock(steps: Iterable[Step], *, suspensions_allowed: int) -> Regulat
         deadline=deadline,
         paused=remaining is not None,
         remaining_when_paused=remaining,
+        paused_at=paused_at,
         suspensions_used=used,
         suspensions_allowed=suspensions_allowed,
         requests_beyond_allowed=beyond,

@@ -4,8 +4,12 @@
 - Analista de sinistros: reads claims and sales, works claims (analysis, documents,
   reserve, payment data, payments up to ``PAYMENT_AUTHORITY_LIMIT``, finalizing),
   opens claims for a sale, maintains document requirements.
-- Supervisor de sinistros: all of that, plus denying, reopening, settling payments and
-  registering payments above the analysts' limit.
+- Supervisor de sinistros: all of that, plus denying, reopening, settling payments,
+  registering payments above the analysts' limit, approving analysts' proposals,
+  reassigning claims and configuring teams and their assignment rules.
+
+Analysts propose what is above their authority (every denial, payments above the limit):
+see claims.services.approvals.
 
 Neither sees OAuth applications or tokens (no ``oauth2_provider`` permission); channels
 are shown without secrets, which are stored hashed anyway.
@@ -16,14 +20,17 @@ SUPERVISOR = "Supervisor de sinistros"
 
 _VIEW = [f"view_{model}" for model in (
     "channel", "sale", "coverage", "claim", "payment", "documentrequirement",
-    "documentrequest", "documentfile", "claimhistory", "event",
+    "documentrequest", "documentfile", "claimhistory", "event", "team", "teammember",
+    "assignmentrule", "task", "proposal",
 )]
 ANALYST_PERMISSIONS = [
     *_VIEW, "add_documentrequirement", "change_documentrequirement", "work_claim", "open_claim",
 ]
 SUPERVISOR_PERMISSIONS = [
     *ANALYST_PERMISSIONS, "deny_claim", "reopen_claim", "settle_payment",
-    "register_payment_above_limit",
+    "register_payment_above_limit", "assign_claim", "approve_proposal",
+    *[f"{verb}_{model}" for verb in ("add", "change", "delete")
+      for model in ("team", "teammember", "assignmentrule")],
 ]
 ROLES = {ANALYST: ANALYST_PERMISSIONS, SUPERVISOR: SUPERVISOR_PERMISSIONS}
 

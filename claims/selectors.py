@@ -16,7 +16,9 @@ from claims.models import (
     DocumentFile,
     DocumentRequirement,
     Payment,
+    Proposal,
     Sale,
+    Task,
 )
 from claims.workflow import NON_CONSUMING_STATUSES
 
@@ -94,9 +96,13 @@ def claim_for_analyst(*, claim_id) -> Claim | None:
     """Everything the claim page shows, in a fixed number of queries however many
     files, payments and history rows the claim has."""
     return (
-        Claim.objects.select_related("sale", "sale__channel", "coverage")
+        Claim.objects.select_related("sale", "sale__channel", "coverage", "owner", "team")
         .prefetch_related(
             Prefetch("payments", queryset=Payment.objects.select_related("registered_by")),
+            Prefetch("proposals", queryset=Proposal.objects.select_related("proposed_by")
+                     .filter(status=Proposal.Status.PENDING), to_attr="pending_proposals"),
+            Prefetch("tasks", queryset=Task.objects.select_related("owner", "closed_by")
+                     .order_by("status", "due_on", "id")),
             "document_requests",
             Prefetch(
                 "files",
@@ -105,7 +111,8 @@ def claim_for_analyst(*, claim_id) -> Claim | None:
                 ),
                 to_attr="shown_files",
             ),
-            Prefetch("history", queryset=ClaimHistory.objects.select_related("user", "event")),
+            Prefetch("history", queryset=ClaimHistory.objects.select_related(
+                "user", "event", "proposed_by")),
         )
         .filter(pk=claim_id)
         .first()

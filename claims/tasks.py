@@ -28,3 +28,10 @@ def clear_expired_tokens() -> None:
     """Periodic (see CELERY_BEAT_SCHEDULE): django-oauth-toolkit's ``cleartokens``.
     Every token issued is a row; without this the table only grows. Live tokens stay."""
     call_command("cleartokens")
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def workbench_sweep() -> None:
+    """Periodic (see CELERY_BEAT_SCHEDULE): the analysts' automatic tasks and the
+    escalation of overdue ones. Idempotent, safe on several workers at once."""
+    services.workbench_sweep()

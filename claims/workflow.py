@@ -68,6 +68,22 @@ class Action(models.TextChoices):
     REOPEN = "reabrir", "Reabrir"
 
 
+class TimelineEntry(models.TextChoices):
+    """Rows of a claim's timeline that are the analysts' own work, not workflow moves:
+    they keep the status, write no event, leave the regulatory clock and the claim's
+    version alone, and are never shown to channels or on the hosted pages."""
+
+    ASSIGN = "atribuir", "Responsável definido"
+    NOTE = "nota", "Nota interna"
+    TASK_CREATED = "tarefa-criada", "Tarefa criada"
+    TASK_DONE = "tarefa-concluida", "Tarefa concluída"
+    TASK_CANCELLED = "tarefa-cancelada", "Tarefa cancelada"
+    TASK_ESCALATED = "tarefa-escalada", "Tarefa escalada ao supervisor"
+    PROPOSAL = "proposta", "Proposta ao supervisor"
+    PROPOSAL_REJECTED = "proposta-rejeitada", "Proposta rejeitada"
+    PROPOSAL_STALE = "proposta-obsoleta", "Proposta obsoleta"
+
+
 @dataclass(frozen=True)
 class Move:
     from_states: frozenset

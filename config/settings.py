@@ -49,7 +49,7 @@ AUTH_URL = env.str("AUTH_URL", default=BASE_URL).rstrip("/")
 PROBLEMS_URL = env.str("PROBLEMS_URL", default=f"{BASE_URL}/api/v1/problemas").rstrip("/")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "claims.apps.ClaimsAdminConfig",  # django.contrib.admin with the dashboard home
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -123,6 +123,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "claims.admin.context_processors.admin_branding",
             ],
         },
     },
@@ -237,6 +238,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- Claims back office -----------------------------------------------------------------
 # Analysts register payments up to this amount; above it, a supervisor (R$).
 PAYMENT_AUTHORITY_LIMIT = Decimal(env.str("PAYMENT_AUTHORITY_LIMIT", default="50000.00"))
+# Documents pending this many days make a "Cobrar documentos" task for the owner.
+DOCUMENT_REMINDER_DAYS = env.int("DOCUMENT_REMINDER_DAYS", default=7)
+# A regulatory deadline this many days away makes a "Decidir até"/"Pagar até" task.
+DEADLINE_TASK_DAYS = env.int("DEADLINE_TASK_DAYS", default=5)
 # Brazil's minimum wage (R$), for the regulatory clock: a coverage whose LMI is at most
 # 500 minimum wages allows one suspension of the decision deadline (Lei 15.040/2024).
 MINIMUM_WAGE = Decimal(env.str("MINIMUM_WAGE", default="1621.00"))
@@ -424,6 +429,12 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-pending-uploads": {
         "task": "claims.tasks.sweep_pending_uploads",
         "schedule": env.int("UPLOAD_SWEEP_SECONDS", default=60),
+    },
+    # The analysts' automatic tasks (chase documents, decide by the deadline) and the
+    # escalation of overdue tasks to the team's supervisors; idempotent.
+    "workbench-sweep": {
+        "task": "claims.tasks.workbench_sweep",
+        "schedule": env.int("WORKBENCH_SWEEP_SECONDS", default=15 * 60),
     },
     # Deletes expired OAuth tokens (one row per token issued; a client takes a few a day).
     "clear-expired-tokens": {

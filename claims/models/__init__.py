@@ -14,9 +14,11 @@ from claims.models.claims import (
 )
 from claims.models.documents import DocumentFile, DocumentRequest, DocumentRequirement
 from claims.models.sales import MONEY, Channel, Coverage, Sale
+from claims.models.workbench import AssignmentRule, Proposal, Task, Team, TeamMember
 
 __all__ = [
     "MONEY",
+    "AssignmentRule",
     "NATURES_BY_COVERAGE",
     "BeneficiaryKind",
     "Channel",
@@ -30,7 +32,11 @@ __all__ = [
     "Nature",
     "Payment",
     "PaymentMethod",
+    "Proposal",
     "Sale",
+    "Task",
+    "Team",
+    "TeamMember",
     "new_claim_number",
     "webhook_envelope",
 ]

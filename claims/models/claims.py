@@ -11,8 +11,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from claims.models.sales import MONEY, Channel, Coverage, Sale
+from claims.awaiting import Awaiting
 from claims.regulatory_clock import ClockKind
-from claims.workflow import OPEN_STATUSES, Action, ClaimStatus, EventName
+from claims.workflow import OPEN_STATUSES, Action, ClaimStatus, EventName, TimelineEntry
 
 # Coverage name -> the natures a claim on it may have. Coverages not listed take none.
 NATURES_BY_COVERAGE = {
@@ -78,6 +79,18 @@ class Claim(models.Model):
                                   choices=ClockKind.choices)
     clock_deadline = models.DateTimeField("prazo vence em", null=True, blank=True)
     clock_paused = models.BooleanField("prazo suspenso", default=False)
+    # The analysts' workbench (claims.models.workbench): who works the claim, and what it
+    # waits for (claims.awaiting, recomputed by every service change, kept here so the
+    # queues filter and count by it). Never shown to channels.
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
+                              blank=True, related_name="owned_claims", verbose_name="responsável")
+    team = models.ForeignKey("claims.Team", on_delete=models.PROTECT, null=True, blank=True,
+                             related_name="claims", verbose_name="equipe")
+    awaiting = models.CharField("aguardando", max_length=20, choices=Awaiting.choices,
+                                default=Awaiting.ANALYSIS)
+    # The first decision on cover (recognised or denied), for the days-to-decision figures.
+    decided_at = models.DateTimeField("decidido em", null=True, blank=True)
+    days_to_decision = models.PositiveIntegerField("dias até a decisão", null=True, blank=True)
     created_at = models.DateTimeField("criado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
@@ -92,6 +105,8 @@ class Claim(models.Model):
             ("reopen_claim", "Pode reabrir sinistros"),
             ("settle_payment", "Pode liquidar pagamentos"),
             ("register_payment_above_limit", "Pode registrar pagamentos acima da alçada"),
+            ("assign_claim", "Pode reatribuir sinistros e ver a fila de qualquer analista"),
+            ("approve_proposal", "Pode aprovar ou rejeitar propostas acima da alçada"),
         ]
         indexes = [
             models.Index(fields=["clock_deadline"], name="claim_clock_deadline"),
@@ -105,6 +120,22 @@ class Claim(models.Model):
             # "Prazo suspenso": few claims, found without reading the others.
             models.Index(fields=["created_at", "id"], condition=Q(clock_paused=True),
                          name="claim_clock_paused"),
+            # The queues (Meus sinistros, Minha equipe, Sem responsável) in their order:
+            # the deadline (PostgreSQL's ascending b-tree puts NULLs last, as the list
+            # does), then age. Open claims only: the closed ones are most of the table.
+            models.Index(fields=["owner", "clock_deadline", "notified_at", "id"],
+                         condition=Q(status__in=sorted(OPEN_STATUSES)), name="claim_owner_queue"),
+            models.Index(fields=["team", "clock_deadline", "notified_at", "id"],
+                         condition=Q(status__in=sorted(OPEN_STATUSES)), name="claim_team_queue"),
+            models.Index(fields=["clock_deadline", "notified_at", "id"],
+                         condition=Q(status__in=sorted(OPEN_STATUSES), owner__isnull=True),
+                         name="claim_unassigned_queue"),
+            # The dashboard's oldest open claims.
+            models.Index(fields=["notified_at", "id"], condition=Q(status__in=sorted(OPEN_STATUSES)),
+                         name="claim_open_by_age"),
+            # Days to decision over the last 90 days.
+            models.Index(fields=["decided_at"], condition=Q(decided_at__isnull=False),
+                         name="claim_decided"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["number"], name="claim_number_unique"),
@@ -204,7 +235,11 @@ class ClaimHistory(models.Model):
     """Who did what to a claim, the status before and after, and the event it wrote."""
 
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="history", verbose_name="sinistro")
-    action = models.CharField("ação", max_length=40, choices=Action.choices)
+    # A workflow move (Action) or the analysts' own work (TimelineEntry: notes, owners,
+    # tasks, proposals), which changes no status, writes no event and is never shown to
+    # channels or insured people.
+    action = models.CharField("ação", max_length=40,
+                              choices=[*Action.choices, *TimelineEntry.choices])
     from_status = models.CharField("de", max_length=40, blank=True, choices=ClaimStatus.choices)
     to_status = models.CharField("para", max_length=40, choices=ClaimStatus.choices)
     # "canal:<slug>", "usuario:<username>", "sistema:..." or "operacao:<command>".
@@ -214,6 +249,11 @@ class ClaimHistory(models.Model):
         related_name="+", verbose_name="usuário",
     )
     note = models.TextField("observação", blank=True)
+    # Four-eyes decisions: who proposed what ``user`` approved (claims.services.approvals).
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+", verbose_name="proposto por",
+    )
     event = models.OneToOneField(
         "Event", on_delete=models.PROTECT, null=True, blank=True, related_name="history_entry",
         verbose_name="evento",
@@ -229,6 +269,13 @@ class ClaimHistory(models.Model):
 
     def __str__(self):
         return f"{self.get_action_display()} ({self.get_to_status_display()})"
+
+    def save(self, *args, **kwargs):
+        # The timeline is a record: notes and moves are corrected by a new row, never
+        # by editing an old one.
+        if not self._state.adding:
+            raise ValueError("Linhas do histórico não se alteram: registre uma nova.")
+        super().save(*args, **kwargs)
 
 
 class Event(models.Model):

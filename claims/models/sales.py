@@ -5,6 +5,8 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
+from claims.formatting import coverage_label
+
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
 
@@ -123,4 +125,5 @@ class Coverage(models.Model):
         ]
 
     def __str__(self):
-        return self.name
+        # What the admin prints above each coverage of a sale: in words, not the code.
+        return coverage_label(self.name)

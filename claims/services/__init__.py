@@ -13,6 +13,8 @@ from claims.services.analysis import (
     request_documents,
     request_payment_data,
 )
+from claims.services.approvals import approve, needs_proposal, propose, reject
+from claims.services.assignment import assignable_people, reassign_claims, take_claim
 from claims.services.balance import adjust_reserve, update_outstanding_balance
 from claims.services.channels import create_channel
 from claims.services.closing import deny, finalize, reopen
@@ -33,6 +35,7 @@ from claims.services.documents import (
     sweep_pending_uploads,
     verify_pending_uploads,
 )
+from claims.services.notes import add_note
 from claims.services.opening import open_claim
 from claims.services.payments import (
     creditor_share,
@@ -42,9 +45,22 @@ from claims.services.payments import (
     supply_payment_details,
 )
 from claims.services.sales import upsert_sales
+from claims.services.tasks import close_task, create_task, escalated_tasks_for, workbench_sweep
 
 __all__ = [
     "actor_for",
+    "add_note",
+    "approve",
+    "assignable_people",
+    "close_task",
+    "create_task",
+    "escalated_tasks_for",
+    "needs_proposal",
+    "propose",
+    "reassign_claims",
+    "reject",
+    "take_claim",
+    "workbench_sweep",
     "RequestedDocument",
     "adjust_reserve",
     "approve_documents",

@@ -54,11 +54,11 @@ def finalize(*, claim_id, user, reason: str = "", expected_version: int | None =
 @transaction.atomic
 def deny(
     *, claim_id, user, reason: str, denied_at: dt.datetime | None = None,
-    expected_version: int | None = None,
+    expected_version: int | None = None, proposed_by=None,
 ) -> Claim:
     """Deny cover, explicitly and with reasons (Lei 15.040/2024, art. 86). The claim's
     value stops consuming the LMI/LMG. Refused once a payment exists: cover was
-    recognised."""
+    recognised. ``proposed_by``: the analyst whose proposal ``user`` approved."""
     require_permission(user, "deny_claim", "Somente supervisores de sinistros recusam sinistros.")
     if not reason.strip():
         raise errors.DenialNotAllowed("A recusa precisa de um motivo, que será informado ao canal.")
@@ -75,7 +75,8 @@ def deny(
     claim.denied_at = denied_at
     claim.denial_reason = reason.strip()
     record(claim, action=Action.DENY, from_status=from_status, actor=actor_for(user), user=user,
-           note=claim.denial_reason, changed=("status", "denied_at", "denial_reason"))
+           note=claim.denial_reason, changed=("status", "denied_at", "denial_reason"),
+           proposed_by=proposed_by)
     return claim
 
 

@@ -2,18 +2,38 @@
 recording, permissions and the LMI/LMG arithmetic.
 
 Lock order, everywhere: a document file row (upload checks only), then the sale row,
-then the claim row, then payment rows. Two services that follow it never deadlock.
+then the claim row, then payment and proposal rows. Two services that follow it never
+deadlock.
 """
 
+import contextlib
+import contextvars
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import Max, Q, Sum, Value
+from django.db.models import Exists, Max, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from claims import errors
-from claims.models import Channel, Claim, ClaimHistory, Coverage, Event, Sale
-from claims.regulatory_clock import Step, changes_clock, compute_clock, suspensions_allowed_for
+from claims.awaiting import Awaiting, awaiting_for
+from claims.models import (
+    Channel,
+    Claim,
+    ClaimHistory,
+    Coverage,
+    Event,
+    Payment,
+    Proposal,
+    Sale,
+)
+from claims.regulatory_clock import (
+    COVER_RECOGNISED,
+    Step,
+    changes_clock,
+    compute_clock,
+    suspensions_allowed_for,
+)
 from claims.selectors import DETAILS
 from claims.workflow import (
     NON_CONSUMING_STATUSES,
@@ -21,11 +41,15 @@ from claims.workflow import (
     WORKFLOW,
     Action,
     ClaimStatus,
+    TimelineEntry,
     allows,
     next_status,
 )
 
 ZERO = Decimal("0.00")
+# The first of these is the decision on cover (recognised or denied), for the
+# days-to-decision figures of the dashboard.
+DECISIONS = frozenset({*COVER_RECOGNISED, Action.DENY})
 
 
 # --- the move --------------------------------------------------------------------------
@@ -65,11 +89,28 @@ def actor_for(user) -> str:
     return f"usuario:{user.get_username()}"
 
 
+# Permissions a proposal's dry run may pass without (claims.services.approvals): the
+# service runs in full to check the proposal, inside a savepoint that is always rolled back.
+_WAIVED: contextvars.ContextVar[frozenset] = contextvars.ContextVar("waived", default=frozenset())
+
+
 def require_permission(user, codename: str, why: str) -> None:
     """Staff actions check the user's permission here, so every entry point (admin,
     commands, tests) gets the same answer. ``user`` None is the system or a channel."""
-    if user is not None and not user.has_perm(f"claims.{codename}"):
+    if user is not None and codename not in _WAIVED.get() and \
+            not user.has_perm(f"claims.{codename}"):
         raise errors.ActionNotPermitted(why)
+
+
+@contextlib.contextmanager
+def waiving(codenames: frozenset):
+    """Within the block, ``require_permission`` passes ``codenames``. Only for a dry run
+    whose every write is rolled back (see claims.services.approvals)."""
+    token = _WAIVED.set(codenames)
+    try:
+        yield
+    finally:
+        _WAIVED.reset(token)
 
 
 # --- locking ------------------------------------------------------------------------
@@ -139,29 +180,83 @@ def record(
     emit_event: bool = True,
     event_details: dict | None = None,
     changed: tuple[str, ...] = ("status",),
+    proposed_by=None,
 ) -> Event | None:
     """Save the claim's ``changed`` fields and write the history row, the outbox event
-    (the move's, unless ``emit_event`` is off) and the recomputed regulatory clock,
-    all in the caller's transaction."""
+    (the move's, unless ``emit_event`` is off), the recomputed regulatory clock and
+    what the claim now awaits, all in the caller's transaction."""
     clock_fields: tuple[str, ...] = ()
     if changes_clock(action):
         # The history before this step (one query), then this step: the clock after it.
         earlier = list(claim.history.all())
     event, entry = write_history(claim, action=action, from_status=from_status, actor=actor,
                                  user=user, note=note, emit_event=emit_event,
-                                 event_details=event_details)
+                                 event_details=event_details, proposed_by=proposed_by)
     if changes_clock(action):
         set_clock(claim, [*earlier, entry])
         clock_fields = ("clock_kind", "clock_deadline", "clock_paused")
     # Otherwise the clock stands as stored (regulatory_clock: such steps change nothing).
+    decision_fields: tuple[str, ...] = ()
+    if action in DECISIONS and claim.decided_at is None:
+        claim.decided_at = entry.created_at
+        claim.days_to_decision = (entry.created_at - claim.notified_at).days
+        decision_fields = ("decided_at", "days_to_decision")
+    set_awaiting(claim)
+    if claim.awaiting == Awaiting.APPROVAL:
+        # A proposal was made on the version this change ends: it can no longer apply.
+        _obsolete_pending_proposals(claim, at=entry.created_at)
     claim.version += 1
-    claim.save(update_fields=[*changed, "version", *clock_fields, "updated_at"])
+    claim.save(update_fields=[*changed, "version", *clock_fields, *decision_fields, "awaiting",
+                              "updated_at"])
     return event
+
+
+def set_awaiting(claim: Claim) -> None:
+    """Store on the claim what it waits for (claims.awaiting), from its payments and
+    proposals as they are now in this transaction: one query."""
+    payments = Payment.objects.filter(claim=OuterRef("pk"))
+    facts = Claim.objects.filter(pk=claim.pk).values_list(
+        Coalesce(Subquery(payments.values("claim").annotate(total=Sum("amount"))
+                          .values("total")), Value(ZERO)),
+        Exists(payments.filter(status=Payment.Status.REGISTERED)),
+        Exists(Proposal.objects.filter(claim=OuterRef("pk"), status=Proposal.Status.PENDING)),
+    ).get()
+    paid, unsettled, pending_proposal = facts
+    claim.awaiting = awaiting_for(status=claim.status, pending_proposal=pending_proposal,
+                                  unsettled_payments=unsettled,
+                                  remaining=claim.amount - paid)
+
+
+def _obsolete_pending_proposals(claim: Claim, *, at) -> None:
+    for proposal in Proposal.objects.select_related("proposed_by").filter(
+            claim=claim, status=Proposal.Status.PENDING):
+        Proposal.objects.filter(pk=proposal.pk).update(status=Proposal.Status.STALE,
+                                                        decided_at=at)
+        author = proposal.proposed_by
+        write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL_STALE, user=None,
+                             actor="sistema:alcada",
+                             note=f"{proposal.get_kind_display()} de "
+                                  f"{author.get_full_name() or author.get_username()} "
+                                  "não será aplicada: o sinistro mudou depois da proposta.")
+    set_awaiting(claim)
+
+
+def write_timeline_entry(claim: Claim, *, entry: TimelineEntry, user, note: str = "",
+                         actor: str = "") -> ClaimHistory:
+    """A row of the analysts' own work in the claim's timeline (notes, owners, tasks,
+    proposals): the status stays, no event, the version and the clock are untouched,
+    so a form an analyst has open stays valid."""
+    return ClaimHistory.objects.create(
+        claim=claim, action=entry.value, from_status=claim.status, to_status=claim.status,
+        actor=actor or (actor_for(user) if user is not None else "sistema:bancada"),
+        user=user, note=note, created_at=timezone.now(),
+    )
 
 
 def write_history(
     claim: Claim, *, action: Action, from_status: str | None, actor: str, user=None,
     note: str = "", emit_event: bool = True, event_details: dict | None = None, at=None,
+    proposed_by=None,
 ) -> tuple[Event | None, ClaimHistory]:
     """The outbox event (when the move has one and ``emit_event``) and the history row;
     ``at`` is the history row's time (now by default)."""
@@ -182,6 +277,7 @@ def write_history(
         user=user,
         note=note,
         event=event,
+        proposed_by=proposed_by,
         **({"created_at": at} if at is not None else {}),
     )
     return event, entry

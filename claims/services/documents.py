@@ -9,6 +9,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from claims import errors, file_checks, uploads
+from claims.formatting import file_size, media_type_label, media_types_in_words
 from claims.models import Channel, Claim, DocumentFile, DocumentRequest
 from claims.services.common import lock_claim, move, record
 from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus, allows
@@ -70,12 +71,17 @@ def request_document_upload(
 def _rejection_reason(document: DocumentFile, stored: uploads.StoredObject) -> str:
     if stored.size == 0:
         return "Arquivo vazio."
+    # Analysts read these on the claim page and channels in the problem's detail: media
+    # types in words (PDF, PNG), the way both name them.
     if stored.size > settings.UPLOAD_MAX_BYTES:
-        return f"Arquivo de {stored.size} bytes excede o máximo de {settings.UPLOAD_MAX_BYTES}."
+        return (f"Arquivo de {file_size(stored.size)} excede o máximo de "
+                f"{file_size(settings.UPLOAD_MAX_BYTES)}.")
     if stored.content_type and stored.content_type != document.content_type:
-        return f"Tipo de conteúdo {stored.content_type!r} diferente do informado ({document.content_type})."
+        return (f"O arquivo foi enviado como {media_type_label(stored.content_type)}, mas o nome "
+                f"do arquivo indica {media_type_label(document.content_type)}.")
     if document.content_type not in settings.UPLOAD_ALLOWED_TYPES.values():
-        return f"Tipo de conteúdo {document.content_type} não permitido."
+        return (f"Arquivos {media_type_label(document.content_type)} não são aceitos: envie "
+                f"{media_types_in_words(settings.UPLOAD_ALLOWED_TYPES.values())}.")
     # Bounded: the size was checked above, and PDF/HEIF checks read only a few KiB.
     return file_checks.problem_with(document.content_type, stored)
 
@@ -182,7 +188,7 @@ def reject_oversized_upload(*, file_id) -> DocumentFile:
     document = DocumentFile.objects.select_for_update().get(pk=file_id)
     if document.status != DocumentFile.Status.AWAITING_UPLOAD:
         raise errors.UploadAlreadyReceived()
-    _reject(document, f"Arquivo excede o máximo de {settings.UPLOAD_MAX_BYTES} bytes.", None)
+    _reject(document, f"Arquivo excede o máximo de {file_size(settings.UPLOAD_MAX_BYTES)}.", None)
     return document
 
 

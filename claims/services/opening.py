@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from claims import errors
+from claims.awaiting import awaiting_for
 from claims.models import (
     Channel,
     Claim,
@@ -19,6 +20,7 @@ from claims.models import (
     Sale,
 )
 from claims.selectors import with_known_details
+from claims.services.assignment import record_routing, route_new_claim
 from claims.services.common import (
     ZERO,
     check_move,
@@ -117,6 +119,11 @@ def open_claim(
     # time), so the INSERT carries it and no UPDATE follows.
     opened = ClaimHistory(action=Action.OPEN, to_status=status, created_at=now)
     set_clock(claim, [opened])
+    # Nothing paid and no proposal yet: what it awaits follows from the status alone.
+    claim.awaiting = awaiting_for(status=status, pending_proposal=False, unsettled_payments=0,
+                                  remaining=claim.amount)
+    # Every claim has its team and owner from the moment it exists (the assignment rules).
+    routing = route_new_claim(claim, channel_id=sale.channel_id, coverage_name=coverage.name)
     try:
         # Savepoint: the partial unique index is the last word when two openings
         # slip past the check above (e.g. a writer that did not lock the sale).
@@ -132,6 +139,7 @@ def open_claim(
         for r in requirements
     )
     write_history(claim, action=Action.OPEN, from_status=None, actor=actor, user=user, at=now)
+    record_routing(claim, routing, at=now)
     # The answer shows these; they are known, so nobody reads them back.
     return with_known_details(claim, payments=[], document_requests=requests, received_files=[])
 

@@ -46,7 +46,7 @@ def supply_payment_details(
 @transaction.atomic
 def register_payment(
     *, claim_id, user, amount: Decimal, payment_details: dict, note: str = "",
-    expected_version: int | None = None,
+    expected_version: int | None = None, proposed_by=None,
 ) -> Payment:
     """Register an indemnity payment to one beneficiary (validated
     ``detalhes-pagamento``, English keys). At most ``valor-restante``.
@@ -54,6 +54,7 @@ def register_payment(
     Analysts register up to ``PAYMENT_AUTHORITY_LIMIT``; above it, supervisors.
     Credit-life claims (with an outstanding balance) pay the creditor first, up to the
     balance, and the rest to the insured person or heirs (Resolução CNSP 365/2018).
+    ``proposed_by``: the analyst whose proposal above the authority ``user`` approved.
     """
     require_permission(user, "work_claim", "Somente analistas e supervisores registram pagamentos.")
     if amount > settings.PAYMENT_AUTHORITY_LIMIT:
@@ -90,7 +91,8 @@ def register_payment(
     record(claim, action=Action.REGISTER_PAYMENT, from_status=from_status,
            actor=actor_for(user), user=user,
            note=f"{brl(amount)} para {beneficiary['name']} "
-                f"({BeneficiaryKind(beneficiary['kind']).label.lower()}). {note}".strip())
+                f"({BeneficiaryKind(beneficiary['kind']).label.lower()}). {note}".strip(),
+           proposed_by=proposed_by)
     return payment
 
 

@@ -1,0 +1,177 @@
+"""Four-eyes approvals (alçada): decisions above an analyst's authority become a
+proposal that a supervisor approves or rejects.
+
+- Every denial by someone without ``deny_claim``, and every payment above
+  ``PAYMENT_AUTHORITY_LIMIT`` by someone without ``register_payment_above_limit``.
+- Proposing checks the decision in full: the very service runs in a savepoint that is
+  always rolled back (a dry run), so the analyst hears every refusal at once, and a
+  proposal that is approved on an unchanged claim goes through.
+- Until approved nothing happens to the claim: no status, no event, no clock, no version
+  change. The claim awaits "Aprovação do supervisor" (claims.awaiting).
+- Approving runs the same service as the supervisor, at the claim version the proposal
+  was made on; the timeline names both people. If the claim changed since (any service
+  change bumps the version), the proposal is obsolete: marked so, never applied.
+- Nobody approves their own proposal; two supervisors approving at once apply it once
+  (the proposal row is locked).
+"""
+
+import datetime as dt
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from claims import errors
+from claims.formatting import brl
+from claims.models import Claim, Proposal
+from claims.services import closing, payments
+from claims.formatting import person
+from claims.services.common import (
+    lock_claim,
+    require_permission,
+    set_awaiting,
+    waiving,
+    write_timeline_entry,
+)
+from claims.workflow import TimelineEntry
+
+# The authority each kind of proposal stands in for.
+AUTHORITY = {
+    Proposal.Kind.DENY: frozenset({"deny_claim"}),
+    Proposal.Kind.PAYMENT: frozenset({"register_payment_above_limit"}),
+}
+
+
+class _DryRun(Exception):
+    """Rolls the dry run's savepoint back."""
+
+
+def _apply(proposal_kind: str, *, claim_id, user, arguments: dict, expected_version: int,
+           proposed_by=None):
+    if proposal_kind == Proposal.Kind.DENY:
+        denied_at = arguments.get("denied_at")
+        return closing.deny(
+            claim_id=claim_id, user=user, reason=arguments["reason"],
+            denied_at=dt.datetime.fromisoformat(denied_at) if denied_at else None,
+            expected_version=expected_version, proposed_by=proposed_by)
+    return payments.register_payment(
+        claim_id=claim_id, user=user, amount=Decimal(arguments["amount"]),
+        payment_details=arguments["payment_details"], note=arguments.get("note", ""),
+        expected_version=expected_version, proposed_by=proposed_by)
+
+
+def needs_proposal(kind: str, user, *, amount: Decimal | None = None) -> bool:
+    """Whether ``user`` must propose rather than act."""
+    from django.conf import settings
+
+    if kind == Proposal.Kind.PAYMENT and amount is not None and \
+            amount <= settings.PAYMENT_AUTHORITY_LIMIT:
+        return False
+    return not all(user.has_perm(f"claims.{codename}") for codename in AUTHORITY[kind])
+
+
+@transaction.atomic
+def propose(*, kind: str, claim_id, user, arguments: dict, expected_version: int) -> Proposal:
+    require_permission(user, "work_claim", "Somente analistas e supervisores fazem propostas.")
+    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    if claim.proposals.filter(status=Proposal.Status.PENDING).exists():
+        raise errors.ProposalNotAllowed(
+            "Já há uma proposta aguardando o supervisor neste sinistro.")
+    try:
+        with transaction.atomic(), waiving(AUTHORITY[kind]):
+            _apply(kind, claim_id=claim.pk, user=user, arguments=arguments,
+                   expected_version=claim.version)
+            raise _DryRun
+    except _DryRun:
+        pass
+    proposal = Proposal.objects.create(
+        claim=claim, kind=kind, arguments=arguments, summary=_summary(kind, arguments),
+        claim_version=claim.version, proposed_by=user)
+    _refresh_awaiting(claim)
+    write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL, user=user,
+                         note=f"{proposal.get_kind_display()} proposta ao supervisor: "
+                              f"{proposal.summary}")
+    return proposal
+
+
+def _summary(kind: str, arguments: dict) -> str:
+    if kind == Proposal.Kind.DENY:
+        return f"recusar o sinistro. Motivo: {arguments['reason']}"[:300]
+    beneficiary = arguments["payment_details"]["beneficiary"]
+    return f"pagar {brl(Decimal(arguments['amount']))} a {beneficiary['name']}"[:300]
+
+
+def _refresh_awaiting(claim: Claim) -> None:
+    set_awaiting(claim)
+    claim.save(update_fields=["awaiting", "updated_at"])
+
+
+def approve(*, proposal_id, user) -> Proposal:
+    """Apply the proposal as ``user`` (a supervisor, not its author). Raises
+    ``ProposalStale`` (after marking it so) when the claim changed since."""
+    with transaction.atomic():
+        proposal = _locked_pending(proposal_id, user)
+        if proposal.proposed_by_id == user.pk:
+            raise errors.ProposalNotAllowed(
+                "Ninguém aprova a própria proposta: outro supervisor decide.")
+        try:
+            with transaction.atomic():
+                # Decided first, so the service finds no pending proposal on the claim.
+                _decide(proposal, user, Proposal.Status.APPROVED)
+                _apply(proposal.kind, claim_id=proposal.claim_id, user=user,
+                       arguments=proposal.arguments, expected_version=proposal.claim_version,
+                       proposed_by=proposal.proposed_by)
+            return proposal
+        except errors.ClaimChangedConcurrently:
+            proposal.refresh_from_db()
+        mark_stale(proposal, decided_by=user)
+    raise errors.ProposalStale()
+
+
+def mark_stale(proposal: Proposal, *, decided_by=None) -> None:
+    _decide(proposal, decided_by, Proposal.Status.STALE)
+    claim = Claim.objects.get(pk=proposal.claim_id)
+    _refresh_awaiting(claim)
+    write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL_STALE, user=decided_by,
+                         actor="" if decided_by else "sistema:alcada",
+                         note=f"{proposal.get_kind_display()} de {person(proposal.proposed_by)} "
+                              "não aplicada: o sinistro mudou depois da proposta.")
+
+
+@transaction.atomic
+def reject(*, proposal_id, user, reason: str) -> Proposal:
+    reason = reason.strip()
+    if not reason:
+        raise errors.ProposalNotAllowed("Diga ao analista por que a proposta é rejeitada.")
+    proposal = _locked_pending(proposal_id, user)
+    _decide(proposal, user, Proposal.Status.REJECTED, note=reason)
+    claim = Claim.objects.get(pk=proposal.claim_id)
+    _refresh_awaiting(claim)
+    write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL_REJECTED, user=user,
+                         note=f"{proposal.get_kind_display()} de {person(proposal.proposed_by)} "
+                              f"rejeitada. Motivo: {reason}")
+    return proposal
+
+
+def _locked_pending(proposal_id, user) -> Proposal:
+    """The proposal, locked after its claim (the lock order: the claim's services
+    touch its proposals while holding the claim)."""
+    require_permission(user, "approve_proposal",
+                       "Somente supervisores de sinistros decidem propostas.")
+    claim_id = Proposal.objects.filter(pk=proposal_id).values_list("claim_id", flat=True).first()
+    if claim_id is not None:
+        lock_claim(claim_id=claim_id)
+    proposal = (Proposal.objects.select_for_update(of=("self",)).select_related("proposed_by")
+                .filter(pk=proposal_id).first())
+    if proposal is None:
+        raise errors.ProposalNotAllowed("Proposta não encontrada.")
+    if proposal.status != Proposal.Status.PENDING:
+        raise errors.ProposalNotAllowed(
+            f"A proposta já foi decidida: {proposal.get_status_display().lower()}.")
+    return proposal
+
+
+def _decide(proposal: Proposal, user, status: str, note: str = "") -> None:
+    proposal.status, proposal.decided_by, proposal.decided_at = status, user, timezone.now()
+    proposal.decision_note = note
+    proposal.save(update_fields=["status", "decided_by", "decided_at", "decision_note"])

@@ -1,0 +1,221 @@
+"""Tasks (tarefas): activities on a claim with a due date and an owner.
+
+People create them by hand; a periodic job (``workbench_sweep``, Celery beat) creates
+the automatic ones, closes those that no longer apply and escalates overdue tasks to the
+team's supervisors. The job is idempotent and safe on several workers at once: at most
+one open automatic task of each kind per claim (a partial unique index), and an
+escalation is a compare-and-set on ``escalated_at``.
+"""
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from claims import errors
+from claims.models import Claim, DocumentRequest, Task, TeamMember
+from claims.regulatory_clock import ClockKind
+from claims.formatting import person
+from claims.services.common import require_permission, write_timeline_entry
+from claims.workflow import OPEN_STATUSES, ClaimStatus, TimelineEntry
+
+SWEEP_ACTOR = "sistema:tarefas"
+
+
+def _check_owner(owner) -> None:
+    if owner is None or not (owner.is_active and owner.has_perm("claims.work_claim")):
+        raise errors.TaskNotAllowed(
+            f"{person(owner)} não é analista nem supervisor de sinistros ativo.")
+
+
+@transaction.atomic
+def create_task(*, claim_id, user, subject: str, due_on: dt.date, owner=None,
+                note: str = "") -> Task:
+    require_permission(user, "work_claim", "Somente analistas e supervisores criam tarefas.")
+    subject = subject.strip()
+    if not subject:
+        raise errors.TaskNotAllowed("Informe o assunto da tarefa.")
+    if due_on < timezone.localdate():
+        raise errors.TaskNotAllowed("O vencimento não pode estar no passado.")
+    owner = owner or user
+    _check_owner(owner)
+    claim = Claim.objects.filter(pk=claim_id).first()
+    if claim is None:
+        raise errors.ClaimNotFound()
+    task = Task.objects.create(claim=claim, subject=subject, due_on=due_on, owner=owner,
+                               note=note.strip(), created_by=user)
+    write_timeline_entry(claim, entry=TimelineEntry.TASK_CREATED, user=user,
+                         note=_task_line(task))
+    return task
+
+
+def _task_line(task: Task) -> str:
+    line = f"{task.subject}, até {task.due_on:%d/%m/%Y}, responsável {person(task.owner)}."
+    return f"{line} {task.note}".strip()
+
+
+@transaction.atomic
+def close_task(*, task_id, user, done: bool, note: str = "") -> Task:
+    """Complete (``done``) or cancel an open task; cancelling needs a reason. Compare-
+    and-set: a task closed twice at once is closed once."""
+    require_permission(user, "work_claim", "Somente analistas e supervisores encerram tarefas.")
+    note = note.strip()
+    if not done and not note:
+        raise errors.TaskNotAllowed("Diga por que a tarefa é cancelada.")
+    status = Task.Status.DONE if done else Task.Status.CANCELLED
+    now = timezone.now()
+    if not Task.objects.filter(pk=task_id, status=Task.Status.OPEN).update(
+            status=status, closed_by=user, closed_at=now):
+        raise errors.TaskNotAllowed("A tarefa já foi concluída ou cancelada.")
+    task = Task.objects.select_related("claim", "owner").get(pk=task_id)
+    entry = TimelineEntry.TASK_DONE if done else TimelineEntry.TASK_CANCELLED
+    write_timeline_entry(task.claim, entry=entry, user=user,
+                         note=f"{task.subject}. {note}".strip())
+    return task
+
+
+# --- the periodic job ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    created: int
+    closed: int
+    escalated: int
+
+
+def workbench_sweep(*, now: dt.datetime | None = None) -> SweepResult:
+    """Create the automatic tasks that are due, close those that no longer apply, and
+    escalate overdue tasks (see the module docstring)."""
+    now = now or timezone.now()
+    closed = _close_moot_tasks(now)
+    created = _chase_documents(now) + _decide_by_deadline(now)
+    return SweepResult(created=created, closed=closed, escalated=_escalate_overdue(now))
+
+
+def _create_automatic(claim: Claim, *, kind: str, subject: str, due_on: dt.date,
+                      now: dt.datetime) -> bool:
+    """One automatic task; False when an open one of that kind exists (another worker
+    made it first: the unique index says so)."""
+    try:
+        with transaction.atomic():
+            Task.objects.create(claim=claim, kind=kind, subject=subject, due_on=due_on,
+                                owner=claim.owner)
+            write_timeline_entry(claim, entry=TimelineEntry.TASK_CREATED, user=None,
+                                 actor=SWEEP_ACTOR,
+                                 note=f"{subject}, responsável {person(claim.owner)}.")
+    except IntegrityError:
+        return False
+    return True
+
+
+def _without_open(kind: str):
+    return ~Exists(Task.objects.filter(claim=OuterRef("pk"), kind=kind, status=Task.Status.OPEN))
+
+
+def _chase_documents(now: dt.datetime) -> int:
+    """Documents pending for DOCUMENT_REMINDER_DAYS: "Cobrar documentos" for the owner."""
+    cutoff = now - dt.timedelta(days=settings.DOCUMENT_REMINDER_DAYS)
+    waiting_since = DocumentRequest.objects.filter(
+        claim=OuterRef("pk"), approved_at__isnull=True, requested_at__lte=cutoff)
+    claims = (Claim.objects.select_related("owner")
+              .filter(status=ClaimStatus.PENDING_DOCUMENTS)
+              .filter(Exists(waiting_since), _without_open(Task.Kind.CHASE_DOCUMENTS)))
+    today = timezone.localdate(now)
+    return sum(_create_automatic(claim, kind=Task.Kind.CHASE_DOCUMENTS,
+                                 subject="Cobrar documentos", due_on=today, now=now)
+               for claim in claims)
+
+
+def _decide_by_deadline(now: dt.datetime) -> int:
+    """A running decision (or payment) deadline DEADLINE_TASK_DAYS away or less:
+    "Decidir até dd/mm" (or "Pagar até dd/mm") for the owner, due that day. Overdue
+    deadlines too: they escalate at once."""
+    today = timezone.localdate(now)
+    horizon = timezone.make_aware(dt.datetime.combine(
+        today + dt.timedelta(days=settings.DEADLINE_TASK_DAYS + 1), dt.time()))
+    created = 0
+    for clock_kind, task_kind, verb in ((ClockKind.DECISION, Task.Kind.DECIDE_BY, "Decidir"),
+                                        (ClockKind.PAYMENT, Task.Kind.PAY_BY, "Pagar")):
+        claims = (Claim.objects.select_related("owner")
+                  .filter(status__in=OPEN_STATUSES, clock_kind=clock_kind, clock_paused=False,
+                          clock_deadline__lt=horizon)
+                  .filter(_without_open(task_kind)))
+        for claim in claims:
+            due_on = timezone.localdate(claim.clock_deadline)
+            created += _create_automatic(claim, kind=task_kind,
+                                         subject=f"{verb} até {due_on:%d/%m}", due_on=due_on,
+                                         now=now)
+    return created
+
+
+def _close_moot_tasks(now: dt.datetime) -> int:
+    """Automatic tasks whose reason is gone: documents no longer pending, a decision
+    taken (the clock it was made for ended or changed), a closed claim."""
+    moot = Task.objects.select_related("claim").filter(status=Task.Status.OPEN).exclude(
+        kind=Task.Kind.MANUAL)
+    closed = 0
+    for task in moot:
+        claim = task.claim
+        if claim.status in OPEN_STATUSES and (
+                (task.kind == Task.Kind.CHASE_DOCUMENTS
+                 and claim.status == ClaimStatus.PENDING_DOCUMENTS)
+                or (task.kind in CLOCK_TASKS and _still_due(task, claim))):
+            continue
+        with transaction.atomic():
+            if Task.objects.filter(pk=task.pk, status=Task.Status.OPEN).update(
+                    status=Task.Status.DONE, closed_at=now):
+                write_timeline_entry(claim, entry=TimelineEntry.TASK_DONE, user=None,
+                                     actor=SWEEP_ACTOR,
+                                     note=f"{task.subject}: concluída automaticamente "
+                                          "(o motivo da tarefa não existe mais).")
+                closed += 1
+    return closed
+
+
+# The clock each deadline task was made for.
+CLOCK_TASKS = {Task.Kind.DECIDE_BY: ClockKind.DECISION, Task.Kind.PAY_BY: ClockKind.PAYMENT}
+
+
+def _still_due(task: Task, claim: Claim) -> bool:
+    """The same clock still runs towards the same day."""
+    return (claim.clock_kind == CLOCK_TASKS[task.kind] and not claim.clock_paused
+            and claim.clock_deadline is not None
+            and timezone.localdate(claim.clock_deadline) == task.due_on)
+
+
+def _escalate_overdue(now: dt.datetime) -> int:
+    """Open tasks past their due date go to the supervisors of the claim's team (they
+    see them on their dashboard), once."""
+    overdue = Task.objects.select_related("claim", "claim__team").filter(
+        status=Task.Status.OPEN, escalated_at__isnull=True,
+        due_on__lt=timezone.localdate(now))
+    escalated = 0
+    for task in overdue:
+        with transaction.atomic():
+            if not Task.objects.filter(pk=task.pk, escalated_at__isnull=True).update(
+                    escalated_at=now):
+                continue  # another worker escalated it a moment ago
+            supervisors = [person(m.user) for m in TeamMember.objects.select_related("user")
+                           .filter(team_id=task.claim.team_id, role=TeamMember.Role.SUPERVISOR)]
+            to = (f"aos supervisores da equipe {task.claim.team.name}: {', '.join(supervisors)}"
+                  if supervisors else "aos supervisores de sinistros")
+            write_timeline_entry(task.claim, entry=TimelineEntry.TASK_ESCALATED, user=None,
+                                 actor=SWEEP_ACTOR,
+                                 note=f"{task.subject} venceu em {task.due_on:%d/%m/%Y}: "
+                                      f"escalada {to}.")
+            escalated += 1
+    return escalated
+
+
+def escalated_tasks_for(user):
+    """Escalated open tasks a supervisor answers for: their teams' (every team's when
+    they belong to none)."""
+    tasks = Task.objects.filter(status=Task.Status.OPEN, escalated_at__isnull=False)
+    teams = TeamMember.objects.filter(user=user, role=TeamMember.Role.SUPERVISOR)
+    if teams.exists():
+        tasks = tasks.filter(claim__team__in=teams.values("team"))
+    return tasks
