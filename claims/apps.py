@@ -1,7 +1,17 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
+
+
+class ClaimsAdminConfig(admin_apps.AdminConfig):
+    """Django's admin, whose home page is the analysts' dashboard (named in
+    INSTALLED_APPS in place of ``django.contrib.admin``)."""
+
+    default = False
+    default_site = "claims.admin_site.ClaimsAdminSite"
 
 
 class ClaimsConfig(AppConfig):
+    default = True
     name = "claims"
     verbose_name = "Sinistros"
 

@@ -29,6 +29,8 @@ import struct
 
 from PIL import Image, UnidentifiedImageError
 
+from claims.formatting import media_type_label
+
 TAIL_BYTES = 1024  # PDF readers look for %%EOF within the last 1 KiB
 PDF_MAX_PADDING = 64 * 1024
 PDF_WHITESPACE = b"\x00\t\n\x0c\r "
@@ -42,14 +44,14 @@ def problem_with(content_type: str, stored) -> str:
     """'' when the stored file looks complete and of ``content_type``; otherwise why not."""
     check = _CHECKS.get(content_type)
     if check is None:
-        return f"Tipo de conteúdo {content_type} não permitido."
+        return f"Arquivos {media_type_label(content_type)} não são aceitos."
     # Images are read to the end; PDF and HEIF only where their structure is.
     with stored.open(whole=content_type in WHOLE_FILE_TYPES) as file:
         return check(file, stored.size)
 
 
 def _not_of_type(content_type: str) -> str:
-    return f"O conteúdo não é um arquivo {content_type} válido."
+    return f"O conteúdo não é um arquivo {media_type_label(content_type)} válido."
 
 
 def _incomplete(kind: str, why: str) -> str:

@@ -1,14 +1,27 @@
 """How people read claims: money as ``R$ 1.234,56``, coverages in words, actors by
 name. Shared by the admin, messages of the services and the hosted pages."""
 
+import re
+from datetime import datetime, time
 from decimal import Decimal
 
+from django.utils import timezone
 from stdnum.br import cnpj, cpf
 
 COVERAGE_LABELS = {
     "cobertura/morte": "Morte",
     "cobertura/perda-de-renda": "Perda de renda",
     "cobertura/invalidez-permanente": "Invalidez permanente",
+}
+
+
+# Media types as people name them (the allowed uploads: UPLOAD_ALLOWED_TYPES).
+MEDIA_TYPE_LABELS = {
+    "application/pdf": "PDF",
+    "image/jpeg": "JPEG",
+    "image/png": "PNG",
+    "image/heic": "HEIC",
+    "image/heif": "HEIF",
 }
 
 
@@ -30,6 +43,28 @@ def coverage_label(name: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def media_type_label(content_type: str) -> str:
+    """``application/pdf`` -> ``PDF``; a type without a common name stays as it came."""
+    return MEDIA_TYPE_LABELS.get(content_type.split(";")[0].strip().lower(), content_type)
+
+
+def media_types_in_words(content_types) -> str:
+    """``["application/pdf", "image/png"]`` -> ``PDF ou PNG`` (each name once)."""
+    names = list(dict.fromkeys(media_type_label(t) for t in content_types))
+    return " ou ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+
+
+def file_size(size: int) -> str:
+    """``20971520`` -> ``20 MB``; ``1536`` -> ``1,5 KB`` (binary multiples, as file
+    managers show them)."""
+    for unit, factor in (("MB", 1024 ** 2), ("KB", 1024)):
+        if size >= factor:
+            value = Decimal(size) / factor
+            text = f"{value:.1f}".removesuffix(".0").replace(".", ",")
+            return f"{text} {unit}"
+    return "1 byte" if size == 1 else f"{size} bytes"
+
+
 # What the timeline says happened (the actions' own labels are the buttons' verbs).
 HISTORY_LABELS = {
     "abrir": "Sinistro aberto",
@@ -49,7 +84,25 @@ HISTORY_LABELS = {
 
 
 def history_label(action: str) -> str:
-    return HISTORY_LABELS.get(action, action)
+    if action in HISTORY_LABELS:
+        return HISTORY_LABELS[action]
+    from claims.workflow import TimelineEntry
+
+    return TimelineEntry(action).label if action in TimelineEntry.values else action
+
+
+def is_internal(action: str) -> bool:
+    """A timeline row of the analysts' own work (claims.workflow.TimelineEntry)."""
+    from claims.workflow import TimelineEntry
+
+    return action in TimelineEntry.values
+
+
+def person(user) -> str:
+    """A staff user as colleagues name them."""
+    if user is None:
+        return "ninguém"
+    return user.get_full_name() or user.get_username()
 
 
 def actor_label(actor: str, user=None, channel=None) -> str:
@@ -75,6 +128,30 @@ def tax_id(value: str) -> str:
     if len(value) == 14:
         return cnpj.format(value)
     return value
+
+
+def phone(number: str, area_code: str = "") -> str:
+    """``("912345678", "11")`` -> ``(11) 91234-5678``; landlines ``(11) 3456-7890``. A
+    number stored with its area code (10 or 11 digits) is split; other shapes stay as
+    they came."""
+    digits = re.sub(r"\D", "", number or "")
+    area = re.sub(r"\D", "", area_code or "")
+    if not area and len(digits) in (10, 11):
+        area, digits = digits[:2], digits[2:]
+    local = f"{digits[:-4]}-{digits[-4:]}" if len(digits) in (8, 9) else (number or "")
+    return f"({area}) {local}" if area and local else local
+
+
+def local_moment(value: datetime | None) -> str:
+    """``05/11/2026 14:30`` in local time; only ``05/11/2026`` when the local time is
+    exactly midnight: what a date-only field (the hosted page's occurrence date) stores,
+    where "00:00" would claim a precision nobody gave. None -> ``—``."""
+    if value is None:
+        return "—"
+    local = timezone.localtime(value)
+    if local.time() == time(0, 0):
+        return f"{local:%d/%m/%Y}"
+    return f"{local:%d/%m/%Y %H:%M}"
 
 
 def payment_method_summary(method: dict | None) -> str:

@@ -1,5 +1,8 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.functional import lazy
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api_common import health
@@ -38,6 +41,9 @@ urlpatterns = [
     path("documentos/<str:token>", DocumentDownloadView.as_view(), name="document-download"),
     path("segurado/", include("whitelabel.urls")),
     path("admin/", admin.site.urls),
+    # Asked for by browsers on pages that link no icon (a file opened inline, JSON in a
+    # tab); the admin's pages link it. Lazy: the static name is hashed in production.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("claims/favicon.ico"))),
     # Load balancer probes (api_common.health): no authentication, no data.
     path("saude/vivo", health.liveness, name="saude-vivo"),
     path("saude/pronto", health.readiness, name="saude-pronto"),

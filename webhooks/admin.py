@@ -3,26 +3,48 @@ attempt. Actions call webhooks.services; nothing here sends or edits by hand."""
 
 from django.contrib import admin, messages
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from api_common.problems import ProblemError
+from claims.workflow import EventName
 from webhooks import services
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
 
 
+class NothingToSaveMixin:
+    """Every field is read-only, yet the change permission stays: the list's actions
+    (re-enable, ping, redeliver) need it. Without this the page would offer "Salvar"
+    buttons that change nothing."""
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = {**(extra_context or {}), "title": f"Visualizar {self.opts.verbose_name}",
+                         "show_save": False, "show_save_and_continue": False,
+                         "show_save_and_add_another": False}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+
 @admin.register(Subscription)
-class SubscriptionAdmin(admin.ModelAdmin):
+class SubscriptionAdmin(NothingToSaveMixin, admin.ModelAdmin):
     list_display = ["__str__", "channel", "url", "is_active", "health", "last_success_at",
                     "consecutive_failures", "created_at"]
     list_filter = ["is_active", "channel", ("disabled_at", admin.EmptyFieldListFilter)]
     search_fields = ["=id", "url", "description", "channel__name"]
     list_select_related = ["channel"]
     actions = ["reenable", "ping"]
-    fields = ["id", "channel", "description", "url", "is_active", "enabled_events",
+    fields = ["id", "channel", "description", "url", "is_active", "events",
               "health", "last_success_at", "last_failure_at", "consecutive_failures",
               "failing_since", "disabled_at", "disabled_reason", "previous_secret_expires_at",
               "created_at", "updated_at"]
     readonly_fields = fields  # the channel owns its subscriptions through the API
+
+    @admin.display(description="eventos habilitados")
+    def events(self, subscription):
+        """Each event by its name, with the code the channel subscribed to."""
+        labels = dict(EventName.choices)
+        # One per line (a list would take the aligned form's indentation).
+        return format_html_join(mark_safe("<br>"), "{} <code>{}</code>",
+                                ((labels.get(name, name), name) for name in subscription.enabled_events))
 
     @admin.display(description="saúde")
     def health(self, subscription):
@@ -76,7 +98,7 @@ class DeliveryAttemptInline(admin.TabularInline):
 
 
 @admin.register(Delivery)
-class DeliveryAdmin(admin.ModelAdmin):
+class DeliveryAdmin(NothingToSaveMixin, admin.ModelAdmin):
     list_display = ["created_at", "event_name", "subscription", "status", "attempt_count",
                     "next_attempt_at", "delivered_at"]
     list_filter = ["status", "event_name", "subscription__channel"]

@@ -15,12 +15,21 @@ from django.utils.html import format_html
 from api_common.problems import ProblemError
 from claims import errors, selectors, services, uploads
 from claims.admin.actions import ACTIONS
-from claims.admin.filters import CoverageFilter, DeadlineFilter, OpenFilter
+from claims.admin.filters import (
+    CoverageFilter,
+    DeadlineFilter,
+    OpenFilter,
+    OwnerFilter,
+    QueueFilter,
+)
 from claims.admin.search import claim_search
-from claims.formatting import brl, coverage_label
-from claims.models import Claim, DocumentFile
+from claims.admin.workbench import WorkbenchViews
+from claims.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
+from claims.formatting import brl, coverage_label, person
+from claims.models import Claim, DocumentFile, TeamMember
+from claims.queues import QUEUE_LABELS, QUEUE_ORDER
 from claims.regulatory_clock import ClockKind
-from claims.workflow import CLOSED_STATUSES
+from claims.workflow import CLOSED_STATUSES, ClaimStatus
 
 # Refusals that mean "look again": the claim moved on while the analyst decided. Every
 # other refusal (limits, authority, missing reason) is shown on the form, in Portuguese.
@@ -28,15 +37,18 @@ STALE = (errors.ClaimChangedConcurrently, errors.TransitionNotAllowed)
 
 
 @admin.register(Claim)
-class ClaimAdmin(admin.ModelAdmin):
-    list_display = ["number", "channel_name", "insured", "coverage_name", "status_label",
+class ClaimAdmin(WorkbenchViews, admin.ModelAdmin):
+    list_display = ["number", "insured", "status_label", "awaiting_label", "owner_name",
                     "amount_brl", "days_open", "deadline"]
-    list_filter = [OpenFilter, "status", "sale__channel", CoverageFilter, "nature", "notified_at",
-                   DeadlineFilter]
+    list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, OpenFilter, "status",
+                   "sale__channel", CoverageFilter, "nature", "notified_at"]
+    actions = ["reassign_selected"]
     # Searched by claims.admin.search.claim_search (one indexed column per term's shape).
     search_fields = ["number", "sale__insured_cpf", "sale__insured_name", "sale__id"]
     search_help_text = "Número do sinistro, CPF ou nome do segurado, id da venda."
-    list_select_related = ["sale", "sale__channel", "coverage"]
+    list_select_related = ["sale", "sale__channel", "coverage", "owner"]
+    # The queues' order (claims.queues): the deadline, overdue first, then age.
+    ordering = QUEUE_ORDER
     list_per_page = 50
     # A filtered list counts its own rows only, not the whole table as well.
     show_full_result_count = False
@@ -46,26 +58,38 @@ class ClaimAdmin(admin.ModelAdmin):
 
     # --- the list -------------------------------------------------------------------
 
+    def changelist_view(self, request, extra_context=None):
+        response = super().changelist_view(request, extra_context)
+        changelist = getattr(response, "context_data", {}).get("cl")
+        if changelist is not None:
+            # Headed by the queue shown ("Meus sinistros"), not "Selecione sinistro...".
+            queue = next((f for f in changelist.filter_specs if isinstance(f, QueueFilter)), None)
+            if queue is not None:
+                response.context_data["title"] = QUEUE_LABELS[queue.value()]
+        return response
+
     def get_search_results(self, request, queryset, search_term):
         if not search_term.strip():
             return queryset, False
         return queryset.filter(claim_search(search_term)), False
 
-    @admin.display(description="canal", ordering="sale__channel__name")
-    def channel_name(self, claim):
-        return claim.sale.channel.name
-
-    @admin.display(description="segurado", ordering="sale__insured_name")
+    @admin.display(description="segurado, cobertura e canal", ordering="sale__insured_name")
     def insured(self, claim):
-        return claim.sale.insured_name
-
-    @admin.display(description="cobertura", ordering="coverage__name")
-    def coverage_name(self, claim):
-        return coverage_label(claim.coverage.name)
+        # One cell, so the list fits 1280 px with the queue's columns.
+        return format_html('{}<br><small class="quiet">{} · {}</small>', claim.sale.insured_name,
+                           coverage_label(claim.coverage.name), claim.sale.channel.name)
 
     @admin.display(description="status", ordering="status")
     def status_label(self, claim):
         return claim.get_status_display()
+
+    @admin.display(description="aguardando", ordering="awaiting")
+    def awaiting_label(self, claim):
+        return claim.get_awaiting_display()
+
+    @admin.display(description="responsável", ordering="owner__first_name")
+    def owner_name(self, claim):
+        return person(claim.owner) if claim.owner_id else "Sem responsável"
 
     @admin.display(description="valor", ordering="amount")
     def amount_brl(self, claim):
@@ -79,13 +103,15 @@ class ClaimAdmin(admin.ModelAdmin):
 
     @admin.display(description="prazo regulatório", ordering="clock_deadline")
     def deadline(self, claim):
+        # Which clock, always; the days as the claim page counts them. A paused clock's
+        # frozen days come from the history, which the list does not read.
+        kind = "decisão" if claim.clock_kind == ClockKind.DECISION else "pagamento"
         if claim.clock_paused:
-            return "suspenso"
+            return f"suspenso ({kind})"
         if claim.clock_deadline is None:
             return "—"
         days = (timezone.localdate(claim.clock_deadline) - timezone.localdate()).days
         label = f"{timezone.localtime(claim.clock_deadline):%d/%m/%Y}"
-        kind = "decisão" if claim.clock_kind == ClockKind.DECISION else "pagamento"
         if days < 0:
             return format_html('<strong class="prazo-vencido">{} ({}, vencido)</strong>', label, kind)
         return f"{label} ({kind}, {days} d)"
@@ -108,6 +134,7 @@ class ClaimAdmin(admin.ModelAdmin):
         return [
             path("<path:object_id>/acoes/<slug:action>/", wrap(self.action_view),
                  name="claims_claim_action"),
+            *self.workbench_urls(),
             *super().get_urls(),
         ]
 
@@ -129,9 +156,10 @@ class ClaimAdmin(admin.ModelAdmin):
             raise Http404
         if not request.user.has_perm(f"claims.{claim_action.permission}"):
             raise PermissionDenied
-        if not claim_action.offered(claim, request.user):
-            messages.warning(request, f"“{claim_action.label}” não é possível com o sinistro em "
-                                      f"“{claim.get_status_display()}”.")
+        why_not = claim_action.why_not(claim, request.user)
+        if why_not is not None:
+            messages.warning(request, f"{claim_action.label}: "
+                                      f"{why_not or 'não disponível agora'}.")
             return HttpResponseRedirect(self._claim_url(claim.pk))
         form_class, kwargs = claim_action.form_class, claim_action.form_kwargs(claim)
         if request.method == "POST":
@@ -154,7 +182,8 @@ class ClaimAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.opts, "claim": claim, "action": claim_action, "form": form,
             "help_lines": claim_action.help(claim),
-            "title": f"{claim_action.label}: {claim.number}",
+            "action_label": claim_action.label_for(request.user),
+            "title": f"{claim_action.label_for(request.user)}: {claim.number}",
         }
         return TemplateResponse(request, "admin/claims/claim/action.html", context)
 
@@ -183,9 +212,12 @@ class ClaimAdmin(admin.ModelAdmin):
         clock, now = services.regulatory_clock(claim, history), timezone.now()
         received = [f for f in files if f.status == DocumentFile.Status.RECEIVED]
         titles = {r.doc_type: r.title for r in requests}
-        received_types = {f.doc_type for f in received}
-        for item in requests:
-            item.answered = item.doc_type in received_types
+        pending = [r for r in requests if r.approved_at is None]
+        # The pending item a received file answered (as the service that completes the
+        # documentation counts it): an older file of the same type does not answer it.
+        answered = {f.request_id for f in received}
+        for item in pending:
+            item.situation = _pending_situation(claim, answered=item.pk in answered)
         for document in files:
             document.type_title = titles.get(document.doc_type, "Outros documentos")
         for document in received:
@@ -203,12 +235,67 @@ class ClaimAdmin(admin.ModelAdmin):
             "clock_text": clock.describe(now),
             "clock_overdue": bool(clock.kind) and clock.is_overdue(now),
             "days_open": self.days_open(claim),
-            "actions": [a for a in ACTIONS.values() if a.offered(claim, request.user)],
-            "pending": [r for r in requests if r.approved_at is None],
-            "approved": [r for r in requests if r.approved_at is not None],
+            **self._workbench_context(request, claim),
+            "pending": pending,
+            "closed": claim.status in CLOSED_STATUSES,
+            "approved": _approved_once_per_type(requests),
             "received": received,
             "rejected": [f for f in files if f.status == DocumentFile.Status.REJECTED],
             "payments": payments,
             "paid_by_beneficiary": sorted(by_beneficiary.items()),
             "history": list(reversed(history)),
         }
+
+    def _workbench_context(self, request, claim: Claim) -> dict:
+        user = request.user
+        offered, unavailable = [], []
+        for action in ACTIONS.values():
+            why_not = action.why_not(claim, user)
+            if why_not is None:
+                offered.append((action, action.label_for(user)))
+            elif why_not:
+                unavailable.append(f"{action.label_for(user)}: {why_not}")
+        proposal = claim.pending_proposals[0] if claim.pending_proposals else None
+        is_open = claim.status not in CLOSED_STATUSES
+        in_team = claim.team_id is None or TeamMember.objects.filter(
+            user=user, team_id=claim.team_id).exists()
+        return {
+            "actions": offered,
+            "unavailable": unavailable,
+            "can_take": is_open and claim.owner_id is None and in_team
+                        and user.has_perm("claims.work_claim"),
+            "can_reassign": is_open and user.has_perm("claims.assign_claim"),
+            "proposal": proposal,
+            "proposal_stale": proposal is not None and proposal.claim_version != claim.version,
+            "can_decide_proposal": proposal is not None and user.has_perm("claims.approve_proposal")
+                                   and proposal.proposed_by_id != user.pk,
+            "proposal_form": ProposalDecisionForm(),
+            "tasks": list(claim.tasks.all()),
+            "today": timezone.localdate(),
+            "note_form": NoteForm(),
+            "task_form": TaskForm(),
+        }
+
+# On a closed claim nothing is awaited any more: a pending item says what became of it.
+_CLOSED_WORDS = {
+    ClaimStatus.DENIED: "sinistro recusado",
+    ClaimStatus.FINALIZED: "sinistro finalizado",
+    ClaimStatus.OPENING_REJECTED: "abertura rejeitada",
+}
+
+
+def _pending_situation(claim: Claim, *, answered: bool) -> str:
+    if claim.status in CLOSED_STATUSES:
+        closed = _CLOSED_WORDS[ClaimStatus(claim.status)]
+        return f"Não analisado: {closed}" if answered else f"Não enviado: {closed}"
+    return "Arquivo recebido, aguardando análise" if answered else "Aguardando envio"
+
+
+def _approved_once_per_type(requests: list) -> list:
+    """Each document type once, as last approved. A type asked for again (its file
+    rejected for replacement) is approved again or is pending: its earlier approval is
+    history, not a second approved document."""
+    latest = {}
+    for item in requests:  # oldest first (the model's ordering)
+        latest[item.doc_type] = item
+    return [item for item in latest.values() if item.approved_at is not None]

@@ -6,8 +6,11 @@ from django.contrib import admin
 from django.db import connection
 from django.utils import timezone
 
+from claims import queues
 from claims.formatting import coverage_label
 from claims.models import Coverage
+from claims.formatting import person
+from claims.services.assignment import assignable_people
 from claims.workflow import OPEN_STATUSES
 
 
@@ -91,4 +94,60 @@ class DeadlineFilter(admin.SimpleListFilter):
             return queryset.filter(clock_paused=True)
         if self.value() == "correndo":
             return queryset.filter(clock_deadline__isnull=False)
+        return queryset
+
+
+class QueueFilter(admin.SimpleListFilter):
+    """The queues (claims.queues). With no choice made, a person lands on their default
+    queue (analysts: Meus sinistros); "Todos os sinistros" is an explicit choice, so
+    the list never falls back to the default by dropping a parameter. Choosing one
+    analyst's queue (OwnerFilter) shows all of theirs."""
+
+    title = "fila"
+    parameter_name = "fila"
+
+    def __init__(self, request, params, model, model_admin):
+        self.request = request
+        super().__init__(request, params, model, model_admin)
+
+    def lookups(self, request, model_admin):
+        return list(queues.QUEUE_LABELS.items())
+
+    def value(self):
+        chosen = super().value()
+        if chosen in queues.QUEUE_LABELS:
+            return chosen
+        # One analyst's queue, or a search: every claim (a search finds a claim wherever
+        # it is queued; the queue narrows it only when chosen).
+        if OwnerFilter.parameter_name in self.request.GET or self.request.GET.get("q", "").strip():
+            return queues.ALL
+        return queues.default_queue(self.request.user)
+
+    def choices(self, changelist):
+        current = self.value()
+        for value, label in self.lookup_choices:
+            yield {"selected": current == value, "display": label,
+                   "query_string": changelist.get_query_string({self.parameter_name: value})}
+
+    def queryset(self, request, queryset):
+        return queryset.filter(queues.queue_filter(self.value(), request.user))
+
+
+class OwnerFilter(admin.SimpleListFilter):
+    """Any analyst's queue: supervisors only (the list is not shown to others)."""
+
+    title = "responsável"
+    parameter_name = "responsavel"
+
+    def lookups(self, request, model_admin):
+        if not request.user.has_perm("claims.assign_claim"):
+            return []
+        return [("nenhum", "Sem responsável"),
+                *[(str(user.pk), person(user)) for user in assignable_people()]]
+
+    def queryset(self, request, queryset):
+        if self.value() == "nenhum":
+            return queryset.filter(owner__isnull=True, status__in=OPEN_STATUSES)
+        if self.value() and self.value().isdigit():
+            return queryset.filter(queues.owned_by(int(self.value())))
         return queryset

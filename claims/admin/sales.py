@@ -11,7 +11,7 @@ from api_common.problems import ProblemError
 from claims import errors, services
 from claims.admin.base import ReadOnlyMixin
 from claims.forms import OpenClaimForm
-from claims.formatting import brl, coverage_label, tax_id
+from claims.formatting import brl, coverage_label, phone, tax_id
 from claims.models import Channel, Claim, Coverage, Sale
 from claims.workflow import OPEN_STATUSES
 
@@ -96,14 +96,20 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["id", "channel", "status", "proposal_id", "product_combo_id",
                            "affiliation_id"]}),
-        ("Segurado", {"fields": ["insured_name", "cpf", "insured_email",
-                                 "insured_phone_area_code", "insured_phone_number"]}),
+        ("Segurado", {"fields": ["insured_name", "cpf", "insured_email", "phone"]}),
         ("Vigência e limite", {"fields": ["valid_from", "valid_until", "lmg"]}),
     ]
+
+    class Media:
+        css = {"all": ["claims/admin.css"]}
 
     @admin.display(description="CPF do segurado", ordering="insured_cpf")
     def cpf(self, sale):
         return tax_id(sale.insured_cpf)
+
+    @admin.display(description="telefone do segurado")
+    def phone(self, sale):
+        return phone(sale.insured_phone_number, sale.insured_phone_area_code) or "—"
 
     @admin.display(description="LMG", ordering="max_guarantee")
     def lmg(self, sale):

@@ -21,6 +21,7 @@ from api_common.serializers import (
     MoneyField,
     UTCDateTimeField,
 )
+from claims.formatting import coverage_label
 from claims.models import NATURES_BY_COVERAGE, Nature, Payment, PaymentMethod
 from claims.services import media_type_for
 from claims.validators import (
@@ -76,12 +77,15 @@ class OpenClaimInputSerializer(KebabCaseSerializer):
     def validate(self, attrs):
         coverage, nature = attrs["coverage_name"], attrs.get("nature", "")
         allowed = NATURES_BY_COVERAGE.get(coverage)
+        # Coverages and natures in words: analysts read these on the admin's opening form
+        # too, and the channel knows which codes it sent.
         if allowed and not nature:
-            raise serializers.ValidationError({"natureza": [f"Obrigatória para {coverage}."]})
-        if nature and nature not in (allowed or ()):
             raise serializers.ValidationError(
-                {"natureza": [f"A natureza '{nature}' não se aplica a {coverage}."]}
-            )
+                {"natureza": [f"Obrigatória para a cobertura {coverage_label(coverage)}."]})
+        if nature and nature not in (allowed or ()):
+            raise serializers.ValidationError({"natureza": [
+                f"A natureza “{Nature(nature).label}” não se aplica à cobertura "
+                f"{coverage_label(coverage)}."]})
         return attrs
 
 

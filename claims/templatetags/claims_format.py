@@ -11,8 +11,16 @@ register.filter("coverage_label", formatting.coverage_label)
 register.filter("tax_id", formatting.tax_id)
 register.filter("history_label", formatting.history_label)
 register.filter("payment_method", formatting.payment_method_summary)
+register.filter("is_internal", formatting.is_internal)
+register.filter("phone", formatting.phone)  # {{ number|phone:area_code }}
+register.filter("local_moment", formatting.local_moment)
 
 
 @register.simple_tag
 def actor_label(actor: str, user=None, channel=None) -> str:
     return formatting.actor_label(actor, user, channel)
+
+
+@register.simple_tag
+def person(user) -> str:
+    return formatting.person(user)

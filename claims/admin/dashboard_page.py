@@ -1,0 +1,24 @@
+"""The admin home page of claims roles (see claims.admin_site): figures from
+claims.dashboard, and its two pictures drawn on the server (claims.charts)."""
+
+from django.utils import timezone
+
+from claims import dashboard
+from claims.charts import bar_chart
+
+
+def dashboard_context(request) -> dict:
+    board = dashboard.build(request.user)
+    weekly_total = sum(n for _, n in board.weekly)
+    decided_total = sum(n for _, n in board.decision_days)
+    return {
+        "board": board,
+        "today": timezone.localdate(),
+        "weekly_chart": bar_chart(
+            board.weekly, title="Sinistros abertos por semana (últimas 12 semanas)",
+            description=f"{weekly_total} sinistros avisados nas últimas 12 semanas, por semana "
+                        "(segunda-feira de início)."),
+        "decision_chart": bar_chart(
+            board.decision_days, title="Dias do aviso até a decisão (últimos 90 dias)",
+            description=f"{decided_total} decisões nos últimos 90 dias, por faixa de dias."),
+    }

@@ -1,0 +1,158 @@
+"""The claim page's workbench: take or reassign the claim, add a note, create and close
+tasks, decide a proposal; and the list's bulk reassignment. Each is one service call;
+a refusal comes back as a message on the claim page, in Portuguese."""
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+
+from api_common.problems import ProblemError
+from claims import services
+from claims.admin import workbench_forms as forms
+from claims.models import Claim, Task
+
+
+class WorkbenchViews:
+    """Mixed into ClaimAdmin: its URLs and views."""
+
+    def workbench_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("<uuid:claim_id>/assumir/", wrap(self.take_view), name="claims_claim_take"),
+            path("<uuid:claim_id>/reatribuir/", wrap(self.reassign_view),
+                 name="claims_claim_reassign"),
+            path("<uuid:claim_id>/notas/", wrap(self.note_view), name="claims_claim_note"),
+            path("<uuid:claim_id>/tarefas/", wrap(self.task_view), name="claims_claim_task"),
+            path("<uuid:claim_id>/tarefas/<int:task_id>/<slug:outcome>/",
+                 wrap(self.close_task_view), name="claims_claim_close_task"),
+            path("<uuid:claim_id>/propostas/<uuid:proposal_id>/",
+                 wrap(self.proposal_view), name="claims_claim_proposal"),
+        ]
+
+    # --- helpers --------------------------------------------------------------------
+
+    def _back(self, claim_id, anchor: str = ""):
+        return HttpResponseRedirect(
+            reverse("admin:claims_claim_change", args=[claim_id]) + (f"#{anchor}" if anchor else ""))
+
+    def _run(self, request, claim_id, call, *, anchor: str = ""):
+        """Call the service; its success message or refusal goes to the claim page."""
+        try:
+            done = call()
+        except ProblemError as refusal:
+            messages.error(request, refusal.detail)
+        else:
+            messages.success(request, done)
+        return self._back(claim_id, anchor)
+
+    def _posted(self, request, form_class, claim_id, anchor):
+        if request.method != "POST":
+            return None, HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        form = form_class(request.POST)
+        if not form.is_valid():
+            for field_errors in form.errors.values():
+                for error in field_errors:
+                    messages.error(request, error)
+            return None, self._back(claim_id, anchor)
+        return form.cleaned_data, None
+
+    # --- owner ------------------------------------------------------------------------
+
+    def take_view(self, request, claim_id):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        return self._run(request, claim_id, lambda: (
+            services.take_claim(claim_id=claim_id, user=request.user)
+            and "Sinistro assumido: agora está em Meus sinistros."))
+
+    def reassign_view(self, request, claim_id):
+        if not request.user.has_perm("claims.assign_claim"):
+            raise PermissionDenied
+        claim = Claim.objects.select_related("owner", "team").filter(pk=claim_id).first()
+        if claim is None:
+            raise Http404("Sinistro não encontrado.")
+        form = forms.ReassignForm(request.POST or None,
+                                  initial={"to_user": claim.owner_id})
+        if request.method == "POST" and form.is_valid():
+            return self._run(request, claim_id, lambda: (
+                services.reassign_claims(claim_ids=[claim_id], to_user=form.cleaned_data["to_user"],
+                                         user=request.user, reason=form.cleaned_data["reason"])
+                and "Responsável alterado." or "O sinistro já estava com essa pessoa."))
+        return self.reassign_page(request, form, [claim])
+
+    def reassign_page(self, request, form, claims, *, bulk: bool = False):
+        context = {
+            **self.admin_site.each_context(request), "opts": self.opts, "form": form,
+            "claims": claims, "bulk": bulk,
+            "title": "Reatribuir sinistros" if bulk else f"Reatribuir: {claims[0].number}",
+        }
+        return TemplateResponse(request, "admin/claims/claim/reassign.html", context)
+
+    @admin.action(description="Reatribuir os sinistros selecionados", permissions=["assign"])
+    def reassign_selected(self, request, queryset):
+        claims = list(queryset.select_related("owner")[:500])
+        form = forms.ReassignForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            try:
+                changed = services.reassign_claims(
+                    claim_ids=[c.pk for c in claims], to_user=form.cleaned_data["to_user"],
+                    user=request.user, reason=form.cleaned_data["reason"])
+            except ProblemError as refusal:
+                messages.error(request, refusal.detail)
+            else:
+                messages.success(request, f"{changed} sinistro(s) reatribuído(s).")
+            return None
+        return self.reassign_page(request, form, claims, bulk=True)
+
+    def has_assign_permission(self, request):
+        return request.user.has_perm("claims.assign_claim")
+
+    # --- notes and tasks --------------------------------------------------------------
+
+    def note_view(self, request, claim_id):
+        data, refused = self._posted(request, forms.NoteForm, claim_id, "linha-do-tempo")
+        if refused:
+            return refused
+        return self._run(request, claim_id, lambda: (
+            services.add_note(claim_id=claim_id, user=request.user, text=data["text"])
+            and "Nota registrada na linha do tempo."), anchor="linha-do-tempo")
+
+    def task_view(self, request, claim_id):
+        data, refused = self._posted(request, forms.TaskForm, claim_id, "tarefas")
+        if refused:
+            return refused
+        return self._run(request, claim_id, lambda: (
+            f"Tarefa criada: {services.create_task(claim_id=claim_id, user=request.user, **data)}."),
+            anchor="tarefas")
+
+    def close_task_view(self, request, claim_id, task_id, outcome):
+        if outcome not in ("concluir", "cancelar"):
+            raise Http404
+        data, refused = self._posted(request, forms.CloseTaskForm, claim_id, "tarefas")
+        if refused:
+            return refused
+        if not Task.objects.filter(pk=task_id, claim_id=claim_id).exists():
+            messages.error(request, "Tarefa não encontrada neste sinistro.")
+            return self._back(claim_id, "tarefas")
+        done = outcome == "concluir"
+        return self._run(request, claim_id, lambda: (
+            services.close_task(task_id=task_id, user=request.user, done=done, note=data["note"])
+            and ("Tarefa concluída." if done else "Tarefa cancelada.")), anchor="tarefas")
+
+    # --- proposals --------------------------------------------------------------------
+
+    def proposal_view(self, request, claim_id, proposal_id):
+        data, refused = self._posted(request, forms.ProposalDecisionForm, claim_id, "proposta")
+        if refused:
+            return refused
+        if data["decision"] == "aprovar":
+            return self._run(request, claim_id, lambda: (
+                services.approve(proposal_id=proposal_id, user=request.user)
+                and "Proposta aprovada e aplicada ao sinistro."))
+        return self._run(request, claim_id, lambda: (
+            services.reject(proposal_id=proposal_id, user=request.user, reason=data["reason"])
+            and "Proposta rejeitada; o analista vê o motivo na linha do tempo."))

@@ -1,0 +1,57 @@
+"""Forms of the analysts' workbench on the claim page: notes, tasks, owners, proposals.
+Rules live in the services; these only read what a person typed."""
+
+from django import forms
+from django.utils import timezone
+
+from claims.formatting import person
+from claims.services.assignment import assignable_people
+from claims.services.notes import NOTE_MAX_LENGTH
+
+
+class PersonChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, user):
+        return person(user)
+
+
+class NoteForm(forms.Form):
+    text = forms.CharField(label="Nota interna", max_length=NOTE_MAX_LENGTH,
+                           widget=forms.Textarea(attrs={"rows": 3}),
+                           help_text="Só a equipe vê. Não se edita nem se apaga: uma nova nota "
+                                     "corrige a anterior.")
+
+
+class TaskForm(forms.Form):
+    subject = forms.CharField(label="Assunto", max_length=200)
+    due_on = forms.DateField(label="Vence em", widget=forms.DateInput(attrs={"type": "date"}))
+    owner = PersonChoiceField(label="Responsável", queryset=assignable_people(),
+                              required=False, empty_label="Eu mesmo")
+    note = forms.CharField(label="Observação", required=False,
+                           widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].queryset = assignable_people()
+        self.fields["due_on"].initial = timezone.localdate()
+
+
+class CloseTaskForm(forms.Form):
+    note = forms.CharField(label="Observação", required=False, max_length=1000)
+
+
+class ReassignForm(forms.Form):
+    to_user = PersonChoiceField(label="Novo responsável", queryset=assignable_people(),
+                                required=False, empty_label="Ninguém (sem responsável)")
+    reason = forms.CharField(label="Motivo", max_length=500,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["to_user"].queryset = assignable_people()
+
+
+class ProposalDecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("aprovar", "Aprovar"), ("rejeitar", "Rejeitar")],
+                                 widget=forms.HiddenInput)
+    reason = forms.CharField(label="Motivo (obrigatório para rejeitar)", required=False,
+                             max_length=1000, widget=forms.Textarea(attrs={"rows": 2}))

@@ -1,0 +1,35 @@
+"""The admin site: Django's, with the analysts' dashboard as its home page.
+
+Lives outside ``claims.admin`` because Django builds the default site (``admin.site``)
+from ``ClaimsAdminConfig.default_site`` before that package registers its model admins.
+"""
+
+from django.contrib import admin
+from django.template.response import TemplateResponse
+
+
+class ClaimsAdminSite(admin.AdminSite):
+    site_header = "Sinistros: retaguarda"
+    site_title = "Sinistros"
+    index_title = "Início"
+    # The service has no public site to link to, and the claim list needs the width the
+    # navigation sidebar would take at 1280 px.
+    site_url = None
+    enable_nav_sidebar = False
+
+    def index(self, request, extra_context=None):
+        """Claims roles land on their dashboard; other staff on Django's model list."""
+        if not request.user.has_perm("claims.view_claim"):
+            return super().index(request, extra_context)
+        from claims.admin.dashboard_page import dashboard_context
+
+        context = {
+            **self.each_context(request),
+            "title": "Início",
+            "subtitle": None,
+            "app_list": self.get_app_list(request),
+            **dashboard_context(request),
+            **(extra_context or {}),
+        }
+        request.current_app = self.name
+        return TemplateResponse(request, "admin/claims/dashboard.html", context)

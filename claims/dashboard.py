@@ -1,0 +1,211 @@
+"""What the admin's home page (the analysts' dashboard) shows, read in a fixed number
+of queries however many claims there are: every figure is an aggregate answered by an
+index (see the ``claim_*_queue``, ``claim_open_by_age``, ``claim_notified`` and
+``claim_decided`` indexes). Figures link to the claim list filtered the same way
+(claims.queues), so a number and its list always agree."""
+
+import datetime as dt
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.db.models import Count, Q
+from django.db.models.functions import TruncWeek
+from django.urls import reverse
+from django.utils import timezone
+
+from claims import queues
+from claims.awaiting import Awaiting
+from claims.formatting import person
+from claims.models import Claim, Proposal, Task
+from claims.services.tasks import escalated_tasks_for
+from claims.workflow import OPEN_STATUSES
+
+WEEKS = 12
+DECISION_WINDOW_DAYS = 90
+# The days-to-decision distribution's buckets (upper bounds, inclusive); past the last,
+# "mais de 30" — the regulatory 30 days.
+DECISION_BUCKETS = (5, 10, 15, 20, 25, 30)
+
+
+@dataclass(frozen=True)
+class Figure:
+    label: str
+    count: int
+    url: str
+    alarm: bool = False
+
+
+@dataclass
+class Dashboard:
+    mine_by_awaiting: list[Figure]
+    deadlines: dict[str, list[Figure]]
+    my_tasks: list[Task]
+    my_tasks_url: str
+    oldest: list[Claim]
+    oldest_scope: str
+    weekly: list[tuple[str, int]]
+    decision_days: list[tuple[str, int]]
+    supervisor: bool = False
+    load: list[dict] = field(default_factory=list)
+    channel_medians: list[tuple[str, float | None, int]] = field(default_factory=list)
+    proposals: list[Proposal] = field(default_factory=list)
+    escalated: list[Task] = field(default_factory=list)
+
+
+def claims_url(**params) -> str:
+    return reverse("admin:claims_claim_changelist") + "?" + urlencode(params)
+
+
+def build(user, *, now: dt.datetime | None = None) -> Dashboard:
+    now = now or timezone.now()
+    teams = queues.team_ids(user)
+    supervisor = user.has_perm("claims.assign_claim")
+    scope = queues.default_queue(user)
+    board = Dashboard(
+        mine_by_awaiting=_mine_by_awaiting(user),
+        deadlines=_deadlines(user, teams, now),
+        my_tasks=list(Task.objects.select_related("claim").filter(
+            owner=user, status=Task.Status.OPEN).order_by("due_on", "id")[:10]),
+        my_tasks_url=reverse("admin:claims_task_changelist"),
+        oldest=list(Claim.objects.select_related("sale", "owner")
+                    .filter(queues.queue_filter(scope, user, teams), status__in=OPEN_STATUSES)
+                    .order_by("notified_at", "id")[:5]),
+        oldest_scope=queues.QUEUE_LABELS[scope],
+        weekly=_weekly(now),
+        decision_days=[],
+        supervisor=supervisor,
+    )
+    histogram = _decision_histogram(now)
+    board.decision_days = _distribution(histogram)
+    if supervisor:
+        board.load = _load(teams, now)
+        board.channel_medians = _medians(histogram)
+        board.proposals = list(Proposal.objects.select_related("claim", "proposed_by").filter(
+            status=Proposal.Status.PENDING).order_by("proposed_at")[:10])
+        board.escalated = list(escalated_tasks_for(user).select_related("claim", "owner")
+                               .order_by("due_on", "id")[:10])
+    return board
+
+
+def _mine_by_awaiting(user) -> list[Figure]:
+    counts = dict(Claim.objects.filter(queues.queue_filter(queues.MINE, user))
+                  .values_list("awaiting").annotate(n=Count("id")))
+    return [Figure(choice.label, counts.get(choice.value, 0),
+                   claims_url(fila=queues.MINE, awaiting__exact=choice.value),
+                   alarm=choice == Awaiting.ANALYSIS and counts.get(choice.value, 0) > 0)
+            for choice in Awaiting if choice != Awaiting.CLOSED]
+
+
+def _local_midnight(now: dt.datetime) -> dt.datetime:
+    return timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _deadlines(user, teams: list[int], now: dt.datetime) -> dict[str, list[Figure]]:
+    """Overdue, due within 5 days, suspended: mine and my team's, in one query (the same
+    rules as the list's DeadlineFilter)."""
+    today = _local_midnight(now)
+    overdue = Q(clock_deadline__lt=today)
+    soon = Q(clock_deadline__gte=today, clock_deadline__lt=today + dt.timedelta(days=6))
+    paused = Q(clock_paused=True)
+    mine, team = Q(owner=user), Q(team_id__in=teams)
+    scopes = {queues.MINE: mine, queues.TEAM: team}
+    totals = Claim.objects.filter(status__in=OPEN_STATUSES).filter(mine | team).aggregate(**{
+        f"{scope}_{name}": Count("id", filter=condition & which)
+        for scope, which in scopes.items()
+        for name, condition in (("vencido", overdue), ("5dias", soon), ("suspenso", paused))
+    })
+    labels = {"vencido": "Prazo vencido", "5dias": "Vence em 5 dias", "suspenso": "Prazo suspenso"}
+    return {
+        queues.QUEUE_LABELS[scope]: [
+            Figure(label, totals[f"{scope}_{name}"], claims_url(fila=scope, prazo=name),
+                   alarm=name == "vencido" and totals[f"{scope}_{name}"] > 0)
+            for name, label in labels.items()]
+        for scope in scopes if scope == queues.MINE or teams
+    }
+
+
+def _weekly(now: dt.datetime) -> list[tuple[str, int]]:
+    """Claims opened per week (notice date, weeks starting on Monday), the last 12."""
+    this_monday = _local_midnight(now) - dt.timedelta(days=timezone.localtime(now).weekday())
+    start = this_monday - dt.timedelta(weeks=WEEKS - 1)
+    counts = {
+        timezone.localdate(week) if isinstance(week, dt.datetime) else week: n
+        for week, n in Claim.objects.filter(notified_at__gte=start)
+        .annotate(week=TruncWeek("notified_at", tzinfo=timezone.get_current_timezone()))
+        .values_list("week").annotate(n=Count("id"))
+    }
+    weeks = [(start + dt.timedelta(weeks=i)).date() for i in range(WEEKS)]
+    return [(f"{week:%d/%m}", counts.get(week, 0)) for week in weeks]
+
+
+def _decision_histogram(now: dt.datetime) -> list[tuple[str, int, int]]:
+    """(channel, days to decision, claims) for decisions in the last 90 days."""
+    return list(Claim.objects.filter(decided_at__gte=now - dt.timedelta(days=DECISION_WINDOW_DAYS))
+                .values_list("sale__channel__name", "days_to_decision")
+                .annotate(n=Count("id")).order_by("sale__channel__name", "days_to_decision"))
+
+
+def _distribution(histogram) -> list[tuple[str, int]]:
+    buckets = [0] * (len(DECISION_BUCKETS) + 1)
+    for _, days, n in histogram:
+        index = next((i for i, top in enumerate(DECISION_BUCKETS) if days <= top),
+                     len(DECISION_BUCKETS))
+        buckets[index] += n
+    labels, low = [], 0
+    for top in DECISION_BUCKETS:
+        labels.append(f"{low}–{top}")
+        low = top + 1
+    labels.append(f"mais de {DECISION_BUCKETS[-1]}")
+    return list(zip(labels, buckets, strict=True))
+
+
+def median(counts: list[tuple[int, int]]) -> float | None:
+    """The median of values given as (value, how many), in order."""
+    total = sum(n for _, n in counts)
+    if not total:
+        return None
+    middle, seen, values = (total - 1) / 2, 0, []
+    for value, n in counts:
+        for position in (int(middle), int(middle + 0.5)):
+            if seen <= position < seen + n:
+                values.append(value)
+        seen += n
+    return sum(values) / len(values)
+
+
+def _medians(histogram) -> list[tuple[str, float | None, int]]:
+    by_channel: dict[str, list[tuple[int, int]]] = {}
+    for channel, days, n in histogram:
+        by_channel.setdefault(channel, []).append((days, n))
+    return [(channel, median(counts), sum(n for _, n in counts))
+            for channel, counts in sorted(by_channel.items())]
+
+
+def _load(teams: list[int], now: dt.datetime) -> list[dict]:
+    """Each analyst's open claims and how many are overdue (the supervisor's teams, or
+    everyone's when they lead no team)."""
+    today = _local_midnight(now)
+    claims = Claim.objects.filter(status__in=OPEN_STATUSES, owner__isnull=False)
+    if teams:
+        claims = claims.filter(team_id__in=teams)
+    rows = (claims.values("owner", "owner__first_name", "owner__last_name", "owner__username")
+            .annotate(open=Count("id"), overdue=Count("id", filter=Q(clock_deadline__lt=today)))
+            .order_by("-overdue", "-open"))
+    return [{
+        "name": person(_Named(row)), "open": row["open"], "overdue": row["overdue"],
+        "url": claims_url(responsavel=row["owner"]),
+        "overdue_url": claims_url(responsavel=row["owner"], prazo="vencido"),
+    } for row in rows]
+
+
+class _Named:
+    """Enough of a user for ``person`` from a values() row."""
+
+    def __init__(self, row):
+        self.row = row
+
+    def get_full_name(self):
+        return f"{self.row['owner__first_name']} {self.row['owner__last_name']}".strip()
+
+    def get_username(self):
+        return self.row["owner__username"]
