@@ -1,8 +1,11 @@
 """Demo data for a local run: a channel with known credentials, sales, document
-requirements, an analyst and a supervisor. Safe to run again (it converges to the same
-state)."""
+requirements, two analysts and a supervisor in one team that receives every new claim,
+and a workload of a few hundred claims across every state on two channels
+(claims.demo_workload). Safe to run again (it converges to the same state; the workload
+is made once)."""
 
 import datetime as dt
+import random
 from decimal import Decimal
 from uuid import UUID
 
@@ -10,9 +13,12 @@ from django.conf import settings
 from django.contrib.auth.models import Group, Permission, User
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
+from stdnum.br import cpf
 
 from claims import roles
-from claims.models import Channel, DocumentRequirement
+from claims.demo_workload import Workload, sale_rows
+from claims.models import AssignmentRule, Channel, Claim, DocumentRequirement, Team, TeamMember
 from claims.services import create_channel, upsert_sales
 
 DEMO_CHANNEL = "demo"
@@ -22,8 +28,12 @@ DEMO_CLIENT_SECRET = "demo-secret"
 # username -> (password, first name, role)
 STAFF = {
     "analista": ("analista-demo", "Ana", roles.ANALYST),
+    "analista2": ("analista2-demo", "Bruno", roles.ANALYST),
     "supervisor": ("supervisor-demo", "Sérgio", roles.SUPERVISOR),
 }
+DEMO_TEAM = "Vida e prestamista"
+SECOND_CHANNEL = "varejo-demo"
+WORKLOAD_CLAIMS = 300
 
 SALE_MARIA = UUID("3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e01")
 SALE_JOAO = UUID("3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e02")
@@ -87,9 +97,14 @@ class Command(BaseCommand):
             "--allow-production", action="store_true",
             help="Permite rodar com DEBUG desligado (as credenciais de demonstração são públicas).",
         )
+        parser.add_argument(
+            "--sinistros", type=int, default=WORKLOAD_CLAIMS,
+            help=f"Quantos sinistros de demonstração criar na primeira vez (padrão "
+                 f"{WORKLOAD_CLAIMS}; 0: nenhum).",
+        )
 
     @transaction.atomic
-    def handle(self, *args, allow_production=False, **options):
+    def handle(self, *args, allow_production=False, sinistros=WORKLOAD_CLAIMS, **options):
         if not settings.DEBUG and not allow_production:
             raise CommandError(
                 "seed_demo cria credenciais conhecidas; rode com DJANGO_DEBUG=true "
@@ -103,12 +118,15 @@ class Command(BaseCommand):
                 defaults={"title": title, "is_active": True},
             )
         self._staff()
+        self._team()
+        made = self._workload(channel, sinistros)
         self.stdout.write(
             "Dados de demonstração prontos.\n"
             f"  canal: {DEMO_CHANNEL}\n"
             f"  client_id: {DEMO_CLIENT_ID}\n"
             f"  client_secret: {DEMO_CLIENT_SECRET}\n"
-            f"  venda (ativa): {SALE_MARIA}"
+            f"  venda (ativa): {SALE_MARIA}\n"
+            f"  equipe: {DEMO_TEAM} ({made} sinistros de demonstração criados agora)"
             + "".join(f"\n  {role.lower()}: {username} / {password} em /admin/"
                       for username, (password, _, role) in STAFF.items())
         )
@@ -140,3 +158,49 @@ class Command(BaseCommand):
             user.set_password(password)
             user.save()
             user.groups.set([Group.objects.get(name=role)])
+
+    def _team(self) -> None:
+        """One team gets every new claim (the catch-all rule); the analysts share it."""
+        team, _ = Team.objects.get_or_create(name=DEMO_TEAM)
+        AssignmentRule.objects.get_or_create(channel=None, coverage_name="",
+                                             defaults={"team": team})
+        for username, (_, _, role) in STAFF.items():
+            TeamMember.objects.update_or_create(
+                team=team, user=User.objects.get(username=username),
+                defaults={"role": TeamMember.Role.SUPERVISOR if role == roles.SUPERVISOR
+                          else TeamMember.Role.ANALYST, "receives_claims": True})
+
+    def _workload(self, channel: Channel, count: int) -> int:
+        """Claims across every state over the last twelve weeks, once."""
+        second = Channel.objects.filter(slug=SECOND_CHANNEL).first() or create_channel(
+            name="Varejo Demonstração", slug=SECOND_CHANNEL)[0]
+        if count <= 0 or Claim.objects.filter(sale__channel__in=[channel, second]).exclude(
+                sale_id__in=[SALE_MARIA, SALE_JOAO, SALE_ANA_CANCELLED]).exists():
+            return 0
+        rng = random.Random(2026)
+        per_sale = 2  # each workload sale has two coverages, one claim on each
+        sales_needed = (count + per_sale - 1) // per_sale
+        first_share = (sales_needed * 2 + 2) // 3
+        plan = []
+        for prefix, owner, how_many in ((1, channel, first_share),
+                                        (2, second, sales_needed - first_share)):
+            rows = sale_rows(prefix, how_many, rng, PRODUCT_COMBO, _cpf)
+            upsert_sales(channel=owner, rows=rows)
+            plan += [(owner, row) for row in rows]
+        analysts = list(User.objects.filter(username__in=["analista", "analista2"]))
+        workload = Workload(analysts=analysts, supervisor=User.objects.get(username="supervisor"),
+                            rng=rng, now=timezone.now())
+        made = 0
+        for owner, row in plan:
+            for coverage in ("cobertura/invalidez-permanente", "cobertura/morte"):
+                if made < count:
+                    workload.claim(owner, row, coverage)
+                    made += 1
+        workload.tasks(list(Claim.objects.filter(status="em-regulacao").select_related("owner")))
+        return made
+
+
+def _cpf(seed: int) -> str:
+    """A valid CPF from ``seed``: the one pair of check digits stdnum accepts."""
+    base = f"{seed:09d}"[-9:]
+    return next(base + f"{n:02d}" for n in range(100) if cpf.is_valid(base + f"{n:02d}"))

@@ -1,0 +1,209 @@
+"""A claims team's workload for the demo (``seed_demo``): a few hundred claims opened
+over the last twelve weeks on two channels and carried through every state by the real
+services, so the dashboard, the queues and the timelines have something true to show.
+
+Each step runs "at" its moment in the past: Django's clock (``timezone.now``, which the
+services, the history rows and ``auto_now`` fields all read) is set to that moment while
+the step runs. The regulatory clocks, ages and days to decision are therefore the ones
+the services themselves computed. Demo only: nothing else moves the clock.
+"""
+
+import contextlib
+import datetime as dt
+import io
+import random
+import uuid
+from decimal import Decimal
+from unittest import mock
+
+from django.utils import timezone
+
+from claims import services, uploads
+from claims.models import Claim, ClaimHistory, Proposal
+from claims.serializers import PaymentDetailsSerializer
+
+FIRST_NAMES = ["João", "Maria", "José", "Ana", "Antônio", "Francisca", "Carlos", "Conceição",
+               "Paulo", "Adriana", "Lucas", "Juliana", "Márcio", "Fátima", "Luís", "Sebastião",
+               "Raimunda", "Pedro", "Patrícia", "Tereza"]
+SURNAMES = ["Silva", "Santos", "Oliveira", "Souza", "Lima", "Pereira", "Ferreira", "Conceição",
+            "Gonçalves", "Araújo", "Ribeiro", "Carvalho", "Gomes", "Martins", "Rocha", "Assunção"]
+# What happens to a claim after its opening, with how often (out of 100).
+SCENARIOS = [
+    ("opened", 12), ("documents-sent", 8), ("approved", 14), ("payment-data", 8),
+    ("paid", 8), ("settled", 5), ("finalized", 20), ("denied", 8), ("denial-proposed", 4),
+    ("payment-proposed", 3), ("more-documents", 10),
+]
+PIX = {"beneficiario": {"tipo": "segurado", "nome": "", "cpf-ou-cnpj": ""},
+       "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "segurado@example.com"}}}
+
+
+@contextlib.contextmanager
+def at(moment: dt.datetime):
+    # ClaimHistory.created_at's default is the function object itself, resolved once
+    # into the field's cached default getter: it is set to the moment too.
+    history_time = ClaimHistory._meta.get_field("created_at")
+    with mock.patch("django.utils.timezone.now", return_value=moment), \
+            mock.patch.object(history_time, "_get_default", lambda: moment):
+        yield
+
+
+def sale_rows(prefix: int, count: int, rng: random.Random, product_combo, cpf_for) -> list[dict]:
+    rows = []
+    for index in range(count):
+        name = f"{rng.choice(FIRST_NAMES)} {rng.choice(['da', 'de', 'dos', ''])} " \
+               f"{rng.choice(SURNAMES)}".replace("  ", " ")
+        rows.append({
+            "id": uuid.UUID(f"5e1d0000-0000-4000-8000-{prefix:04d}{index:08d}"),
+            "proposal_id": uuid.UUID(f"5e1d0000-0000-4000-9000-{prefix:04d}{index:08d}"),
+            "product_combo_id": product_combo, "affiliation_id": None, "status": "ativa",
+            "insured_name": name, "insured_cpf": cpf_for(prefix * 100000 + index),
+            "insured_email": "segurado@example.com", "insured_phone_area_code": "11",
+            "insured_phone_number": "912345678", "valid_from": dt.date(2025, 1, 1),
+            "valid_until": dt.date(2028, 12, 31), "max_guarantee": Decimal("150000.00"),
+            "coverages": [
+                {"name": "cobertura/morte", "max_indemnity": Decimal("60000.00")},
+                {"name": "cobertura/invalidez-permanente", "max_indemnity": Decimal("40000.00")},
+            ],
+        })
+    return rows
+
+
+class Workload:
+    def __init__(self, *, analysts, supervisor, rng: random.Random, now: dt.datetime):
+        self.analysts, self.supervisor, self.rng, self.now = analysts, supervisor, rng, now
+        self.scenarios = [name for name, weight in SCENARIOS for _ in range(weight)]
+
+    def claim(self, channel, sale: dict, coverage: str):
+        """Open one claim at a random moment of the last twelve weeks and play a
+        scenario from there, each step a little later."""
+        moment = self.now - dt.timedelta(days=self.rng.uniform(0.2, 84))
+        scenario = self.rng.choice(self.scenarios)
+        with at(moment):
+            claim = services.open_claim(
+                channel=channel, sale_id=sale["id"], actor=f"canal:{channel.slug}",
+                coverage_name=coverage, nature="morte-natural" if coverage.endswith("morte") else "",
+                occurred_at=moment - dt.timedelta(days=self.rng.randint(1, 20)),
+                requester_name=f"{self.rng.choice(FIRST_NAMES)} {self.rng.choice(SURNAMES)}",
+                contact_name=sale["insured_name"], contact_email="contato@example.com")
+        step = self._stepper(moment)
+        if claim.status == "pendente-de-documentacao":
+            if scenario in ("opened", "more-documents"):
+                return
+            self._send_documents(channel, claim, next(step))
+        if scenario == "documents-sent":
+            return
+        self._play(scenario, channel, claim, sale, step)
+
+    def _stepper(self, moment):
+        while True:
+            moment = min(moment + dt.timedelta(days=self.rng.uniform(0.5, 9)),
+                         self.now - dt.timedelta(minutes=5))
+            yield moment
+
+    def _owner(self, claim):
+        return Claim.objects.get(pk=claim.pk).owner or self.rng.choice(self.analysts)
+
+    def _send_documents(self, channel, claim, moment):
+        """The channel sends every requested document (local storage only: with S3 the
+        bytes would have to travel to the bucket, so the claim keeps waiting)."""
+        if uploads.uses_s3():
+            return
+        with at(moment):
+            for doc_type in sorted({r.doc_type for r in claim.document_requests.all()}):
+                document, _ = services.request_document_upload(
+                    channel=channel, number=claim.number, file_name=f"{doc_type}.pdf",
+                    sent_at=moment, doc_type=doc_type)
+                services.store_local_upload(file_id=document.pk, content=io.BytesIO(PDF))
+
+    def _play(self, scenario, channel, claim, sale, step):
+        analyst = self._owner(claim)
+        version = lambda: Claim.objects.get(pk=claim.pk).version  # noqa: E731
+        if scenario == "more-documents":
+            with at(next(step)):
+                services.request_documents(
+                    claim_id=claim.pk, user=analyst, expected_version=version(),
+                    documents=[services.RequestedDocument("laudo-medico", "Laudo médico")],
+                    note="Falta o laudo médico.")
+            return
+        if scenario == "denied":
+            with at(next(step)):
+                services.deny(claim_id=claim.pk, user=self.supervisor,
+                              reason="Evento anterior à vigência da apólice.")
+            return
+        if scenario == "denial-proposed":
+            with at(next(step)):
+                services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=analyst,
+                                 expected_version=version(),
+                                 arguments={"reason": "Doença preexistente não declarada.",
+                                            "denied_at": None})
+            return
+        if scenario == "opened":
+            return
+        with at(next(step)):
+            services.approve_documents(claim_id=claim.pk, user=analyst,
+                                       request_payment_data=scenario == "payment-data")
+        if scenario in ("approved", "payment-data"):
+            if self.rng.random() < 0.3:
+                with at(next(step)):
+                    services.add_note(claim_id=claim.pk, user=analyst,
+                                      text="Liguei para o contato: aguarda retorno do banco.")
+            return
+        details = self._pix(sale)
+        amount = Claim.objects.get(pk=claim.pk).amount
+        if scenario == "payment-proposed":
+            with at(next(step)):
+                services.propose(kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=analyst,
+                                 expected_version=version(),
+                                 arguments={"amount": str(amount), "note": "",
+                                            "payment_details": details})
+            return
+        with at(next(step)):
+            payment = services.register_payment(claim_id=claim.pk, user=self.supervisor,
+                                                amount=amount, payment_details=details)
+        if scenario == "paid":
+            return
+        settled_at = next(step)
+        with at(settled_at):
+            services.settle_payment(payment_id=payment.pk, user=self.supervisor,
+                                    transaction_id=f"TED-{uuid.uuid4().hex[:12].upper()}",
+                                    paid_on=timezone.localdate(settled_at))
+        if scenario == "finalized":
+            with at(next(step)):
+                services.finalize(claim_id=claim.pk, user=analyst)
+
+    def _pix(self, sale) -> dict:
+        body = {**PIX, "beneficiario": {"tipo": "segurado", "nome": sale["insured_name"],
+                                        "cpf-ou-cnpj": sale["insured_cpf"]}}
+        serializer = PaymentDetailsSerializer(data=body)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def tasks(self, claims):
+        """A few tasks by hand (some made days ago, now overdue), then the periodic job
+        (automatic tasks, escalations)."""
+        for claim in claims[:12]:
+            owner = claim.owner or self.rng.choice(self.analysts)
+            made = self.now - dt.timedelta(days=self.rng.randint(0, 8))
+            with at(made):
+                services.create_task(
+                    claim_id=claim.pk, user=owner, owner=owner,
+                    subject="Confirmar dados bancários com o canal",
+                    due_on=timezone.localdate(made) + dt.timedelta(days=self.rng.randint(0, 5)))
+        services.workbench_sweep(now=self.now)
+
+
+def _pdf() -> bytes:
+    """A small, whole PDF (one empty page): what the upload checks accept."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>"]
+    out, offsets = bytearray(b"%PDF-1.7\n"), []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    return bytes(out)
+
+
+PDF = _pdf()
