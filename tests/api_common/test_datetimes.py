@@ -183,7 +183,7 @@ def test_the_admin_claim_page_renders_for_claims_at_the_edges(supervisor, claims
 
 
 def test_the_admin_claim_list_renders_claims_at_the_edges(supervisor, claims_at_the_edges):
-    page = supervisor.get("/admin/claims/claim/")
+    page = supervisor.get("/admin/claims/claim/?fila=todos")
 
     assert page.status_code == 200
     for claim in claims_at_the_edges:

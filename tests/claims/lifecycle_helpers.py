@@ -2,6 +2,7 @@
 staff users of each role, claims brought to a given status through the real API and upload flow, and posting an admin action the
 way the browser does."""
 
+from html.parser import HTMLParser
 from urllib.parse import urlparse
 
 from django.contrib.auth.models import Group, Permission, User
@@ -111,3 +112,45 @@ def events_of(claim: Claim) -> list[Event]:
 
 def last_event(claim: Claim) -> Event:
     return events_of(claim)[-1]
+
+
+class _FormValues(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.values: dict[str, str] = {}
+        self._select = self._textarea = None
+        self._options: list[tuple[str, bool]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "input" and attrs.get("type") not in ("hidden", "submit", "checkbox", "radio"):
+            self.values[attrs.get("name", "")] = attrs.get("value") or ""
+        elif tag == "select":
+            self._select, self._options = attrs.get("name", ""), []
+        elif tag == "option" and self._select is not None:
+            self._options.append((attrs.get("value", ""), "selected" in attrs))
+        elif tag == "textarea":
+            self._textarea = attrs.get("name", "")
+            self.values[self._textarea] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self._select is not None:
+            # Nothing selected: the browser shows the first option.
+            chosen = [value for value, selected in self._options if selected] or \
+                [value for value, _ in self._options[:1]]
+            self.values[self._select] = chosen[0] if chosen else ""
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+
+    def handle_data(self, data):
+        if self._textarea is not None:
+            self.values[self._textarea] += data.strip()
+
+
+def form_values(response) -> dict[str, str]:
+    """What a person sees filled in on a page's form: visible field name -> value (the
+    selected option's value for a select; "" when empty)."""
+    parser = _FormValues()
+    parser.feed(response.content.decode())
+    return parser.values

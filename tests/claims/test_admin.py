@@ -3,6 +3,7 @@ counts, and no edits by hand."""
 
 import datetime as dt
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import User
@@ -49,12 +50,25 @@ def test_the_claim_page_reads_like_a_claims_department_would_write_it(analyst, d
         assert raw not in page, raw
 
 
+def test_the_claim_page_shows_phones_formatted_and_a_date_only_occurrence_as_a_date(
+        analyst, settings, db):
+    settings.TIME_ZONE = "America/Sao_Paulo"
+    midnight = dt.datetime(2026, 11, 5, tzinfo=ZoneInfo("America/Sao_Paulo"))
+    claim = ClaimFactory(contact_name="Pedro", contact_phone_area_code="11",
+                         contact_phone_number="912345678", occurred_at=midnight)
+
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+
+    assert "(11) 91234-5678" in page
+    assert "<dt>Data da ocorrência</dt><dd>05/11/2026</dd>" in page
+
+
 def test_the_claim_list_shows_what_an_analyst_sorts_by(analyst, db):
     claim = ClaimFactory(status="em-regulacao", amount=Decimal("14000"),
                          notified_at=timezone.now() - dt.timedelta(days=3),
                          clock_kind="decisao", clock_deadline=timezone.now() + dt.timedelta(days=27))
 
-    listing = analyst.get("/admin/claims/claim/").content.decode()
+    listing = analyst.get("/admin/claims/claim/?fila=todos").content.decode()
 
     for text in [claim.number, claim.sale.insured_name, claim.sale.channel.name, "Morte",
                  "Em regulação", "R$ 14.000,00", "decisão, 27 d", "Dias em aberto",
@@ -81,7 +95,7 @@ def test_the_deadline_filters_pick_overdue_and_due_soon_claims(analyst, db):
     paused = ClaimFactory(clock_kind="decisao", clock_paused=True)
 
     def listed(query):
-        page = analyst.get(f"/admin/claims/claim/?prazo={query}").content.decode()
+        page = analyst.get(f"/admin/claims/claim/?fila=todos&prazo={query}").content.decode()
         return {c for c in (overdue, soon, later, paused) if c.number in page}
 
     assert listed("vencido") == {overdue}
@@ -203,11 +217,11 @@ def test_the_claim_page_query_count_does_not_grow_with_payments_files_or_history
 
 def test_the_claim_list_query_count_does_not_grow_with_claims(analyst, db):
     ClaimFactory()
-    one = queries_for(analyst, "/admin/claims/claim/")
+    one = queries_for(analyst, "/admin/claims/claim/?fila=todos")
     for _ in range(20):
         history(ClaimFactory(), 3)
 
-    assert queries_for(analyst, "/admin/claims/claim/") == one
+    assert queries_for(analyst, "/admin/claims/claim/?fila=todos") == one
 
 
 def test_the_roles_come_from_a_data_migration_with_their_permissions(db):

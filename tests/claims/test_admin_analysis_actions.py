@@ -66,7 +66,7 @@ def test_approval_is_not_offered_and_is_refused_once_the_claim_moved_on(analyst,
 
     assert 'acoes/aprovar-documentacao/' not in page
     assert response.status_code == 302
-    assert "não é possível com o sinistro em “Em regulação”" in page_messages(analyst, response)
+    assert "Aprovar documentação: documentação já aprovada." in page_messages(analyst, response)
     assert [e.name for e in events_of(claim)].count("sinistro-documentacao-aprovada") == 1
 
 
@@ -138,7 +138,8 @@ def test_a_second_request_warns_that_the_clock_no_longer_suspends(analyst, api, 
 
     form = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/solicitar-documentos/")
 
-    assert "NÃO suspende o prazo regulatório" in form.content.decode()
+    assert ("NÃO suspende o prazo de decisão sobre a cobertura (Lei 15.040/2024, art. 86), "
+            "que continua correndo") in form.content.decode()
 
 
 def test_the_first_request_does_not_warn(analyst, api, sale):
@@ -177,7 +178,7 @@ def test_a_claim_that_required_no_documents_can_be_approved_as_it_stands(analyst
 
 @pytest.mark.parametrize("action, message", [
     # No longer allowed in the new status: said so.
-    ("aprovar-documentacao", "não é possível com o sinistro em “Pendente de documentação”"),
+    ("aprovar-documentacao", "Aprovar documentação: aguardando os documentos solicitados"),
     # Still allowed, but decided on what the page showed before: look again.
     ("solicitar-documentos", "alterado por outra pessoa enquanto você decidia"),
 ])
@@ -194,3 +195,53 @@ def test_a_form_shown_before_another_analyst_acted_is_refused_with_a_clear_messa
     text = page_messages(analyst, response)
     assert message in text
     assert ClaimHistory.objects.filter(claim=claim, user=analyst.user).count() == 0
+
+
+# --- the documents as the claim page lists them ------------------------------------------
+
+
+def documents_section(client, claim) -> str:
+    page = client.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    return page.split('id="documentos"')[1].split("</section>")[0]
+
+
+def approved_line(section: str) -> str:
+    return section.split("<h3>Aprovados</h3>")[1].split("</p>")[0] if "<h3>Aprovados</h3>" in section else ""
+
+
+def test_a_type_asked_for_again_after_approval_is_listed_once_as_last_approved(
+        analyst, api, sale):
+    claim = claim_under_review(api, sale)
+    acted(analyst, claim, "aprovar-documentacao")
+    certificate = DocumentFile.objects.get(claim=claim, doc_type="certidao-de-obito")
+    acted(analyst, claim, "solicitar-documentos", {
+        "replace_files": [str(certificate.pk)], "replace_reason": "Ilegível."})
+
+    asked_again = approved_line(documents_section(analyst, claim))
+    send_document(api, claim, "certidao-de-obito")
+    acted(analyst, claim, "aprovar-documentacao")
+    approved_again = approved_line(documents_section(analyst, claim))
+
+    # Its first approval's file was rejected: the certificate is pending, not approved.
+    assert "Documento com CPF" in asked_again and "Certidão de óbito" not in asked_again
+    assert approved_again.count("Certidão de óbito") == 1
+    assert approved_again.count("Documento com CPF") == 1
+
+
+@pytest.mark.parametrize("closing, data, words", [
+    ("recusar", {"reason": "Doença preexistente."}, "sinistro recusado"),
+    ("finalizar", {"reason": "Desistência do beneficiário."}, "sinistro finalizado"),
+])
+def test_a_closed_claims_files_are_not_awaiting_analysis(
+        supervisor, api, sale, closing, data, words):
+    claim = claim_under_review(api, sale)
+    acted(supervisor, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+    acted(supervisor, claim, closing, data)
+
+    section = documents_section(supervisor, claim)
+
+    assert "aguardando análise" not in section and "Aguardando envio" not in section
+    assert "Pendentes de aprovação" not in section
+    assert "Solicitados e não aprovados" in section
+    assert section.count(f"Não analisado: {words}") == 2  # the two files that arrived
+    assert section.count(f"Não enviado: {words}") == 1  # the report never sent

@@ -1,6 +1,7 @@
 """Finalizing, denying and reopening in the admin; the operator's opening on a sale."""
 
 import datetime as dt
+import re
 from decimal import Decimal
 
 import pytest
@@ -9,6 +10,8 @@ from django.utils import timezone
 from claims import errors, services
 from claims.models import Claim, Event
 from tests.claims.lifecycle_helpers import (
+    page_messages,
+    events_of,
     VALID_PIX,
     act,
     acted,
@@ -78,13 +81,21 @@ def test_a_claim_without_payments_is_finalized_only_with_a_reason(analyst, api, 
 # --- deny -----------------------------------------------------------------------------
 
 
-def test_only_supervisors_deny(analyst, api, sale):
+def test_an_analyst_only_proposes_a_denial_and_nothing_changes_until_a_supervisor_approves(
+        analyst, api, sale):
     claim = claim_under_review(api, sale)
+    events_before = len(events_of(claim))
 
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    response = act(analyst, claim, "recusar", {"reason": "Doença preexistente."})
 
-    assert "acoes/recusar/" not in page
-    assert act(analyst, claim, "recusar", {"reason": "x"}).status_code == 403
+    assert "Propor recusa" in page
+    assert "Recusa proposta ao supervisor" in page_messages(analyst, response)
+    claim.refresh_from_db()
+    assert claim.status == "documentacao-em-analise" and claim.awaiting == "aprovacao"
+    assert len(events_of(claim)) == events_before
+    assert api.get(f"/api/v1/sinistros/{claim.number}").json()["status"] == \
+        "documentacao-em-analise"
 
 
 def test_a_denial_fills_recusa_and_frees_the_limits(supervisor, api, sale):
@@ -118,9 +129,11 @@ def test_a_claim_with_payments_cannot_be_denied(analyst, supervisor, api, sale):
     claim = regulated(analyst, api, sale)
     acted(analyst, claim, "registrar-pagamento", {"amount": "100,00", **VALID_PIX})
 
+    page = supervisor.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
     response = act(supervisor, claim, "recusar", {"reason": "x"})
 
-    assert "a cobertura já foi reconhecida" in response.content.decode()
+    assert "Recusar: há pagamentos registrados: a cobertura já foi reconhecida" in page
+    assert "a cobertura já foi reconhecida" in page_messages(supervisor, response)
 
 
 # --- reopen ---------------------------------------------------------------------------
@@ -214,7 +227,8 @@ def test_the_operators_opening_shows_the_api_errors_in_portuguese(analyst, sale)
     })
 
     assert missing_nature.status_code == 200
-    assert "Obrigatória para cobertura/perda-de-renda" in missing_nature.content.decode()
+    errors = re.findall(r'<ul class="errorlist[^>]*>(.*?)</ul>', missing_nature.content.decode())
+    assert errors == ["<li>Obrigatória para a cobertura Perda de renda.</li>"]  # no raw code
     assert not Claim.objects.exists()
 
 

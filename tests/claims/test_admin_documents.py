@@ -48,7 +48,8 @@ def test_the_claim_page_shows_pending_received_and_rejected_files(analyst, claim
 
     assert "Documento com CPF" in page and "Certidão de óbito" in page
     assert "certidao.pdf" in page and "Recebido" in page
-    assert "falsa.pdf" in page and "não é um arquivo application/pdf" in page
+    assert "falsa.pdf" in page and "O conteúdo não é um arquivo PDF válido." in page
+    assert "application/pdf" not in page.split('id="documentos"')[1]  # media types in words
     assert page.count(">abrir</a>") == 1  # only the accepted file opens
 
 

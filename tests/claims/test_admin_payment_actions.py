@@ -11,11 +11,13 @@ from django.utils import timezone
 
 from claims.models import Payment
 from tests.claims.lifecycle_helpers import (
+    page_messages,
     CREDITOR_TED,
     VALID_PIX,
     act,
     acted,
     claim_under_review,
+    form_values,
     last_event,
     open_claim,
 )
@@ -134,18 +136,24 @@ def test_invalid_payment_data_is_refused_on_the_field(analyst, api, sale):
     assert not Payment.objects.exists()
 
 
-def test_an_analyst_cannot_register_above_the_authority_limit_but_a_supervisor_can(
+def test_above_the_authority_limit_an_analyst_proposes_and_a_supervisor_pays_directly(
         analyst, supervisor, api, sale, settings):
     settings.PAYMENT_AUTHORITY_LIMIT = Decimal("10000.00")
     claim = in_regulation(analyst, api, sale)
 
-    refused = pay(analyst, claim, "10000,01")
-    accepted = pay(supervisor, claim, "10000,01")
+    proposed = pay(analyst, claim, "10000,01")
 
-    assert refused.status_code == 200
-    assert "acima de R$ 10.000,00 são registrados por um supervisor" in refused.content.decode()
+    assert proposed.status_code == 302
+    assert "Acima da sua alçada (R$ 10.000,00): proposta enviada ao supervisor" in \
+        page_messages(analyst, proposed)
+    assert not Payment.objects.exists()
+    claim.refresh_from_db()
+    assert claim.awaiting == "aprovacao"
+
+    accepted = pay(supervisor, claim, "10000,01")  # acting directly stales the proposal
     assert accepted.status_code == 302
     assert Payment.objects.get().registered_by == supervisor.user
+    assert claim.proposals.get().status == "obsoleta"
 
 
 def test_credit_life_pays_the_creditor_first_up_to_the_balance_then_the_insured(
@@ -179,6 +187,83 @@ def test_the_payment_form_suggests_the_creditor_part_first(analyst, api, sale):
     assert "Seguro prestamista" in text
     assert "credor R$ 8.000,00" in text
     assert form.context["form"].initial["beneficiario_tipo"] == "credor"
+
+
+CREDITOR_DETAILS = {  # detalhes-pagamento as a channel sends them at opening
+    "beneficiario": {"tipo": "credor", "nome": "Banco Exemplo S.A.",
+                     "cpf-ou-cnpj": "11222333000181"},
+    "dados-pagamento": {"metodo-pagamento": "ted", "ted": {
+        "banco": "001", "agencia": "1234", "conta": "567890", "conta-digito-verificador": "1"}},
+}
+INSURED_DETAILS = {
+    "beneficiario": {"tipo": "segurado", "nome": "Maria da Silva", "cpf-ou-cnpj": "52998224725"},
+    "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
+}
+BANK_FIELDS = ["pix_chave", "banco", "agencia", "agencia_digito", "conta", "conta_digito",
+               "boleto", "brcode"]
+
+
+def credit_life_claim(client, api, sale, details):
+    """Balance 8.000, value 20.000: the creditor gets 8.000, the rest 12.000."""
+    claim = in_regulation(client, api, sale, **{"saldo-devedor": 8000, "detalhes-pagamento": details})
+    return acted(client, claim, "ajustar-reserva", {"amount": "20000,00", "reason": "Capital."})
+
+
+def payment_form(client, claim):
+    return form_values(client.get(f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/"))
+
+
+def test_the_creditors_form_carries_the_creditors_data_and_the_rest_the_insured_persons(
+        analyst, api, sale):
+    claim = credit_life_claim(analyst, api, sale, CREDITOR_DETAILS)
+
+    creditor = payment_form(analyst, claim)
+    assert pay(analyst, claim, "8000,00", CREDITOR_TED).status_code == 302
+    rest = payment_form(analyst, claim)
+
+    assert creditor | {"note": ""} == {
+        "amount": "8.000,00", "beneficiario_tipo": "credor",
+        "beneficiario_nome": "Banco Exemplo S.A.", "beneficiario_cpf_ou_cnpj": "11222333000181",
+        "metodo_pagamento": "ted", "banco": "001", "agencia": "1234", "agencia_digito": "",
+        "conta": "567890", "conta_digito": "1", "pix_chave": "", "boleto": "", "brcode": "",
+        "note": ""}
+    # The rest goes to the insured person: the sale's name and CPF, never the creditor's bank.
+    assert (rest["amount"], rest["beneficiario_tipo"], rest["beneficiario_nome"],
+            rest["beneficiario_cpf_ou_cnpj"]) == (
+        "12.000,00", "segurado", sale.insured_name, sale.insured_cpf)
+    assert [rest[name] for name in BANK_FIELDS] == [""] * len(BANK_FIELDS)
+
+
+def test_the_creditors_form_is_blank_when_the_payment_data_are_the_insured_persons(
+        analyst, api, sale):
+    claim = credit_life_claim(analyst, api, sale, INSURED_DETAILS)
+
+    creditor_page = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/")
+    creditor = form_values(creditor_page)
+    assert pay(analyst, claim, "8000,00", CREDITOR_TED).status_code == 302
+    rest = payment_form(analyst, claim)
+
+    assert (creditor["amount"], creditor["beneficiario_tipo"], creditor["beneficiario_nome"],
+            creditor["beneficiario_cpf_ou_cnpj"]) == ("8.000,00", "credor", "", "")
+    assert [creditor[name] for name in BANK_FIELDS] == [""] * len(BANK_FIELDS)
+    assert "O canal não informou os dados de pagamento do credor" in creditor_page.content.decode()
+    assert (rest["amount"], rest["beneficiario_tipo"], rest["beneficiario_nome"],
+            rest["beneficiario_cpf_ou_cnpj"], rest["metodo_pagamento"], rest["pix_chave"]) == (
+        "12.000,00", "segurado", "Maria da Silva", "52998224725", "pix", "maria@example.com")
+
+
+def test_the_rest_goes_to_the_other_beneficiary_the_channel_named(analyst, api, sale):
+    heir = {**INSURED_DETAILS, "beneficiario": {"tipo": "outro", "nome": "Pedro da Silva",
+                                                "cpf-ou-cnpj": "11144477735"}}
+    claim = credit_life_claim(analyst, api, sale, heir)
+    assert pay(analyst, claim, "8000,00", CREDITOR_TED).status_code == 302
+
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/")
+
+    rest = form_values(page)
+    assert "Falta registrar: outro R$ 12.000,00." in page.content.decode()
+    assert (rest["beneficiario_tipo"], rest["beneficiario_nome"], rest["pix_chave"]) == (
+        "outro", "Pedro da Silva", "maria@example.com")
 
 
 # --- settlement --------------------------------------------------------------------------

@@ -131,6 +131,24 @@ def test_a_pdf_without_its_trailer_is_refused(api, number, local):
     assert "startxref" in response.json()["detail"]
 
 
+@pytest.mark.parametrize(("content_type", "words"), [
+    ("application/pdf", "PDF"), ("image/jpeg", "JPEG"), ("image/png", "PNG"),
+    ("image/heic", "HEIC"),
+])
+def test_content_of_another_type_is_refused_naming_the_type_in_words(
+        api, number, local, content_type, words):
+    name, _ = FILES[content_type]
+    other = FILES["image/png" if content_type != "image/png" else "application/pdf"][1]
+
+    response = put(ask(api, number, name), other, content_type)
+
+    assert response.status_code == 422, response.content
+    problem = response.json()
+    assert problem["problem-id"] == "upload-rejected"  # the contract's id, unchanged
+    assert problem["detail"] == f"O conteúdo não é um arquivo {words} válido."
+    assert DocumentFile.objects.get().rejection_reason == problem["detail"]
+
+
 # --- S3 (moto's server over HTTP) -------------------------------------------------------------
 
 

@@ -237,7 +237,7 @@ def test_an_empty_file_is_rejected(api, number):
 
 
 def test_content_that_is_not_what_the_name_says_is_rejected(api, number, media_root):
-    document = assert_rejected(send(api, number, content=PNG), "não é um arquivo application/pdf")
+    document = assert_rejected(send(api, number, content=PNG), "não é um arquivo PDF")
 
     assert not (media_root / document.storage_key).exists()
     assert claim_of(api, number)["documentacao"]["documentos-recebidos"] == []

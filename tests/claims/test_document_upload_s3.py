@@ -126,7 +126,7 @@ def test_wrong_content_in_the_bucket_is_rejected_and_removed(api, number):
 
     document = DocumentFile.objects.get()
     assert document.status == DocumentFile.Status.REJECTED
-    assert "não é um arquivo application/pdf" in document.rejection_reason
+    assert "não é um arquivo PDF" in document.rejection_reason
     listed = uploads.s3_client().list_objects_v2(Bucket=BUCKET).get("Contents", [])
     assert listed == []
 

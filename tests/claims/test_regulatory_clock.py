@@ -405,10 +405,10 @@ def test_describe_a_running_clock_with_its_local_deadline_and_days_left():
     now = datetime(2026, 11, 22, 9, 0, tzinfo=SP)
     assert result.days_left(now) == 20
     assert not result.is_overdue(now)
-    assert result.describe(now) == "Decisão sobre a cobertura: vence em 12/12/2026 (faltam 20 dias)"
+    assert result.describe(now) == "Decisão sobre a cobertura (Lei 15.040/2024, art. 86): vence em 12/12/2026 (faltam 20 dias)"
     tomorrow = datetime(2026, 12, 11, 8, 0, tzinfo=SP)
     assert result.describe(tomorrow) == (
-        "Decisão sobre a cobertura: vence em 12/12/2026 (falta 1 dia)"
+        "Decisão sobre a cobertura (Lei 15.040/2024, art. 86): vence em 12/12/2026 (falta 1 dia)"
     )
 
 
@@ -416,7 +416,7 @@ def test_describe_the_payment_clock():
     result = clock(opened(T0), approve(day(5)))  # deadline 14/02/2026
 
     assert result.describe(day(10)) == (
-        "Pagamento da indenização: vence em 14/02/2026 (faltam 25 dias)"
+        "Pagamento da indenização (Lei 15.040/2024, art. 87): vence em 14/02/2026 (faltam 25 dias)"
     )
 
 
@@ -427,7 +427,7 @@ def test_an_overdue_clock_counts_the_days_since_its_deadline():
     assert result.days_left(now) == -3
     assert result.is_overdue(now)
     assert result.describe(now) == (
-        "Decisão sobre a cobertura: venceu em 12/12/2026 (vencido há 3 dias)"
+        "Decisão sobre a cobertura (Lei 15.040/2024, art. 86): venceu em 12/12/2026 (vencido há 3 dias)"
     )
 
 
@@ -439,28 +439,58 @@ def test_describe_a_paused_clock_with_the_days_that_were_left():
     assert result.days_left(much_later) == 18
     assert not result.is_overdue(much_later)
     assert result.describe(much_later) == (
-        "Decisão sobre a cobertura: pausado (documentos complementares solicitados); "
-        "restam 18 dias"
+        "Decisão sobre a cobertura (Lei 15.040/2024, art. 86): suspenso em 24/11/2026, "
+        "quando faltavam 18 dias; aguardando documentos complementares"
     )
 
 
 @pytest.mark.parametrize(
-    ("paused_on_day", "days_left", "tail"),
+    ("paused_on_day", "days_left", "words"),
     [
-        (28.5, 1, "resta 1 dia"),  # 1 day 12 h left: whole days, rounded down
-        (29.5, 0, "resta menos de 1 dia"),
-        (30.5, -1, "vencido há 1 dia"),  # paused at the local midnight after its deadline
-        (33, -3, "vencido há 3 dias"),
+        (28.5, 1, "quando faltava 1 dia"),  # paused at midnight, the day before the deadline
+        (29.5, 0, "no dia do vencimento"),
+        (30.5, -1, "já vencido há 1 dia"),  # paused at the local midnight after its deadline
+        (33, -3, "já vencido há 3 dias"),
     ],
 )
-def test_a_paused_clock_counts_whole_days_of_the_time_left(paused_on_day, days_left, tail):
+def test_a_paused_clock_keeps_the_days_it_showed_when_paused(paused_on_day, days_left, words):
     result = clock(opened(T0), request_documents(day(paused_on_day)))
 
     assert result.days_left(day(400)) == days_left
     assert result.is_overdue(day(400)) == (days_left < 0)
     assert result.describe(day(400)).endswith(
-        f"pausado (documentos complementares solicitados); {tail}"
+        f"{words}; aguardando documentos complementares"
     )
+
+
+@pytest.mark.parametrize("hours_after_start", [1, 11.5, 12.5, 23])
+def test_pausing_keeps_the_count_and_the_words_the_running_clock_showed(hours_after_start):
+    """Opened at noon: "faltam 30 dias" that day; paused the same day, still 30 (the
+    time left, 29 days and some hours, no longer reads as 29)."""
+    moment = T0 + timedelta(hours=hours_after_start)
+    running = clock(opened(T0))
+    paused = clock(opened(T0), request_documents(moment))
+    shown = 30 if timezone.localdate(moment) == T0.date() else 29
+
+    assert running.days_left(moment) == paused.days_left(moment) == shown
+    assert running.describe(moment).endswith(f"(faltam {shown} dias)")
+    assert f"quando faltavam {shown} dias" in paused.describe(moment)
+    # Resumed at the same time of day, it reads as it did when paused.
+    resumed = clock(opened(T0), request_documents(moment),
+                    complete_documents(moment + timedelta(days=5)))
+    assert resumed.describe(moment + timedelta(days=5)).endswith(f"(faltam {shown} dias)")
+
+
+def test_a_paused_clock_names_which_clock_is_suspended():
+    paused = clock(opened(T0), approve(day(2)), request_documents(day(4)))
+
+    assert paused.name == "o prazo de pagamento da indenização (Lei 15.040/2024, art. 87)"
+    assert paused.describe(day(5)).startswith(
+        "Pagamento da indenização (Lei 15.040/2024, art. 87): suspenso em 14/01/2026, "
+        "quando faltavam 28 dias")
+    assert clock(opened(T0)).name == (
+        "o prazo de decisão sobre a cobertura (Lei 15.040/2024, art. 86)")
+    assert clock().name == ""
 
 
 def test_a_clock_paused_after_its_deadline_is_still_overdue_once_resumed():
@@ -479,13 +509,13 @@ def test_the_whole_local_day_of_the_deadline_counts_and_the_clock_is_overdue_fro
     last_minute = datetime(2026, 2, 9, 23, 59, tzinfo=SP)
     assert result.days_left(last_minute) == 0
     assert not result.is_overdue(last_minute)
-    assert result.describe(last_minute) == "Decisão sobre a cobertura: vence hoje, 09/02/2026"
+    assert result.describe(last_minute) == "Decisão sobre a cobertura (Lei 15.040/2024, art. 86): vence hoje, 09/02/2026"
 
     midnight = datetime(2026, 2, 10, 0, 0, tzinfo=SP)
     assert result.days_left(midnight) == -1
     assert result.is_overdue(midnight)
     assert result.describe(midnight) == (
-        "Decisão sobre a cobertura: venceu em 09/02/2026 (vencido há 1 dia)"
+        "Decisão sobre a cobertura (Lei 15.040/2024, art. 86): venceu em 09/02/2026 (vencido há 1 dia)"
     )
 
 
@@ -503,11 +533,11 @@ def test_dates_follow_the_current_django_time_zone():
     now = datetime(2026, 2, 10, 0, 0, tzinfo=SP)  # 03:00 UTC
 
     assert result.describe(now) == (
-        "Decisão sobre a cobertura: venceu em 09/02/2026 (vencido há 1 dia)"
+        "Decisão sobre a cobertura (Lei 15.040/2024, art. 86): venceu em 09/02/2026 (vencido há 1 dia)"
     )
     with timezone.override(ZoneInfo("UTC")):
         assert result.days_left(now) == 0
-        assert result.describe(now) == "Decisão sobre a cobertura: vence hoje, 10/02/2026"
+        assert result.describe(now) == "Decisão sobre a cobertura (Lei 15.040/2024, art. 86): vence hoje, 10/02/2026"
 
 
 def test_the_clock_kinds_name_their_articles():

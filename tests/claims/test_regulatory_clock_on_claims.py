@@ -77,7 +77,55 @@ def test_the_claim_page_and_list_show_the_deadline(analyst, api, sale):
     deadline = f"{timezone.localtime(claim.clock_deadline):%d/%m/%Y}"
 
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
-    listing = analyst.get("/admin/claims/claim/").content.decode()
+    listing = analyst.get("/admin/claims/claim/?fila=todos").content.decode()
 
-    assert f"Decisão sobre a cobertura: vence em {deadline}" in page
+    assert f"Decisão sobre a cobertura (Lei 15.040/2024, art. 86): vence em {deadline}" in page
     assert f"{deadline} (decisão, 30 d)" in listing or f"{deadline} (decisão, 29 d)" in listing
+
+
+# --- one wording everywhere: which clock, and its days counted alike ---------------------
+
+
+def help_lines(client, claim) -> list[str]:
+    form = client.get(f"/admin/claims/claim/{claim.pk}/acoes/solicitar-documentos/")
+    return [line for line in form.context["help_lines"]]
+
+
+def clock_row(client, claim) -> str:
+    page = client.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    return page.split("<dt>Prazo regulatório</dt>")[1].split("</dd>")[0]
+
+
+def test_asking_for_documents_names_the_payment_clock_it_suspends(analyst, api, sale):
+    claim = claim_under_review(api, sale)
+    acted(analyst, claim, "aprovar-documentacao")  # cover recognised: the payment clock runs
+
+    lines = help_lines(analyst, claim)
+
+    assert lines[0] == ("Esta solicitação suspende o prazo de pagamento da indenização "
+                        "(Lei 15.040/2024, art. 87) até a chegada dos documentos (suspensão 1 de 1).")
+    assert lines[1].startswith("Prazo atual: Pagamento da indenização (Lei 15.040/2024, art. 87): "
+                               "vence em ")
+    assert "art. 86" not in " ".join(lines)
+
+
+def test_a_suspended_clock_reads_alike_on_the_page_the_list_and_the_form(analyst, api, sale):
+    claim = claim_under_review(api, sale)
+    before = clock_row(analyst, claim)
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+
+    after = clock_row(analyst, claim)
+    lines = help_lines(analyst, claim)
+    listing = analyst.get("/admin/claims/claim/?fila=todos").content.decode()
+
+    days = before.split("(faltam ")[1].split(" dias)")[0]  # 30, or 29 past local midnight
+    today = f"{timezone.localdate():%d/%m/%Y}"
+    described = (f"Decisão sobre a cobertura (Lei 15.040/2024, art. 86): suspenso em {today}, "
+                 f"quando faltavam {days} dias; aguardando documentos complementares")
+    assert after.startswith(f"<dd class=\"\">{described}<br>")
+    assert lines == [
+        "O prazo de decisão sobre a cobertura (Lei 15.040/2024, art. 86) já está suspenso, "
+        "aguardando documentos: esta solicitação não muda o prazo.",
+        f"Prazo atual: {described}.",
+    ]
+    assert "suspenso (decisão)" in listing

@@ -1,15 +1,17 @@
 """`manage.py seed_demo`: demo data for a local run (known credentials, so DEBUG only)."""
 
+import datetime as dt
 from io import StringIO
 
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import timezone
 from oauth2_provider.models import Application
 from rest_framework.test import APIClient
 
-from claims.models import Channel, Coverage, DocumentRequirement, Sale
+from claims.models import Channel, Claim, Coverage, DocumentRequirement, Proposal, Sale, Task
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +25,9 @@ def debug(settings):
 
 
 def seed(*args):
+    """The command; without its workload of claims unless a test asks for one."""
+    if not any(arg.startswith("--sinistros") for arg in args):
+        args = (*args, "--sinistros=0")
     out = StringIO()
     call_command("seed_demo", *args, stdout=out, stderr=StringIO())
     return out.getvalue()
@@ -215,3 +220,27 @@ def test_the_supervisor_logs_in_and_both_staff_users_have_their_roles(debug):
     assert set(supervisor.groups.values_list("name", flat=True)) == {"Supervisor de sinistros"}
     assert supervisor.has_perm("claims.deny_claim")
     assert not User.objects.get(username="analista").has_perm("claims.deny_claim")
+
+
+def test_the_workload_puts_claims_in_every_queue_state_with_owners_tasks_and_proposals(
+        debug, local_media):
+    out = seed("--sinistros=60")
+
+    claims = Claim.objects.all()
+    assert "60 sinistros de demonstração criados agora" in out
+    assert claims.count() == 60
+    assert not claims.filter(owner__isnull=True).exists()  # the team receives every claim
+    assert {"documentos", "analise", "encerrado"} <= set(claims.values_list("awaiting", flat=True))
+    assert Proposal.objects.filter(status="pendente").exists()
+    assert Task.objects.filter(status="aberta").exists()
+    # Dated in the past by the services themselves: ages and decisions spread over weeks.
+    assert claims.filter(notified_at__lt=timezone.now() - dt.timedelta(days=14)).exists()
+    assert claims.filter(days_to_decision__gt=0).exists()
+    # Once: running it again adds no claims.
+    assert "0 sinistros de demonstração criados agora" in seed("--sinistros=60")
+    assert Claim.objects.count() == 60
+
+    browser = Client()
+    admin_login(browser, "analista", "analista-demo")
+    dashboard = browser.get("/admin/").content.decode()
+    assert "Meus sinistros" in dashboard and "Sinistros abertos por semana" in dashboard

@@ -3,20 +3,25 @@
 Each limit below is the statements the call needs (the same on PostgreSQL and SQLite;
 the savepoint pair is Django's nested atomic block):
 
-- opening (10): the token; the sale row locked with the coverage; one aggregate for the
-  coverage's open claim and the LMI/LMG used; the document requirements; SAVEPOINT,
-  the claim's INSERT (its regulatory clock included), RELEASE (the unique index's last
+- opening (11): the token; the sale row locked with the coverage; one aggregate for the
+  coverage's open claim and the LMI/LMG used; the document requirements; the team of
+  the most specific assignment rule, locked (none here); SAVEPOINT, the claim's INSERT
+  (its regulatory clock, team and owner included), RELEASE (the unique index's last
   word on a race); the requested documents; the outbox event; the history row. The
   answer is built from those objects: nothing is read back.
-- saldo-devedor (10): the token; the sale row locked through its claim; the claim row
+- opening routed to a team (14): those, plus the team's analysts with their open
+  claims counted, the chosen analyst's round-robin mark, and the assignment's timeline
+  row.
+- saldo-devedor (11): the token; the sale row locked through its claim; the claim row
   locked with its coverage; its payments, requested and received documents (what the
   answer shows, loaded once); the LMI/LMG used; the event (only when the value moved);
-  the history row; the claim's UPDATE. The clock is not recomputed: a balance update
-  cannot change it.
+  the history row; what the claim now awaits (payments and proposals, one query); the
+  claim's UPDATE. The clock is not recomputed: a balance update cannot change it.
 - the upload PUT (local storage, the last pending document): the file read for the
   token's checks; the file row locked once; the request it answers; its UPDATE; the
   sale and claim locks; the pending items with whether each is answered; the history
-  before the step (the clock); the event; the history row; the claim's UPDATE.
+  before the step (the clock); the event; the history row; what the claim now awaits;
+  the claim's UPDATE.
 """
 
 from urllib.parse import urlparse
@@ -26,10 +31,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from claims import roles
+from claims.models import AssignmentRule, Claim, Team, TeamMember
 from tests.claims.documents_helpers import OPEN_BODY, PDF, upload_body
+from tests.claims.lifecycle_helpers import staff
 from tests.factories import DocumentRequirementFactory
 
-OPEN_LIMIT, BALANCE_LIMIT, UPLOAD_LIMIT = 10, 10, 11
+OPEN_LIMIT, ROUTED_OPEN_LIMIT, BALANCE_LIMIT, UPLOAD_LIMIT = 11, 14, 11, 12
 
 # Real transactions, as in production: inside a test's own transaction every service's
 # atomic block would add a SAVEPOINT and a RELEASE that production never runs.
@@ -59,7 +67,7 @@ def statements(call):
     return response, [q["sql"] for q in captured.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
 
 
-def test_opening_a_claim_takes_at_most_ten_statements(api, sale, requirements):
+def test_opening_a_claim_takes_at_most_eleven_statements(api, sale, requirements):
     response, sql = statements(lambda: api.post(
         f"/api/v1/vendas/{sale.id}/abrir-sinistro", OPEN_BODY, format="json"))
 
@@ -72,7 +80,21 @@ def test_opening_a_claim_takes_at_most_ten_statements(api, sale, requirements):
     assert api.get(f"/api/v1/sinistros/{body['numero-sinistro']}").json() == body
 
 
-def test_a_balance_update_takes_at_most_ten_statements(api, sale, requirements):
+def test_opening_a_claim_routed_to_a_team_takes_at_most_fourteen_statements(
+        api, sale, requirements):
+    team = Team.objects.create(name="Vida")
+    AssignmentRule.objects.create(team=team)
+    for name in ("ana", "bruno"):
+        TeamMember.objects.create(team=team, user=staff(name, roles.ANALYST))
+
+    response, sql = statements(lambda: api.post(
+        f"/api/v1/vendas/{sale.id}/abrir-sinistro", OPEN_BODY, format="json"))
+
+    assert len(sql) <= ROUTED_OPEN_LIMIT, "\n".join(sql)
+    assert Claim.objects.get(number=response.json()["numero-sinistro"]).owner.username == "ana"
+
+
+def test_a_balance_update_takes_at_most_eleven_statements(api, sale, requirements):
     number = api.post(f"/api/v1/vendas/{sale.id}/abrir-sinistro",
                       {**OPEN_BODY, "saldo-devedor": 15000}, format="json").json()["numero-sinistro"]
 

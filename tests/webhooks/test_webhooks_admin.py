@@ -76,3 +76,26 @@ def test_a_ping_to_an_inactive_subscription_is_refused_with_a_message(supervisor
     assert response.status_code == 200
     assert not Delivery.objects.exists()
     assert "Sistema do banco:" in response.content.decode()
+
+
+def test_the_subscription_page_lists_its_events_by_name_and_offers_nothing_to_save(
+        supervisor, subscription):
+    services.update_subscription(channel=subscription.channel, subscription_id=subscription.pk,
+                                 events=["sinistro-criado", "sinistro-pagamento-concluido"])
+
+    page = supervisor.get(f"/admin/webhooks/subscription/{subscription.pk}/change/").content.decode()
+
+    assert ("Sinistro criado <code>sinistro-criado</code><br>"
+            "Pagamento liquidado <code>sinistro-pagamento-concluido</code>") in page
+    assert "[&quot;" not in page  # not the stored JSON array
+    assert 'name="_save"' not in page and 'name="_continue"' not in page
+    assert "<h1>Visualizar assinatura de webhook</h1>" in page  # not "Modificar"
+
+
+def test_a_delivery_page_offers_nothing_to_save(supervisor, subscription):
+    delivery = services.send_ping(channel=subscription.channel, subscription_id=subscription.pk)
+
+    page = supervisor.get(f"/admin/webhooks/delivery/{delivery.pk}/change/").content.decode()
+
+    assert 'name="_save"' not in page and 'name="_continue"' not in page
+    assert "Fechar" in page  # the way back instead

@@ -7,9 +7,10 @@ import re
 import pytest
 from django.utils import timezone
 
-from claims import services
-from claims.models import Claim, ClaimHistory, Event
+from claims import roles, services
+from claims.models import AssignmentRule, Claim, ClaimHistory, Event, Team, TeamMember
 from claims.workflow import ClaimStatus
+from tests.claims.lifecycle_helpers import staff
 from tests.factories import ClaimFactory, PaymentFactory, SaleFactory
 from tests.whitelabel.helpers import generate_link, open_session, post_form
 from tests.whitelabel.test_generate_url_api import PAYMENT
@@ -141,6 +142,19 @@ def test_opening_a_claim_runs_the_apis_service(insured, sale, death_certificate)
     page = text(insured.get(response["Location"]))
     assert f"Sinistro {claim.number} comunicado." in page
     assert "Certidão de óbito" in page and "Aguardando envio." in page
+
+
+def test_a_claim_opened_on_the_pages_has_an_owner_at_once(insured, sale):
+    team = Team.objects.create(name="Vida")
+    AssignmentRule.objects.create(team=team)
+    TeamMember.objects.create(team=team, user=staff("zuleica", roles.ANALYST))
+
+    post_form(insured, f"{NEW}?cobertura=cobertura/morte", opening())
+
+    claim = Claim.objects.get()
+    assert (claim.team, claim.owner.username) == (team, "zuleica")
+    page = text(insured.get(f"/segurado/sinistros/{claim.number}"))
+    assert claim.number in page and "Zuleica" not in page and "Distribuído" not in page
 
 
 def test_the_actor_is_the_channels_user_when_the_link_names_one(api, sale):

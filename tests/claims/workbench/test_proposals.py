@@ -1,0 +1,145 @@
+"""Four-eyes approvals: every analyst's denial and payments above the authority limit
+become proposals; a supervisor approves (the same service runs, both names in the
+timeline) or rejects with a reason; nobody approves their own; a proposal on a claim that
+changed since goes stale. Until approval, the API, the events and the clock see nothing."""
+
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from claims import errors, roles, services
+from claims.models import ClaimHistory, Payment, Proposal
+from tests.claims.lifecycle_helpers import (
+    VALID_PIX,
+    act,
+    acted,
+    claim_under_review,
+    events_of,
+    page_messages,
+    staff,
+)
+
+
+@pytest.fixture
+def reviewed(api, sale, team):
+    return claim_under_review(api, sale)
+
+
+def propose_denial(client, claim, reason="Doença preexistente não declarada."):
+    response = act(client, claim, "recusar", {"reason": reason})
+    assert "Recusa proposta ao supervisor" in page_messages(client, response)
+    return Proposal.objects.get(claim=claim, status="pendente")
+
+
+def test_a_supervisor_approves_a_denial_and_the_timeline_names_both(api, reviewed, team):
+    ana, sergio = team.people["ana"], team.people["sergio"]
+    proposal = propose_denial(ana, reviewed)
+    clock_before = (reviewed.clock_kind, reviewed.clock_deadline)
+    reviewed.refresh_from_db()
+    assert (reviewed.clock_kind, reviewed.clock_deadline) == clock_before
+    assert api.get(f"/api/v1/sinistros/{reviewed.number}").json().get("recusa") is None
+
+    page = sergio.get(f"/admin/claims/claim/{reviewed.pk}/change/").content.decode()
+    response = sergio.post(f"/admin/claims/claim/{reviewed.pk}/propostas/{proposal.pk}/",
+                           {"decision": "aprovar"})
+
+    assert "Aguardando aprovação do supervisor" in page and "Aprovar proposta" in page
+    assert "Proposta aprovada e aplicada ao sinistro." in page_messages(sergio, response)
+    reviewed.refresh_from_db()
+    assert reviewed.status == "recusado" and reviewed.awaiting == "encerrado"
+    assert events_of(reviewed)[-1].name == "sinistro-negado"
+    denial = ClaimHistory.objects.get(claim=reviewed, action="recusar")
+    assert (denial.user, denial.proposed_by) == (sergio.user, ana.user)
+    timeline = sergio.get(f"/admin/claims/claim/{reviewed.pk}/change/").content.decode()
+    assert "Sinistro recusado</strong> por Sergio <span class=\"approved\">(aprovou a proposta de Ana)" in timeline
+
+
+def test_another_analyst_cannot_approve_and_the_author_cannot_approve_their_own(
+        reviewed, team, db):
+    proposal = propose_denial(team.people["ana"], reviewed)
+    bruno = team.people["bruno"]
+
+    assert bruno.post(f"/admin/claims/claim/{reviewed.pk}/propostas/{proposal.pk}/",
+                      {"decision": "aprovar"}).status_code == 302
+    proposal.refresh_from_db()
+    assert proposal.status == "pendente"
+    assert "Aprovar proposta" not in bruno.get(
+        f"/admin/claims/claim/{reviewed.pk}/change/").content.decode()
+
+    # Someone who may approve proposals but not deny: their own denial is a proposal
+    # that they cannot approve.
+    lead = staff("lider", roles.ANALYST)
+    lead.user_permissions.add(Permission.objects.get(codename="approve_proposal"))
+    services.reject(proposal_id=proposal.pk, user=team.people["sergio"].user, reason="Reveja.")
+    reviewed.refresh_from_db()
+    own = services.propose(kind="recusar", claim_id=reviewed.pk, user=lead,
+                           arguments={"reason": "x", "denied_at": None},
+                           expected_version=reviewed.version)
+    with pytest.raises(errors.ProposalNotAllowed, match="própria proposta"):
+        services.approve(proposal_id=own.pk, user=lead)
+
+
+def test_a_rejection_needs_a_reason_and_leaves_the_claim_as_it_was(reviewed, team):
+    proposal = propose_denial(team.people["ana"], reviewed)
+    sergio = team.people["sergio"]
+
+    empty = sergio.post(f"/admin/claims/claim/{reviewed.pk}/propostas/{proposal.pk}/",
+                        {"decision": "rejeitar", "reason": ""})
+    done = sergio.post(f"/admin/claims/claim/{reviewed.pk}/propostas/{proposal.pk}/",
+                       {"decision": "rejeitar", "reason": "Falta o laudo para recusar."})
+
+    assert "por que a proposta é rejeitada" in page_messages(sergio, empty)
+    assert "Proposta rejeitada" in page_messages(sergio, done)
+    reviewed.refresh_from_db()
+    assert reviewed.status == "documentacao-em-analise" and reviewed.awaiting == "analise"
+    row = ClaimHistory.objects.get(claim=reviewed, action="proposta-rejeitada")
+    assert "Motivo: Falta o laudo para recusar." in row.note
+
+
+def test_a_proposal_goes_stale_when_the_claim_changes_and_is_never_applied(reviewed, team):
+    proposal = propose_denial(team.people["ana"], reviewed)
+    acted(team.people["bruno"], reviewed, "aprovar-documentacao")
+
+    proposal.refresh_from_db()
+    reviewed.refresh_from_db()
+    assert proposal.status == "obsoleta"
+    assert reviewed.awaiting == "analise" and reviewed.status == "em-regulacao"
+    assert ClaimHistory.objects.filter(claim=reviewed, action="proposta-obsoleta").exists()
+    with pytest.raises(errors.ProposalNotAllowed, match="já foi decidida"):
+        services.approve(proposal_id=proposal.pk, user=team.people["sergio"].user)
+
+
+def test_a_payment_above_the_authority_is_proposed_checked_first_and_paid_on_approval(
+        reviewed, team, settings):
+    settings.PAYMENT_AUTHORITY_LIMIT = Decimal("10000.00")
+    ana, sergio = team.people["ana"], team.people["sergio"]
+    acted(ana, reviewed, "aprovar-documentacao")
+
+    too_much = act(ana, reviewed, "registrar-pagamento", {"amount": "60.000,00", **VALID_PIX})
+    proposed = act(ana, reviewed, "registrar-pagamento", {"amount": "20.000,00", **VALID_PIX})
+
+    # The dry run gives the service's own refusal at once, and no proposal.
+    assert "passa do valor restante do sinistro" in too_much.content.decode()
+    assert "proposta enviada ao supervisor" in page_messages(ana, proposed)
+    assert not Payment.objects.exists()
+    proposal = Proposal.objects.get(status="pendente")
+    services.approve(proposal_id=proposal.pk, user=sergio.user)
+    payment = Payment.objects.get()
+    assert (payment.amount, payment.registered_by) == (Decimal("20000.00"), sergio.user)
+    row = ClaimHistory.objects.get(claim=reviewed, action="registrar-pagamento")
+    assert row.proposed_by == ana.user
+    reviewed.refresh_from_db()
+    assert reviewed.awaiting == "liquidacao"
+
+
+def test_one_proposal_waits_at_a_time(reviewed, team):
+    propose_denial(team.people["ana"], reviewed)
+    reviewed.refresh_from_db()
+
+    with pytest.raises(errors.ProposalNotAllowed, match="Já há uma proposta"):
+        services.propose(kind="recusar", claim_id=reviewed.pk, user=team.people["bruno"].user,
+                         arguments={"reason": "y", "denied_at": None},
+                         expected_version=reviewed.version)
+    page = team.people["bruno"].get(f"/admin/claims/claim/{reviewed.pk}/change/").content.decode()
+    assert "Propor recusa: aguardando a decisão do supervisor sobre a proposta pendente" in page

@@ -1,0 +1,110 @@
+"""Tasks: by hand on a claim, and automatically (documents pending for
+DOCUMENT_REMINDER_DAYS, a deadline 5 days away); overdue ones escalate to the team's
+supervisors once; completing or cancelling writes the timeline."""
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from claims import errors, services
+from claims.models import ClaimHistory, Task
+from tests.claims.lifecycle_helpers import open_claim, page_messages
+from tests.factories import DocumentRequirementFactory
+
+
+@pytest.fixture
+def pending_documents(db):
+    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
+                               title="Certidão de óbito")
+
+
+def test_a_task_made_by_hand_is_listed_and_closing_it_writes_the_timeline(api, sale, team):
+    claim = open_claim(api, sale)
+    ana = team.people["ana"]
+    due = timezone.localdate() + dt.timedelta(days=2)
+
+    created = ana.post(f"/admin/claims/claim/{claim.pk}/tarefas/", {
+        "subject": "Ligar para o banco", "due_on": due.isoformat(), "owner": "", "note": ""})
+    assert "Tarefa criada: Ligar para o banco" in page_messages(ana, created)
+    task = Task.objects.get()
+    mine = ana.get("/admin/claims/task/").content.decode()
+    done = ana.post(f"/admin/claims/claim/{claim.pk}/tarefas/{task.pk}/concluir/", {"note": "Feito."})
+
+    assert "Minhas tarefas" in mine and "Ligar para o banco" in mine
+    assert "Tarefa concluída." in page_messages(ana, done)
+    task.refresh_from_db()
+    assert (task.status, task.closed_by, task.owner) == ("concluida", ana.user, ana.user)
+    assert list(ClaimHistory.objects.filter(claim=claim, action__startswith="tarefa")
+                .values_list("action", flat=True)) == ["tarefa-criada", "tarefa-concluida"]
+    assert "Ligar para o banco" not in ana.get("/admin/claims/task/").content.decode()
+
+
+def test_cancelling_needs_a_reason_and_a_task_closes_once(api, sale, team):
+    claim = open_claim(api, sale)
+    ana = team.people["ana"].user
+    task = services.create_task(claim_id=claim.pk, user=ana, subject="Revisar",
+                                due_on=timezone.localdate())
+
+    with pytest.raises(errors.TaskNotAllowed, match="por que"):
+        services.close_task(task_id=task.pk, user=ana, done=False)
+    services.close_task(task_id=task.pk, user=ana, done=False, note="Duplicada.")
+    with pytest.raises(errors.TaskNotAllowed, match="já foi concluída ou cancelada"):
+        services.close_task(task_id=task.pk, user=ana, done=True)
+
+
+def test_a_task_cannot_be_due_in_the_past(api, sale, team):
+    claim = open_claim(api, sale)
+
+    with pytest.raises(errors.TaskNotAllowed, match="passado"):
+        services.create_task(claim_id=claim.pk, user=team.people["ana"].user, subject="X",
+                             due_on=timezone.localdate() - dt.timedelta(days=1))
+
+
+def test_documents_pending_for_a_week_make_one_chase_task_for_the_owner(
+        api, sale, team, pending_documents, settings):
+    settings.DOCUMENT_REMINDER_DAYS = 7
+    claim = open_claim(api, sale)
+
+    early = services.workbench_sweep(now=timezone.now() + dt.timedelta(days=6))
+    late = services.workbench_sweep(now=timezone.now() + dt.timedelta(days=7, hours=1))
+    again = services.workbench_sweep(now=timezone.now() + dt.timedelta(days=7, hours=2))
+
+    assert (early.created, late.created, again.created) == (0, 1, 0)
+    task = Task.objects.get(kind="cobrar-documentos")
+    assert (task.subject, task.owner.username, task.claim) == ("Cobrar documentos", "ana", claim)
+
+
+def test_a_deadline_five_days_away_makes_a_decide_by_task_closed_once_decided(api, sale, team):
+    claim = open_claim(api, sale)  # no documents required: the decision clock runs
+    claim.refresh_from_db()
+    deadline = timezone.localdate(claim.clock_deadline)
+    five_days_before = claim.clock_deadline - dt.timedelta(days=5)
+
+    assert services.workbench_sweep(now=five_days_before - dt.timedelta(days=1)).created == 0
+    assert services.workbench_sweep(now=five_days_before).created == 1
+    task = Task.objects.get(kind="decidir")
+    assert task.subject == f"Decidir até {deadline:%d/%m}" and task.due_on == deadline
+
+    services.approve_documents(claim_id=claim.pk, user=team.people["ana"].user)
+    assert services.workbench_sweep(now=five_days_before).closed == 1
+    task.refresh_from_db()
+    assert task.status == "concluida"
+
+
+def test_an_overdue_task_escalates_to_the_teams_supervisors_once(api, sale, team):
+    claim = open_claim(api, sale)
+    task = services.create_task(claim_id=claim.pk, user=team.people["ana"].user,
+                                subject="Pedir laudo", due_on=timezone.localdate())
+
+    assert services.workbench_sweep().escalated == 0
+    tomorrow = timezone.now() + dt.timedelta(days=1)
+    assert services.workbench_sweep(now=tomorrow).escalated == 1
+    assert services.workbench_sweep(now=tomorrow).escalated == 0
+
+    row = ClaimHistory.objects.get(claim=claim, action="tarefa-escalada")
+    assert "escalada aos supervisores da equipe Vida: Sergio" in row.note
+    task.refresh_from_db()
+    assert task.escalated_at is not None and task.status == "aberta"
+    dashboard = team.people["sergio"].get("/admin/").content.decode()
+    assert "Tarefas escaladas" in dashboard and "Pedir laudo" in dashboard
