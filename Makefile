@@ -41,9 +41,10 @@ test: $(STAMP)
 schemathesis: $(STAMP)
 	.ci/schemathesis
 
-## The hosted pages' screenshots in the README (taken by their browser test)
+## The README's screenshots of the hosted pages and of the workbench (taken by their browser tests)
 screenshots: $(STAMP)
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/test_browser_hosted_pages.py -k local
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/test_browser_workbench.py -k seeded
 
 migrate: export DJANGO_DEBUG ?= true
 migrate: $(RUNTIME_STAMP)

@@ -43,6 +43,7 @@ class Dashboard:
     my_tasks_url: str
     oldest: list[Claim]
     oldest_scope: str
+    oldest_mine: bool  # the owner column would repeat the reader's own name
     weekly: list[tuple[str, int]]
     decision_days: list[tuple[str, int]]
     supervisor: bool = False
@@ -71,6 +72,7 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
                     .filter(queues.queue_filter(scope, user, teams), status__in=OPEN_STATUSES)
                     .order_by("notified_at", "id")[:5]),
         oldest_scope=queues.QUEUE_LABELS[scope],
+        oldest_mine=scope == queues.MINE,
         weekly=_weekly(now),
         decision_days=[],
         supervisor=supervisor,

@@ -35,10 +35,10 @@ def _staff(username: str, first: str, last: str, role: str) -> User:
     return user
 
 
-def _log_in(page, base: str, username: str) -> None:
+def _log_in(page, base: str, username: str, password: str = PASSWORD) -> None:
     page.goto(f"{base}/admin/login/?next=/admin/")
     page.get_by_label("Usuário").fill(username)
-    page.get_by_label("Senha").fill(PASSWORD)
+    page.get_by_label("Senha").fill(password)
     page.get_by_role("button", name="Acessar").click()
     # Claims roles land on their dashboard, greeted by name.
     expect(page.get_by_role("heading", name=re.compile(r"^Bom trabalho, "))).to_be_visible()

@@ -38,8 +38,10 @@ STALE = (errors.ClaimChangedConcurrently, errors.TransitionNotAllowed)
 
 @admin.register(Claim)
 class ClaimAdmin(WorkbenchViews, admin.ModelAdmin):
-    list_display = ["number", "insured", "status_label", "awaiting_label", "owner_name",
-                    "amount_brl", "days_open", "deadline"]
+    # The deadline right after the number: the queues are ordered by it, and it must stay
+    # on screen when the columns outgrow a narrow window.
+    list_display = ["number", "deadline", "insured", "status_label", "awaiting_label", "owner_name",
+                    "amount_brl", "days_open"]
     list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, OpenFilter, "status",
                    "sale__channel", CoverageFilter, "nature", "notified_at"]
     actions = ["reassign_selected"]
