@@ -1,6 +1,7 @@
-"""Benchmark (not a test): the analysts' claim list at 100,000 claims, per page: the
-database time and the number of statements of the list, each filter and each search,
-and of the events list (the webhook sweep's order).
+"""Benchmark (not a test): the analysts' workbench at 100,000 claims, per page: the
+database time and the number of statements of the dashboard (an analyst's and a
+supervisor's), each queue, the list's filters and searches, "Minhas tarefas", and the
+events list (the webhook sweep's order).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/claims_bench \\
         python bench/admin_claims_list.py [--claims 100000] [--reload] [--explain]
@@ -10,10 +11,13 @@ the database ``DATABASE_URL`` names, which must be a scratch one: it migrates it
 the first time (or with ``--reload``), empties the claims tables and loads channels,
 sales (one per claim, three coverages each), claims in every status over two years,
 and three history rows and two outbox events per claim, with ``COPY`` (about a minute
-for 100,000 claims). Later runs reuse the data.
+for 100,000 claims). The workbench's people are one team of twenty analysts and two
+supervisors: nearly every claim has an owner (one open claim in twenty waits in "Sem
+responsável"), what it awaits, its decision date; one open claim in ten has an open
+task, one in two hundred a pending proposal. Later runs reuse the data.
 
-Each page is requested through Django's admin (the test client, logged in as an
-analyst) five times; the best run's database time is printed: the sum of its
+Each page is requested through Django's admin (the test client, logged in as one of the
+analysts or as a supervisor) five times; the best run's database time is printed: the sum of its
 statements' execution times as the client sees them (round trips included), which is
 what an index changes. ``--explain`` prints the plan of each page's slowest statement.
 """
@@ -52,7 +56,19 @@ STATUSES = (["finalizado"] * 45 + ["recusado"] * 10 + ["abertura-rejeitada"] * 2
             + ["documentacao-em-analise"] * 8 + ["pendente-de-dados-de-pagamento"] * 4
             + ["criado"] * 4)
 CLAIM_TABLES = ("claims_claimhistory", "claims_event", "claims_payment", "claims_documentfile",
-                "claims_documentrequest", "claims_claim", "claims_coverage", "claims_sale")
+                "claims_documentrequest", "claims_task", "claims_proposal", "claims_claim",
+                "claims_coverage", "claims_sale", "claims_teammember", "claims_assignmentrule",
+                "claims_team")
+ANALYSTS, SUPERVISORS = 20, 2
+OPEN = {"criado", "em-regulacao", "pendente-de-documentacao", "documentacao-em-analise",
+        "pendente-de-dados-de-pagamento"}
+# What a claim in each status awaits (claims.awaiting decides it in the service; the
+# loader only needs a realistic spread).
+AWAITING = {"criado": ("analise",), "documentacao-em-analise": ("analise",),
+            "pendente-de-documentacao": ("documentos",),
+            "pendente-de-dados-de-pagamento": ("dados-pagamento",),
+            "em-regulacao": ("analise", "liquidacao", "nada")}
+DECIDED = {"finalizado", "recusado", "em-regulacao", "pendente-de-dados-de-pagamento"}
 
 
 def main() -> None:
@@ -66,8 +82,10 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    from django.contrib.auth.models import User
+
     loaded = count("claims_claim")
-    if args.reload or loaded != args.claims:
+    if args.reload or loaded != args.claims or not User.objects.filter(username=ANALYST).exists():
         started = time.perf_counter()
         load(args.claims)
         print(f"loaded {args.claims} claims in {time.perf_counter() - started:.0f} s")
@@ -99,7 +117,7 @@ def _copy_text(value) -> str:
         return r"\N"
     if isinstance(value, bool):
         return "t" if value else "f"
-    if isinstance(value, dt.datetime):
+    if isinstance(value, dt.datetime | dt.date):
         return value.isoformat()
     if isinstance(value, dict | list):
         value = json.dumps(value)
@@ -113,12 +131,13 @@ def load(total: int) -> None:
     rng = random.Random(42)
     with connection.cursor() as cursor:
         cursor.execute(f"TRUNCATE {', '.join(CLAIM_TABLES)} CASCADE")
+    team, analysts, supervisors = workbench_people()
     channels = list(Channel.objects.order_by("slug")[:CHANNELS])
     while len(channels) < CHANNELS:
         channels.append(make_channel(f"Canal de carga {len(channels) + 1}"))
     now = dt.datetime.now(dt.timezone.utc)
     start = now - dt.timedelta(days=730)
-    sales, coverages, claims, history, events = [], [], [], [], []
+    sales, coverages, claims, history, events, tasks, proposals = [], [], [], [], [], [], []
     coverage_id = 0
     history_id = 0
     for n in range(total):
@@ -138,11 +157,29 @@ def load(total: int) -> None:
         notified = created + dt.timedelta(days=rng.uniform(1, 60))
         clock = notified + dt.timedelta(days=30) if status in ("criado", "em-regulacao") else None
         paused = status == "pendente-de-documentacao" and rng.random() < 0.2
+        is_open = status in OPEN
+        owner = analysts[n % ANALYSTS] if not (is_open and rng.random() < 0.05) else None
+        awaiting = rng.choice(AWAITING[status]) if is_open else "encerrado"
+        if is_open and owner and rng.random() < 0.005:
+            awaiting = "aprovacao"
+            proposals.append((uuid.uuid4(), claim_id, "recusar", {"reason": "Carga"},
+                              "recusar o sinistro. Motivo: Carga", 3, "pendente", owner.pk,
+                              now, None, None, ""))
+        decided = (notified + dt.timedelta(days=rng.uniform(1, 40))
+                   if status in DECIDED else None)
+        if decided and decided > now:
+            decided = None
+        if is_open and owner and rng.random() < 0.1:
+            tasks.append((claim_id, "manual", "Conferir documentos",
+                          (now + dt.timedelta(days=rng.randint(-10, 10))).date(), owner.pk, "",
+                          "aberta", owner.pk, now, None, None, None))
         claims.append((
             claim_id, f"SIN-{n:012d}", sale_id, first_coverage, status, "morte-natural",
             "50000.00", None, notified - dt.timedelta(days=3), notified, "Solicitante",
             "Contato", "contato@example.com", "", "", "", None, {},
-            None, "", 3, "decisao" if clock else "", clock, paused, notified, notified))
+            None, "", 3, "decisao" if clock else "", clock, paused, notified, notified,
+            owner.pk if owner else None, team.pk, awaiting, decided,
+            (decided - notified).days if decided else None))
         for step in range(3):
             history_id += 1
             event_id = uuid.uuid4()
@@ -166,7 +203,15 @@ def load(total: int) -> None:
             "contact_name", "contact_email", "contact_phone_area_code", "contact_phone_number",
             "narrative", "payment_details", "additional_data", "denied_at", "denial_reason",
             "version", "clock_kind", "clock_deadline", "clock_paused", "created_at",
-            "updated_at"), claims)
+            "updated_at", "owner_id", "team_id", "awaiting", "decided_at", "days_to_decision"),
+            claims)
+        copy_rows(cursor, "claims_task", (
+            "claim_id", "kind", "subject", "due_on", "owner_id", "note", "status",
+            "created_by_id", "created_at", "closed_by_id", "closed_at", "escalated_at"), tasks)
+        copy_rows(cursor, "claims_proposal", (
+            "id", "claim_id", "kind", "arguments", "summary", "claim_version", "status",
+            "proposed_by_id", "proposed_at", "decided_by_id", "decided_at", "decision_note"),
+            proposals)
         copy_rows(cursor, "claims_event", (
             "id", "channel_id", "claim_id", "name", "details", "created_at", "relayed_at"),
             events)
@@ -178,6 +223,27 @@ def load(total: int) -> None:
                            f"(SELECT max(id) FROM {table}))")
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
+
+
+def workbench_people():
+    """The team every claim belongs to: twenty analysts and two supervisors."""
+    from django.contrib.auth.models import User
+
+    from claims import roles
+    from claims.models import AssignmentRule, Team, TeamMember
+    from tests.claims.lifecycle_helpers import staff
+
+    User.objects.filter(username__startswith="bench-").delete()
+    team = Team.objects.create(name="Equipe de carga")
+    AssignmentRule.objects.create(team=team)
+    analysts = [staff(f"bench-analista-{i:02d}", roles.ANALYST) for i in range(1, ANALYSTS + 1)]
+    supervisors = [staff(f"bench-supervisor-{i}", roles.SUPERVISOR)
+                   for i in range(1, SUPERVISORS + 1)]
+    for user in analysts:
+        TeamMember.objects.create(team=team, user=user, role=TeamMember.Role.ANALYST)
+    for user in supervisors:
+        TeamMember.objects.create(team=team, user=user, role=TeamMember.Role.SUPERVISOR)
+    return team, analysts, supervisors
 
 
 # --- measuring -------------------------------------------------------------------------
@@ -201,7 +267,14 @@ class StatementTimer:
         return sum(seconds for seconds, _, _ in self.statements)
 
 
-def pages() -> list[tuple[str, str]]:
+ANALYST, SUPERVISOR = "bench-analista-01", "bench-supervisor-1"
+
+
+def pages() -> list[tuple[str, str, str]]:
+    """(who, what, url): the analyst's day, the supervisor's, then the list's filters and
+    searches and the events list (as the analyst)."""
+    from django.contrib.auth.models import User
+
     from claims.models import Channel, Claim, Sale
 
     sale = Sale.objects.order_by("created_at")[count("claims_sale") // 2]
@@ -215,7 +288,24 @@ def pages() -> list[tuple[str, str]]:
     week = urlencode({"notified_at__gte": str(today - dt.timedelta(days=7)),
                       "notified_at__lt": str(today + dt.timedelta(days=1))})
     claims, events = "/admin/claims/claim/", "/admin/claims/event/"
-    return [
+    colleague = User.objects.get(username="bench-analista-02").pk
+    workbench = [
+        (ANALYST, "dashboard (analyst)", "/admin/"),
+        (ANALYST, "queue: Meus sinistros", f"{claims}?fila=meus"),
+        (ANALYST, "queue: Meus sinistros, page 20", f"{claims}?fila=meus&p=20"),
+        (ANALYST, "queue: Meus, awaiting analysis", f"{claims}?fila=meus&awaiting__exact=analise"),
+        (ANALYST, "queue: Meus, deadline overdue", f"{claims}?fila=meus&prazo=vencido"),
+        (ANALYST, "queue: Minha equipe", f"{claims}?fila=equipe"),
+        (ANALYST, "queue: Sem responsável", f"{claims}?fila=sem-responsavel"),
+        (ANALYST, "queue: Todos os sinistros", f"{claims}?fila=todos"),
+        (ANALYST, "Minhas tarefas", "/admin/claims/task/"),
+        (SUPERVISOR, "dashboard (supervisor)", "/admin/"),
+        (SUPERVISOR, "queue: Minha equipe (supervisor)", f"{claims}?fila=equipe"),
+        (SUPERVISOR, "queue: an analyst's (supervisor)", f"{claims}?responsavel={colleague}"),
+        (SUPERVISOR, "pending proposals", "/admin/claims/proposal/?status__exact=pendente"),
+    ]
+    # The rest read the whole book, as a search does: the "Todos os sinistros" queue.
+    return workbench + [(ANALYST, label, _all_claims(url)) for label, url in [
         ("list, first page", claims),
         ("list, page 100", f"{claims}?p=100"),
         ("filter: open claims", f"{claims}?situacao=abertos"),
@@ -237,22 +327,27 @@ def pages() -> list[tuple[str, str]]:
         ("search: one common surname", f"{claims}?q=Lima"),
         ("events list", events),
         ("events of a claim (number)", f"{events}?q={claim.number}"),
-    ]
+    ]]
+
+
+def _all_claims(url: str) -> str:
+    claims = "/admin/claims/claim/"
+    if url == claims:
+        return f"{claims}?fila=todos"
+    return url.replace(f"{claims}?", f"{claims}?fila=todos&")
 
 
 def measure(*, explain: bool) -> None:
+    from django.contrib.auth.models import User
     from django.test import Client
 
-    from claims import roles
-    from tests.claims.lifecycle_helpers import staff
-
-    from django.contrib.auth.models import User
-
-    User.objects.filter(username="bench-analista").delete()
-    client = Client()
-    client.force_login(staff("bench-analista", roles.ANALYST))
+    clients = {}
+    for username in (ANALYST, SUPERVISOR):
+        clients[username] = Client()
+        clients[username].force_login(User.objects.get(username=username))
     rows = []
-    for label, url in pages():
+    for who, label, url in pages():
+        client = clients[who]
         best = None
         for _ in range(RUNS):
             timer = StatementTimer()
@@ -272,7 +367,8 @@ def measure(*, explain: bool) -> None:
     worst = max(rows, key=lambda row: row[1].seconds)
     print(f"claims: {count('claims_claim')}, sales: {count('claims_sale')}, coverages: "
           f"{count('claims_coverage')}, events: {count('claims_event')}, history rows: "
-          f"{count('claims_claimhistory')}; database time per page: best of {RUNS}")
+          f"{count('claims_claimhistory')}, open tasks: {count('claims_task')}, proposals: "
+          f"{count('claims_proposal')}; database time per page: best of {RUNS}")
     print(f"slowest page: {worst[0]} at {worst[1].seconds * 1000:.1f} ms")
 
 

@@ -1,13 +1,16 @@
 """What the admin's home page (the analysts' dashboard) shows, read in a fixed number
 of queries however many claims there are: every figure is an aggregate answered by an
-index (see the ``claim_*_queue``, ``claim_open_by_age``, ``claim_notified`` and
-``claim_decided`` indexes). Figures link to the claim list filtered the same way
-(claims.queues), so a number and its list always agree."""
+index alone (the ``claim_*_queue``, ``claim_notified`` and ``claim_decided`` indexes
+include the columns the counts read, so PostgreSQL scans no claim row for them; each
+aggregate is written so one index answers it, e.g. mine and my team's deadlines are two
+counts rather than one over ``owner OR team``). Figures link to the claim list filtered
+the same way (claims.queues), so a number and its list always agree."""
 
 import datetime as dt
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 from django.db.models.functions import TruncWeek
 from django.urls import reverse
@@ -25,6 +28,7 @@ DECISION_WINDOW_DAYS = 90
 # The days-to-decision distribution's buckets (upper bounds, inclusive); past the last,
 # "mais de 30" — the regulatory 30 days.
 DECISION_BUCKETS = (5, 10, 15, 20, 25, 30)
+User = get_user_model()
 
 
 @dataclass(frozen=True)
@@ -62,9 +66,11 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
     teams = queues.team_ids(user)
     supervisor = user.has_perm("claims.assign_claim")
     scope = queues.default_queue(user)
+    today = _local_midnight(now)
+    team_rows = _by_owner(queues.queue_filter(queues.TEAM, user, teams), today) if teams else None
     board = Dashboard(
         mine_by_awaiting=_mine_by_awaiting(user),
-        deadlines=_deadlines(user, teams, now),
+        deadlines=_deadlines(user, team_rows, today),
         my_tasks=list(Task.objects.select_related("claim").filter(
             owner=user, status=Task.Status.OPEN).order_by("due_on", "id")[:10]),
         my_tasks_url=reverse("admin:claims_task_changelist"),
@@ -77,11 +83,12 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
         decision_days=[],
         supervisor=supervisor,
     )
-    histogram = _decision_histogram(now)
-    board.decision_days = _distribution(histogram)
+    board.decision_days = _distribution(_decision_histogram(now))
     if supervisor:
-        board.load = _load(teams, now)
-        board.channel_medians = _medians(histogram)
+        # The supervisor's teams, or everyone's claims when they lead no team.
+        board.load = _load(team_rows if team_rows is not None else _by_owner(
+            Q(status__in=OPEN_STATUSES, owner__isnull=False), today))
+        board.channel_medians = _medians(_decision_histogram_by_channel(now))
         board.proposals = list(Proposal.objects.select_related("claim", "proposed_by").filter(
             status=Proposal.Status.PENDING).order_by("proposed_at")[:10])
         board.escalated = list(escalated_tasks_for(user).select_related("claim", "owner")
@@ -102,28 +109,46 @@ def _local_midnight(now: dt.datetime) -> dt.datetime:
     return timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def _deadlines(user, teams: list[int], now: dt.datetime) -> dict[str, list[Figure]]:
-    """Overdue, due within 5 days, suspended: mine and my team's, in one query (the same
-    rules as the list's DeadlineFilter)."""
-    today = _local_midnight(now)
-    overdue = Q(clock_deadline__lt=today)
-    soon = Q(clock_deadline__gte=today, clock_deadline__lt=today + dt.timedelta(days=6))
-    paused = Q(clock_paused=True)
-    mine, team = Q(owner=user), Q(team_id__in=teams)
-    scopes = {queues.MINE: mine, queues.TEAM: team}
-    totals = Claim.objects.filter(status__in=OPEN_STATUSES).filter(mine | team).aggregate(**{
-        f"{scope}_{name}": Count("id", filter=condition & which)
-        for scope, which in scopes.items()
-        for name, condition in (("vencido", overdue), ("5dias", soon), ("suspenso", paused))
-    })
-    labels = {"vencido": "Prazo vencido", "5dias": "Vence em 5 dias", "suspenso": "Prazo suspenso"}
+DEADLINE_LABELS = {"vencido": "Prazo vencido", "5dias": "Vence em 5 dias",
+                   "suspenso": "Prazo suspenso"}
+
+
+def _deadline_conditions(today: dt.datetime) -> dict[str, Q]:
+    """The list's DeadlineFilter rules, as count filters."""
     return {
-        queues.QUEUE_LABELS[scope]: [
-            Figure(label, totals[f"{scope}_{name}"], claims_url(fila=scope, prazo=name),
-                   alarm=name == "vencido" and totals[f"{scope}_{name}"] > 0)
-            for name, label in labels.items()]
-        for scope in scopes if scope == queues.MINE or teams
+        "vencido": Q(clock_deadline__lt=today),
+        "5dias": Q(clock_deadline__gte=today, clock_deadline__lt=today + dt.timedelta(days=6)),
+        "suspenso": Q(clock_paused=True),
     }
+
+
+def _by_owner(scope: Q, today: dt.datetime) -> list[dict]:
+    """Open claims of a scope per owner (None: unassigned), with their deadline counts:
+    one pass over the scope's queue index serves both the team's deadlines and each
+    analyst's load."""
+    return list(Claim.objects.filter(scope).values("owner_id").annotate(
+        open=Count("id"),
+        **{name: Count("id", filter=condition)
+           for name, condition in _deadline_conditions(today).items()}).order_by())
+
+
+def _deadline_figures(scope: str, totals: dict) -> list[Figure]:
+    return [Figure(label, totals[name], claims_url(fila=scope, prazo=name),
+                   alarm=name == "vencido" and totals[name] > 0)
+            for name, label in DEADLINE_LABELS.items()]
+
+
+def _deadlines(user, team_rows: list[dict] | None, today: dt.datetime) -> dict[str, list[Figure]]:
+    """Overdue, due within 5 days, suspended: mine (from my queue's index) and my
+    team's (the sums of its per-owner rows)."""
+    mine = Claim.objects.filter(queues.queue_filter(queues.MINE, user)).aggregate(**{
+        name: Count("id", filter=condition)
+        for name, condition in _deadline_conditions(today).items()})
+    figures = {queues.QUEUE_LABELS[queues.MINE]: _deadline_figures(queues.MINE, mine)}
+    if team_rows is not None:
+        team = {name: sum(row[name] for row in team_rows) for name in DEADLINE_LABELS}
+        figures[queues.QUEUE_LABELS[queues.TEAM]] = _deadline_figures(queues.TEAM, team)
+    return figures
 
 
 def _weekly(now: dt.datetime) -> list[tuple[str, int]]:
@@ -134,22 +159,31 @@ def _weekly(now: dt.datetime) -> list[tuple[str, int]]:
         timezone.localdate(week) if isinstance(week, dt.datetime) else week: n
         for week, n in Claim.objects.filter(notified_at__gte=start)
         .annotate(week=TruncWeek("notified_at", tzinfo=timezone.get_current_timezone()))
-        .values_list("week").annotate(n=Count("id"))
+        .values_list("week").annotate(n=Count("*"))  # not id: claim_notified alone answers
     }
     weeks = [(start + dt.timedelta(weeks=i)).date() for i in range(WEEKS)]
     return [(f"{week:%d/%m}", counts.get(week, 0)) for week in weeks]
 
 
-def _decision_histogram(now: dt.datetime) -> list[tuple[str, int, int]]:
-    """(channel, days to decision, claims) for decisions in the last 90 days."""
-    return list(Claim.objects.filter(decided_at__gte=now - dt.timedelta(days=DECISION_WINDOW_DAYS))
-                .values_list("sale__channel__name", "days_to_decision")
-                .annotate(n=Count("id")).order_by("sale__channel__name", "days_to_decision"))
+def _decided_since(now: dt.datetime):
+    return Claim.objects.filter(decided_at__gte=now - dt.timedelta(days=DECISION_WINDOW_DAYS))
+
+
+def _decision_histogram(now: dt.datetime) -> list[tuple[int, int]]:
+    """(days to decision, claims) for decisions in the last 90 days."""
+    return list(_decided_since(now).values_list("days_to_decision").annotate(n=Count("*"))
+                .order_by("days_to_decision"))
+
+
+def _decision_histogram_by_channel(now: dt.datetime) -> list[tuple[str, int, int]]:
+    """(channel, days to decision, claims): the same decisions, per channel (supervisors)."""
+    return list(_decided_since(now).values_list("sale__channel__name", "days_to_decision")
+                .annotate(n=Count("*")).order_by("sale__channel__name", "days_to_decision"))
 
 
 def _distribution(histogram) -> list[tuple[str, int]]:
     buckets = [0] * (len(DECISION_BUCKETS) + 1)
-    for _, days, n in histogram:
+    for days, n in histogram:
         index = next((i for i, top in enumerate(DECISION_BUCKETS) if days <= top),
                      len(DECISION_BUCKETS))
         buckets[index] += n
@@ -183,31 +217,13 @@ def _medians(histogram) -> list[tuple[str, float | None, int]]:
             for channel, counts in sorted(by_channel.items())]
 
 
-def _load(teams: list[int], now: dt.datetime) -> list[dict]:
-    """Each analyst's open claims and how many are overdue (the supervisor's teams, or
-    everyone's when they lead no team)."""
-    today = _local_midnight(now)
-    claims = Claim.objects.filter(status__in=OPEN_STATUSES, owner__isnull=False)
-    if teams:
-        claims = claims.filter(team_id__in=teams)
-    rows = (claims.values("owner", "owner__first_name", "owner__last_name", "owner__username")
-            .annotate(open=Count("id"), overdue=Count("id", filter=Q(clock_deadline__lt=today)))
-            .order_by("-overdue", "-open"))
+def _load(rows: list[dict]) -> list[dict]:
+    """Each analyst's open claims and how many are overdue, most overdue first."""
+    rows = [row for row in rows if row["owner_id"] is not None]
+    people = User.objects.in_bulk([row["owner_id"] for row in rows])
+    rows.sort(key=lambda row: (-row["vencido"], -row["open"], person(people[row["owner_id"]])))
     return [{
-        "name": person(_Named(row)), "open": row["open"], "overdue": row["overdue"],
-        "url": claims_url(responsavel=row["owner"]),
-        "overdue_url": claims_url(responsavel=row["owner"], prazo="vencido"),
+        "name": person(people[row["owner_id"]]), "open": row["open"], "overdue": row["vencido"],
+        "url": claims_url(responsavel=row["owner_id"]),
+        "overdue_url": claims_url(responsavel=row["owner_id"], prazo="vencido"),
     } for row in rows]
-
-
-class _Named:
-    """Enough of a user for ``person`` from a values() row."""
-
-    def __init__(self, row):
-        self.row = row
-
-    def get_full_name(self):
-        return f"{self.row['owner__first_name']} {self.row['owner__last_name']}".strip()
-
-    def get_username(self):
-        return self.row["owner__username"]

@@ -22,6 +22,7 @@ from claims.admin.filters import (
     OwnerFilter,
     QueueFilter,
 )
+from claims.admin.pagination import IdsFirstPaginator
 from claims.admin.search import claim_search
 from claims.admin.workbench import WorkbenchViews
 from claims.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
@@ -52,6 +53,7 @@ class ClaimAdmin(WorkbenchViews, admin.ModelAdmin):
     # The queues' order (claims.queues): the deadline, overdue first, then age.
     ordering = QUEUE_ORDER
     list_per_page = 50
+    paginator = IdsFirstPaginator
     # A filtered list counts its own rows only, not the whole table as well.
     show_full_result_count = False
 

@@ -182,13 +182,21 @@ class Migration(migrations.Migration):
             name='team',
             field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='claims', to='claims.team', verbose_name='equipe'),
         ),
-        migrations.AddIndex(
+        migrations.RemoveIndex(
             model_name='claim',
-            index=models.Index(condition=models.Q(('status__in', ['criado', 'documentacao-em-analise', 'em-regulacao', 'pendente-de-dados-de-pagamento', 'pendente-de-documentacao'])), fields=['owner', 'clock_deadline', 'notified_at', 'id'], name='claim_owner_queue'),
+            name='claim_clock_deadline',
         ),
         migrations.AddIndex(
             model_name='claim',
-            index=models.Index(condition=models.Q(('status__in', ['criado', 'documentacao-em-analise', 'em-regulacao', 'pendente-de-dados-de-pagamento', 'pendente-de-documentacao'])), fields=['team', 'clock_deadline', 'notified_at', 'id'], name='claim_team_queue'),
+            index=models.Index(fields=['clock_deadline', 'notified_at', 'id'], name='claim_deadline_order'),
+        ),
+        migrations.AddIndex(
+            model_name='claim',
+            index=models.Index(condition=models.Q(('status__in', ['criado', 'documentacao-em-analise', 'em-regulacao', 'pendente-de-dados-de-pagamento', 'pendente-de-documentacao'])), fields=['owner', 'clock_deadline', 'notified_at', 'id'], include=['awaiting', 'clock_paused'], name='claim_owner_queue'),
+        ),
+        migrations.AddIndex(
+            model_name='claim',
+            index=models.Index(condition=models.Q(('status__in', ['criado', 'documentacao-em-analise', 'em-regulacao', 'pendente-de-dados-de-pagamento', 'pendente-de-documentacao'])), fields=['team', 'clock_deadline', 'notified_at', 'id'], include=['owner', 'clock_paused'], name='claim_team_queue'),
         ),
         migrations.AddIndex(
             model_name='claim',
@@ -200,7 +208,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='claim',
-            index=models.Index(condition=models.Q(('decided_at__isnull', False)), fields=['decided_at'], name='claim_decided'),
+            index=models.Index(condition=models.Q(('decided_at__isnull', False)), fields=['decided_at'], include=['days_to_decision', 'sale'], name='claim_decided'),
         ),
         migrations.AddField(
             model_name='teammember',

@@ -109,9 +109,10 @@ class Claim(models.Model):
             ("approve_proposal", "Pode aprovar ou rejeitar propostas acima da alçada"),
         ]
         indexes = [
-            models.Index(fields=["clock_deadline"], name="claim_clock_deadline"),
-            # The admin's list: newest first (the admin adds -pk to -created_at), and the
-            # notice-date filter.
+            # The list's order for every claim ("Todos os sinistros", a search, a filter):
+            # the deadline, then age; also the deadline filters' ranges.
+            models.Index(fields=["clock_deadline", "notified_at", "id"], name="claim_deadline_order"),
+            # Newest first (the API's pages of a channel's claims).
             models.Index(fields=["created_at", "id"], name="claim_created"),
             models.Index(fields=["notified_at"], name="claim_notified"),
             # Its status and nature filters: the count, and the newest of that status.
@@ -123,9 +124,13 @@ class Claim(models.Model):
             # The queues (Meus sinistros, Minha equipe, Sem responsável) in their order:
             # the deadline (PostgreSQL's ascending b-tree puts NULLs last, as the list
             # does), then age. Open claims only: the closed ones are most of the table.
+            # What they include answers the dashboard's counts (by Aguardando, by deadline,
+            # each analyst's load) from the index alone, without reading the claims.
             models.Index(fields=["owner", "clock_deadline", "notified_at", "id"],
+                         include=["awaiting", "clock_paused"],
                          condition=Q(status__in=sorted(OPEN_STATUSES)), name="claim_owner_queue"),
             models.Index(fields=["team", "clock_deadline", "notified_at", "id"],
+                         include=["owner", "clock_paused"],
                          condition=Q(status__in=sorted(OPEN_STATUSES)), name="claim_team_queue"),
             models.Index(fields=["clock_deadline", "notified_at", "id"],
                          condition=Q(status__in=sorted(OPEN_STATUSES), owner__isnull=True),
@@ -133,9 +138,9 @@ class Claim(models.Model):
             # The dashboard's oldest open claims.
             models.Index(fields=["notified_at", "id"], condition=Q(status__in=sorted(OPEN_STATUSES)),
                          name="claim_open_by_age"),
-            # Days to decision over the last 90 days.
-            models.Index(fields=["decided_at"], condition=Q(decided_at__isnull=False),
-                         name="claim_decided"),
+            # Days to decision over the last 90 days, from the index alone.
+            models.Index(fields=["decided_at"], include=["days_to_decision", "sale"],
+                         condition=Q(decided_at__isnull=False), name="claim_decided"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["number"], name="claim_number_unique"),
