@@ -30,7 +30,7 @@ from tests.browser import (
     screenshot_on_failure,
 )
 from tests.claims.lifecycle_helpers import claim_under_review
-from tests.test_browser_claim_lifecycle import PASSWORD, _act, _badge, _log_in, _log_out, _staff
+from tests.test_browser_claim_lifecycle import _act, _badge, _log_in, _log_out, _staff
 
 
 def _csp_watch(page) -> list[str]:

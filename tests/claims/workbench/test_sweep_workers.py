@@ -1,0 +1,121 @@
+"""Two real Celery workers run the workbench sweep at once, through the real broker:
+each automatic task is made once and each overdue task escalates once.
+
+Needs PostgreSQL (the workers are other processes and must see the test database) and
+a networked broker (Redis or RabbitMQ); `.ci/run` runs it in its PostgreSQL pass.
+"""
+
+import datetime as dt
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from claims.models import ClaimHistory, DocumentRequest, Task
+from claims.tasks import workbench_sweep
+from claims.workflow import ClaimStatus, TimelineEntry
+from tests.conftest import postgres_only
+from tests.factories import ClaimFactory
+
+ROOT = Path(__file__).resolve().parents[3]
+SWEEPS = 8
+
+pytestmark = [
+    postgres_only,
+    pytest.mark.skipif(
+        not settings.CELERY_BROKER_URL.startswith(("redis://", "amqp://")),
+        reason="needs a networked broker (CELERY_BROKER_URL redis:// or amqp://)",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def two_workers(tmp_path):
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_DEBUG": "true",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "DOCUMENT_REMINDER_DAYS": "7",
+        "DEADLINE_TASK_DAYS": "5",
+    }
+    queue = f"test-sweep-{os.getpid()}"
+    logs = [tmp_path / f"worker-{n}.log" for n in (1, 2)]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=threads",
+             "--concurrency=2", "--prefetch-multiplier=1", "--without-mingle",
+             "--without-gossip", "-n", f"sweep{n}@%h", "-Q", queue, "--loglevel=INFO"],
+            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+        for n, log in zip((1, 2), logs, strict=True)
+    ]
+    try:
+        yield queue, logs
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def _ran(log: Path) -> int:
+    """Sweeps this worker finished (Celery logs each task's success at INFO)."""
+    return sum(1 for line in log.read_text().splitlines()
+               if "claims.tasks.workbench_sweep" in line and "succeeded" in line)
+
+
+def test_two_workers_sweeping_at_once_make_each_task_and_escalation_once(two_workers, team):
+    queue, logs = two_workers
+    ana, bruno = team.people["ana"].user, team.people["bruno"].user
+    now = timezone.now()
+    waiting = []  # documents pending for ten days: "Cobrar documentos"
+    for owner in (ana, bruno) * 3:
+        claim = ClaimFactory(status=ClaimStatus.PENDING_DOCUMENTS, owner=owner, team=team)
+        DocumentRequest.objects.create(claim=claim, doc_type="certidao-de-obito",
+                                       title="Certidão de óbito",
+                                       requested_at=now - dt.timedelta(days=10))
+        waiting.append(claim)
+    deciding = [  # a decision due in three days: "Decidir até dd/mm"
+        ClaimFactory(status=ClaimStatus.UNDER_REGULATION, owner=owner, team=team,
+                     clock_kind="decisao", clock_deadline=now + dt.timedelta(days=3))
+        for owner in (ana, bruno) * 3]
+    overdue = [  # made by hand, due yesterday: escalates to Sérgio
+        Task.objects.create(claim=claim, subject="Ligar para o banco", owner=claim.owner,
+                            due_on=timezone.localdate() - dt.timedelta(days=1))
+        for claim in deciding[:4]]
+
+    for _ in range(SWEEPS):
+        workbench_sweep.apply_async(queue=queue)
+
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and sum(_ran(log) for log in logs) < SWEEPS:
+        time.sleep(0.5)
+    ran = [_ran(log) for log in logs]
+
+    assert sum(ran) == SWEEPS, [log.read_text()[-2000:] for log in logs]
+    assert all(ran), f"one worker ran every sweep: {ran}"  # both took part
+    for claim in waiting:
+        assert list(claim.tasks.filter(kind=Task.Kind.CHASE_DOCUMENTS)
+                    .values_list("owner", "status")) == [(claim.owner_id, "aberta")]
+    for claim in deciding:
+        [subject] = claim.tasks.filter(kind=Task.Kind.DECIDE_BY).values_list("subject", flat=True)
+        assert subject == f"Decidir até {timezone.localtime(claim.clock_deadline):%d/%m}"
+    for task in overdue:
+        task.refresh_from_db()
+        assert task.escalated_at is not None
+        assert ClaimHistory.objects.filter(
+            claim=task.claim, action=TimelineEntry.TASK_ESCALATED).count() == 1
+    # Only the tasks due: nothing for the claims' other states.
+    assert Task.objects.count() == len(waiting) + len(deciding) + len(overdue)
