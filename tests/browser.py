@@ -3,10 +3,13 @@ Playwright browser download). CI (.ci/run exports CI=true) must run these tests:
 missing browser fails them; elsewhere they are skipped."""
 
 import os
+import re
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import Group, User
+from playwright.sync_api import expect
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -42,3 +45,39 @@ def screenshot_on_failure(page, tmp_path):
         page.screenshot(path=tmp_path / "failure.png", full_page=True)
         print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
         raise
+
+
+# --- the admin, as a person uses it ------------------------------------------------
+
+PASSWORD = "Senha-Forte-2026!"
+
+
+def staff_user(username: str, first: str, last: str, role: str) -> User:
+    user = User.objects.create_user(username, f"{username}@seguradora.example", PASSWORD,
+                                    is_staff=True, first_name=first, last_name=last)
+    user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+def log_in(page, base: str, username: str, password: str = PASSWORD) -> None:
+    page.goto(f"{base}/admin/login/?next=/admin/")
+    page.get_by_label("Usuário").fill(username)
+    page.get_by_label("Senha").fill(password)
+    page.get_by_role("button", name="Acessar").click()
+    # Claims roles land on their dashboard, greeted by name.
+    expect(page.get_by_role("heading", name=re.compile(r"^Bom trabalho, "))).to_be_visible()
+
+
+def log_out(page) -> None:
+    page.get_by_role("button", name="Encerrar sessão").click()
+    expect(page.get_by_role("heading", name="Sessão encerrada")).to_be_visible()
+
+
+def status_badge(page):
+    return page.locator("h1 .status")
+
+
+def open_action(page, label: str) -> None:
+    """Click the action's button on the claim page: its confirmation form opens."""
+    page.locator("nav.claim-actions").get_by_role("link", name=label, exact=True).click()
+    expect(page.get_by_role("button", name=f"Confirmar: {label}")).to_be_visible()

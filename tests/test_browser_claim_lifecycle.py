@@ -11,7 +11,7 @@ elsewhere the test is skipped when it is missing, but never under ``CI=true``.
 import re
 
 import pytest
-from django.contrib.auth.models import Group, Permission, User
+from django.contrib.auth.models import Group, Permission
 from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
@@ -19,35 +19,16 @@ from claims import roles
 from tests.browser import (
     TIMEOUT_MS,
     launch,
+    log_in,
+    log_out,
     needs_chromium,
+    open_action,
     require_chromium,
     screenshot_on_failure,
+    staff_user,
+    status_badge,
 )
 from tests.claims.lifecycle_helpers import claim_under_review
-
-PASSWORD = "Senha-Forte-2026!"
-
-
-def _staff(username: str, first: str, last: str, role: str) -> User:
-    user = User.objects.create_user(username, f"{username}@seguradora.example", PASSWORD,
-                                    is_staff=True, first_name=first, last_name=last)
-    user.groups.add(Group.objects.get(name=role))
-    return user
-
-
-def _log_in(page, base: str, username: str, password: str = PASSWORD) -> None:
-    page.goto(f"{base}/admin/login/?next=/admin/")
-    page.get_by_label("Usuário").fill(username)
-    page.get_by_label("Senha").fill(password)
-    page.get_by_role("button", name="Acessar").click()
-    # Claims roles land on their dashboard, greeted by name.
-    expect(page.get_by_role("heading", name=re.compile(r"^Bom trabalho, "))).to_be_visible()
-
-
-def _log_out(page) -> None:
-    page.get_by_role("button", name="Encerrar sessão").click()
-    expect(page.get_by_role("heading", name="Sessão encerrada")).to_be_visible()
-
 
 def _open_claim_from_list(page, base: str, search: str, number: str) -> None:
     page.goto(f"{base}/admin/")
@@ -59,16 +40,6 @@ def _open_claim_from_list(page, base: str, search: str, number: str) -> None:
     expect(row).to_have_count(1)
     row.get_by_role("link", name=number).click()
     expect(page.get_by_role("heading", name=f"Sinistro {number}")).to_be_visible()
-
-
-def _badge(page):
-    return page.locator("h1 .status")
-
-
-def _act(page, label: str) -> None:
-    """Click the action's button on the claim page: its confirmation form opens."""
-    page.locator("nav.claim-actions").get_by_role("link", name=label, exact=True).click()
-    expect(page.get_by_role("button", name=f"Confirmar: {label}")).to_be_visible()
 
 
 def _confirm(page, label: str) -> None:
@@ -94,8 +65,8 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
     roles.sync_roles(Group, Permission)
     claim = claim_under_review(api, sale)
     number, insured = claim.number, sale.insured_name
-    _staff("ana.analista", "Ana", "Souza", roles.ANALYST)
-    _staff("sergio.supervisor", "Sérgio", "Lima", roles.SUPERVISOR)
+    staff_user("ana.analista", "Ana", "Souza", roles.ANALYST)
+    staff_user("sergio.supervisor", "Sérgio", "Lima", roles.SUPERVISOR)
     today = timezone.localdate()
 
     # The browser part touches no ORM (Playwright's sync API runs an event loop here).
@@ -112,16 +83,16 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
                 expect.set_options(timeout=TIMEOUT_MS)
 
                 # --- the analyst: approve the documents, register a payment ----------------
-                _log_in(page, base, "ana.analista")
+                log_in(page, base, "ana.analista")
                 _open_claim_from_list(page, base, number, number)
-                expect(_badge(page)).to_have_text("Documentação em análise")
+                expect(status_badge(page)).to_have_text("Documentação em análise")
                 summary = page.locator("section.summary")
                 expect(summary).to_contain_text("Morte")
                 expect(summary).to_contain_text("R$ 50.000,00")
                 expect(summary).to_contain_text(insured)
                 expect(page.locator("nav.claim-actions")).not_to_contain_text("Recusar")  # supervisors
 
-                _act(page, "Aprovar documentação")
+                open_action(page, "Aprovar documentação")
                 # Without payment data the form proposes asking for it; the analyst pays now.
                 ask = page.get_by_label("Solicitar dados de pagamento em seguida")
                 expect(ask).to_be_checked()
@@ -129,9 +100,9 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
                 page.get_by_label("Observação").fill("Certidão e documento conferidos.")
                 _confirm(page, "Aprovar documentação")
                 expect(page.locator(".messagelist")).to_contain_text("Documentação aprovada.")
-                expect(_badge(page)).to_have_text("Em regulação")
+                expect(status_badge(page)).to_have_text("Em regulação")
 
-                _act(page, "Registrar pagamento")
+                open_action(page, "Registrar pagamento")
                 expect(page.locator(".claim-line")).to_contain_text("restante R$ 50.000,00")
                 expect(page.locator(".help-box").first).to_contain_text(
                     "Valor restante do sinistro: R$ 50.000,00")
@@ -146,7 +117,7 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
                 _confirm(page, "Registrar pagamento")
                 expect(page.locator(".messagelist")).to_contain_text(
                     "Pagamento de R$ 1.500,00 para Maria da Silva registrado.")
-                expect(_badge(page)).to_have_text("Em regulação")
+                expect(status_badge(page)).to_have_text("Em regulação")
                 payments = page.locator("section[aria-labelledby=pagamentos] tbody tr")
                 expect(payments).to_have_count(1)
                 expect(payments).to_contain_text("Maria da Silva")
@@ -168,14 +139,14 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
                 expect(entries.nth(1)).to_contain_text("Certidão e documento conferidos.")
                 # An analyst may not settle: no such button for her.
                 expect(page.locator("nav.claim-actions")).not_to_contain_text("Liquidar pagamento")
-                _log_out(page)
+                log_out(page)
 
                 # --- the supervisor: settle the payment, finalize ---------------------------
-                _log_in(page, base, "sergio.supervisor")
+                log_in(page, base, "sergio.supervisor")
                 _open_claim_from_list(page, base, insured, number)
-                expect(_badge(page)).to_have_text("Em regulação")
+                expect(status_badge(page)).to_have_text("Em regulação")
 
-                _act(page, "Liquidar pagamento")
+                open_action(page, "Liquidar pagamento")
                 page.get_by_label("Pagamento:", exact=True).select_option(index=0)
                 expect(page.get_by_label("Pagamento:", exact=True)).to_contain_text(
                     "R$ 1.500,00 para Maria da Silva (PIX)")
@@ -189,15 +160,15 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
                 expect(payments).to_contain_text("E2E-PIX-0001")
                 expect(payments).to_contain_text(today.strftime("%d/%m/%Y"))
 
-                _act(page, "Finalizar")
+                open_action(page, "Finalizar")
                 _confirm(page, "Finalizar")
                 expect(page.locator(".messagelist")).to_contain_text("Sinistro finalizado.")
-                expect(_badge(page)).to_have_text("Finalizado")
+                expect(status_badge(page)).to_have_text("Finalizado")
                 expect(entries.nth(0)).to_contain_text("Sinistro finalizado por Sérgio Lima")
                 expect(entries.nth(0)).to_contain_text("Pago R$ 1.500,00. Reserva liberada: R$ 48.500,00.")
                 expect(entries.nth(1)).to_contain_text("Pagamento liquidado por Sérgio Lima")
                 expect(summary).to_contain_text("R$ 1.500,00")  # the value is what was paid
-                _log_out(page)
+                log_out(page)
                 assert refused == []
         finally:
             browser.close()

@@ -25,12 +25,16 @@ from claims.models import AssignmentRule, Team, TeamMember
 from tests.browser import (
     TIMEOUT_MS,
     launch,
+    log_in,
+    log_out,
     needs_chromium,
+    open_action,
     require_chromium,
     screenshot_on_failure,
+    staff_user,
+    status_badge,
 )
 from tests.claims.lifecycle_helpers import claim_under_review
-from tests.test_browser_claim_lifecycle import _act, _badge, _log_in, _log_out, _staff
 
 
 def _csp_watch(page) -> list[str]:
@@ -56,9 +60,9 @@ def test_a_claim_from_the_api_is_worked_proposed_for_denial_and_approved_by_the_
     base = live_server.url
 
     roles.sync_roles(Group, Permission)
-    ana = _staff("ana.analista", "Ana", "Souza", roles.ANALYST)
-    bruno = _staff("bruno.analista", "Bruno", "Costa", roles.ANALYST)
-    sergio = _staff("sergio.supervisor", "Sérgio", "Lima", roles.SUPERVISOR)
+    ana = staff_user("ana.analista", "Ana", "Souza", roles.ANALYST)
+    bruno = staff_user("bruno.analista", "Bruno", "Costa", roles.ANALYST)
+    sergio = staff_user("sergio.supervisor", "Sérgio", "Lima", roles.SUPERVISOR)
     team = Team.objects.create(name="Vida e prestamista")
     AssignmentRule.objects.create(team=team)  # every channel, every coverage
     TeamMember.objects.create(team=team, user=ana, role=TeamMember.Role.ANALYST)
@@ -81,7 +85,7 @@ def test_a_claim_from_the_api_is_worked_proposed_for_denial_and_approved_by_the_
                 expect.set_options(timeout=TIMEOUT_MS)
 
                 # --- Ana starts on her dashboard; the claim is already hers ----------------
-                _log_in(page, base, "ana.analista")
+                log_in(page, base, "ana.analista")
                 expect(page.get_by_role("heading", name="Bom trabalho, Ana Souza")).to_be_visible()
                 mine = page.locator("section[aria-labelledby=meus]")
                 expect(mine.get_by_role("link", name="1 Análise do analista")).to_be_visible()
@@ -119,7 +123,7 @@ def test_a_claim_from_the_api_is_worked_proposed_for_denial_and_approved_by_the_
 
                 # A denial is a proposal to the supervisor: nothing changes yet.
                 expect(page.locator("nav.claim-actions")).not_to_contain_text("Recusar")
-                _act(page, "Propor recusa")
+                open_action(page, "Propor recusa")
                 page.get_by_label("Motivo da recusa (informado ao canal)").fill(
                     "Óbito anterior ao início de vigência da apólice.")
                 page.get_by_role("button", name="Confirmar: Propor recusa").click()
@@ -127,12 +131,12 @@ def test_a_claim_from_the_api_is_worked_proposed_for_denial_and_approved_by_the_
                 expect(proposal).to_contain_text("Aguardando aprovação do supervisor")
                 expect(proposal).to_contain_text("proposta por Ana Souza")
                 expect(proposal).to_contain_text("Você fez esta proposta")
-                expect(_badge(page)).to_have_text("Documentação em análise")
+                expect(status_badge(page)).to_have_text("Documentação em análise")
                 expect(bar).to_contain_text("Aguardando: Aprovação do supervisor")
-                _log_out(page)
+                log_out(page)
 
                 # --- Bruno finds it without accents and cannot approve it ------------------
-                _log_in(page, base, "bruno.analista")
+                log_in(page, base, "bruno.analista")
                 page.goto(f"{base}/admin/claims/claim/")
                 page.locator("#searchbar").fill("joao conceicao")
                 page.get_by_role("button", name="Pesquisar").click()
@@ -140,10 +144,10 @@ def test_a_claim_from_the_api_is_worked_proposed_for_denial_and_approved_by_the_
                 _claim_page(page, number)
                 expect(proposal).to_contain_text("Um supervisor de sinistros aprova ou rejeita.")
                 expect(proposal.get_by_role("button", name="Aprovar proposta")).to_have_count(0)
-                _log_out(page)
+                log_out(page)
 
                 # --- Sérgio approves: the denial applies with both names -------------------
-                _log_in(page, base, "sergio.supervisor")
+                log_in(page, base, "sergio.supervisor")
                 board = page.locator("section[aria-labelledby=propostas]")
                 expect(board).to_contain_text(number)
                 board.get_by_role("link", name=number).click()
@@ -151,11 +155,11 @@ def test_a_claim_from_the_api_is_worked_proposed_for_denial_and_approved_by_the_
                 page.get_by_role("button", name="Aprovar proposta").click()
                 expect(page.locator(".messagelist")).to_contain_text(
                     "Proposta aprovada e aplicada ao sinistro.")
-                expect(_badge(page)).to_have_text("Recusado")
+                expect(status_badge(page)).to_have_text("Recusado")
                 expect(timeline.nth(0)).to_contain_text("por Sérgio Lima")
                 expect(timeline.nth(0)).to_contain_text("aprovou a proposta de Ana Souza")
                 expect(page.locator("section#proposta")).to_have_count(0)
-                _log_out(page)
+                log_out(page)
                 assert refused == []
         finally:
             browser.close()
@@ -190,7 +194,7 @@ def test_the_day_starts_on_the_dashboard_and_the_queues_of_a_seeded_demo(
                 page.set_default_timeout(TIMEOUT_MS)
                 expect.set_options(timeout=TIMEOUT_MS)
 
-                _log_in(page, base, "analista", password="analista-demo")
+                log_in(page, base, "analista", password="analista-demo")
                 mine = page.locator("section[aria-labelledby=meus] .counts a")
                 expect(mine).to_have_count(6)
                 counts = [int(text.split()[0]) for text in mine.all_inner_texts()]
@@ -214,9 +218,9 @@ def test_the_day_starts_on_the_dashboard_and_the_queues_of_a_seeded_demo(
                 overdue = [i for i, t in enumerate(texts) if "vencido" in t.lower()]
                 assert overdue == list(range(len(overdue)))
                 save(page, "analista-meus-sinistros", full_page=False)
-                _log_out(page)
+                log_out(page)
 
-                _log_in(page, base, "supervisor", password="supervisor-demo")
+                log_in(page, base, "supervisor", password="supervisor-demo")
                 load = page.locator("section[aria-labelledby=carga] tbody tr")
                 expect(load).to_have_count(2)
                 expect(load.first).to_contain_text(re.compile("Ana|Bruno"))
@@ -229,7 +233,7 @@ def test_the_day_starts_on_the_dashboard_and_the_queues_of_a_seeded_demo(
                 expect(page.get_by_role("heading", name="Minha equipe")).to_be_visible()
                 expect(page.locator("#result_list tbody tr").first).to_be_visible()
                 save(page, "supervisor-minha-equipe", full_page=False)
-                _log_out(page)
+                log_out(page)
                 assert refused == []
         finally:
             browser.close()
