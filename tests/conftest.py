@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -14,6 +16,21 @@ pytest_plugins = ["tests.s3"]
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL (row locks, concurrency)"
 )
+
+
+def worker_process_env(**extra: str) -> dict[str, str]:
+    """The environment of a real Celery worker process beside the tests: the test
+    database (the worker must see what the test wrote) and the test's broker."""
+    from django.conf import settings
+
+    db = connection.settings_dict
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        **extra,
+    }
 
 
 @pytest.fixture(autouse=True)

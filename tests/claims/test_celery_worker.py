@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
 from claims.models import DocumentFile
 from claims.tasks import sweep_pending_uploads
 from tests.claims.documents_helpers import PDF
-from tests.conftest import postgres_only
+from tests.conftest import postgres_only, worker_process_env
 from tests.factories import ClaimFactory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,15 +37,7 @@ pytestmark = [
 def worker(tmp_path, settings):
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.DOCUMENT_STORAGE = "local"
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        "DOCUMENT_STORAGE": "local",
-    }
+    env = worker_process_env(MEDIA_ROOT=str(settings.MEDIA_ROOT), DOCUMENT_STORAGE="local")
     queue = f"test-{os.getpid()}"
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",

@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
 from claims.models import ClaimHistory, DocumentRequest, Task
 from claims.tasks import workbench_sweep
 from claims.workflow import ClaimStatus, TimelineEntry
-from tests.conftest import postgres_only
+from tests.conftest import postgres_only, worker_process_env
 from tests.factories import ClaimFactory
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -38,16 +37,8 @@ pytestmark = [
 
 @pytest.fixture
 def two_workers(tmp_path):
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DJANGO_DEBUG": "true",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "DOCUMENT_REMINDER_DAYS": "7",
-        "DEADLINE_TASK_DAYS": "5",
-    }
+    env = worker_process_env(DJANGO_DEBUG="true", DOCUMENT_REMINDER_DAYS="7",
+                             DEADLINE_TASK_DAYS="5")
     queue = f"test-sweep-{os.getpid()}"
     logs = [tmp_path / f"worker-{n}.log" for n in (1, 2)]
     processes = [
