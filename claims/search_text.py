@@ -40,8 +40,9 @@ def fold(text: str) -> str:
 
 
 def search_words(term: str) -> list[str]:
-    """The folded words of what was typed; each must be found (quotes are punctuation)."""
-    return fold(term).split()
+    """The folded words of what was typed, each once; each must be found (quotes are
+    punctuation, so a quoted phrase is its words)."""
+    return list(dict.fromkeys(fold(term).split()))
 
 
 def search_text(*, number: str, sale_id, insured_name: str, insured_cpf: str,
