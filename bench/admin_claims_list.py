@@ -126,6 +126,7 @@ def _copy_text(value) -> str:
 
 def load(total: int) -> None:
     from claims.models import Channel
+    from claims.search_text import search_text
     from tests.factories import make_channel, make_cpf
 
     rng = random.Random(42)
@@ -145,8 +146,9 @@ def load(total: int) -> None:
         created = start + dt.timedelta(seconds=rng.uniform(0, 730 * 86400))
         channel = channels[n % CHANNELS]
         name = f"{rng.choice(FIRST)} {rng.choice(LAST)} {rng.choice(LAST)}"
+        cpf = make_cpf(10_000_000 + n)
         sales.append((sale_id, channel.pk, uuid.uuid4(), uuid.uuid4(), None, "ativa", name,
-                      make_cpf(10_000_000 + n), "", "", "", dt.date(2024, 1, 1),
+                      cpf, "", "", "", dt.date(2024, 1, 1),
                       dt.date(2030, 12, 31), "100000.00", created, created))
         first_coverage = coverage_id + 1
         for name_ in COVERAGES:
@@ -179,7 +181,9 @@ def load(total: int) -> None:
             "Contato", "contato@example.com", "", "", "", None, {},
             None, "", 3, "decisao" if clock else "", clock, paused, notified, notified,
             owner.pk if owner else None, team.pk, awaiting, decided,
-            (decided - notified).days if decided else None))
+            (decided - notified).days if decided else None,
+            search_text(number=f"SIN-{n:012d}", sale_id=sale_id, insured_name=name,
+                        insured_cpf=cpf, requester_name="Solicitante", contact_name="Contato")))
         for step in range(3):
             history_id += 1
             event_id = uuid.uuid4()
@@ -203,8 +207,8 @@ def load(total: int) -> None:
             "contact_name", "contact_email", "contact_phone_area_code", "contact_phone_number",
             "narrative", "payment_details", "additional_data", "denied_at", "denial_reason",
             "version", "clock_kind", "clock_deadline", "clock_paused", "created_at",
-            "updated_at", "owner_id", "team_id", "awaiting", "decided_at", "days_to_decision"),
-            claims)
+            "updated_at", "owner_id", "team_id", "awaiting", "decided_at", "days_to_decision",
+            "search_text"), claims)
         copy_rows(cursor, "claims_task", (
             "claim_id", "kind", "subject", "due_on", "owner_id", "note", "status",
             "created_by_id", "created_at", "closed_by_id", "closed_at", "escalated_at"), tasks)
@@ -325,6 +329,14 @@ def pages() -> list[tuple[str, str, str]]:
         ("search: id-venda", f"{claims}?q={sale.id}"),
         ("search: insured name", f"{claims}?{urlencode({'q': sale.insured_name})}"),
         ("search: one common surname", f"{claims}?q=Lima"),
+        # The forgiving search (claims.search_text): folded words found anywhere.
+        ("search: first name, no accent (joao)", f"{claims}?q=joao"),
+        ("search: two words (joao souza)", f"{claims}?q=joao+souza"),
+        ("search: part of a number, SIN-", f"{claims}?q={claim.number[:-2]}"),
+        ("search: part of a number", f"{claims}?q={claim.number[-7:]}"),
+        # The loader numbers claims SIN-000000000000 on: this prefix is every claim's.
+        ("search: SIN-000000 (every claim)", f"{claims}?q=SIN-000000"),
+        ("search: two letters (jo)", f"{claims}?q=jo"),
         ("events list", events),
         ("events of a claim (number)", f"{events}?q={claim.number}"),
     ]]

@@ -6,7 +6,8 @@
   opens claims for a sale, maintains document requirements.
 - Supervisor de sinistros: all of that, plus denying, reopening, settling payments,
   registering payments above the analysts' limit, approving analysts' proposals,
-  reassigning claims and configuring teams and their assignment rules.
+  reassigning claims and configuring teams and their assignment rules, and exporting
+  the claim list with whole CPFs (analysts' exports mask them: docs/decisions.md).
 
 Analysts propose what is above their authority (every denial, payments above the limit):
 see claims.services.approvals.
@@ -28,7 +29,7 @@ ANALYST_PERMISSIONS = [
 ]
 SUPERVISOR_PERMISSIONS = [
     *ANALYST_PERMISSIONS, "deny_claim", "reopen_claim", "settle_payment",
-    "register_payment_above_limit", "assign_claim", "approve_proposal",
+    "register_payment_above_limit", "assign_claim", "approve_proposal", "export_full_cpf",
     *[f"{verb}_{model}" for verb in ("add", "change", "delete")
       for model in ("team", "teammember", "assignmentrule")],
 ]

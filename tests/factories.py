@@ -6,7 +6,15 @@ import factory
 from django.utils import timezone
 from stdnum.br import cpf
 
-from claims.models import Claim, Coverage, DocumentRequirement, Payment, Sale
+from claims.models import (
+    Claim,
+    Coverage,
+    DocumentRequirement,
+    Payment,
+    Sale,
+    new_claim_number,
+)
+from claims.search_text import search_text as claim_search_text
 from claims.services import create_channel
 from claims.workflow import ClaimStatus
 
@@ -70,9 +78,18 @@ class ClaimFactory(factory.django.DjangoModelFactory):
     amount = Decimal("1000.00")
     occurred_at = factory.LazyFunction(lambda: timezone.now() - dt.timedelta(days=3))
     notified_at = factory.LazyFunction(timezone.now)
+    number = factory.LazyFunction(new_claim_number)
     requester_name = "Pedro Solicitante"
     contact_name = "Pedro Contato"
     contact_email = "pedro@example.com"
+
+    @factory.lazy_attribute
+    def search_text(self):
+        # As the opening service writes it, so the claim list's search finds these too.
+        return claim_search_text(
+            number=self.number, sale_id=self.sale.pk, insured_name=self.sale.insured_name,
+            insured_cpf=self.sale.insured_cpf, requester_name=self.requester_name,
+            contact_name=self.contact_name)
 
 
 class PaymentFactory(factory.django.DjangoModelFactory):

@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from api_common.problems import ProblemError
 from claims import errors, selectors, services, uploads
 from claims.admin.actions import ACTIONS
+from claims.admin.export import ExportView
 from claims.admin.filters import (
     CoverageFilter,
     DeadlineFilter,
@@ -38,7 +39,7 @@ STALE = (errors.ClaimChangedConcurrently, errors.TransitionNotAllowed)
 
 
 @admin.register(Claim)
-class ClaimAdmin(WorkbenchViews, admin.ModelAdmin):
+class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
     # The deadline right after the number: the queues are ordered by it, and it must stay
     # on screen when the columns outgrow a narrow window.
     list_display = ["number", "deadline", "insured", "status_label", "awaiting_label", "owner_name",
@@ -46,9 +47,12 @@ class ClaimAdmin(WorkbenchViews, admin.ModelAdmin):
     list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, OpenFilter, "status",
                    "sale__channel", CoverageFilter, "nature", "notified_at"]
     actions = ["reassign_selected"]
-    # Searched by claims.admin.search.claim_search (one indexed column per term's shape).
-    search_fields = ["number", "sale__insured_cpf", "sale__insured_name", "sale__id"]
-    search_help_text = "Número do sinistro, CPF ou nome do segurado, id da venda."
+    # Searched by claims.admin.search.claim_search (every word in the folded search text);
+    # listed only so the admin shows the search box.
+    search_fields = ["search_text"]
+    search_help_text = ("Nome do segurado, do solicitante ou do contato (qualquer palavra, "
+                        "com ou sem acento), número do sinistro (inteiro ou parte, com ou "
+                        "sem SIN-), CPF (com ou sem pontuação) ou id da venda.")
     list_select_related = ["sale", "sale__channel", "coverage", "owner"]
     # The queues' order (claims.queues): the deadline, overdue first, then age.
     ordering = QUEUE_ORDER
@@ -139,6 +143,7 @@ class ClaimAdmin(WorkbenchViews, admin.ModelAdmin):
             path("<path:object_id>/acoes/<slug:action>/", wrap(self.action_view),
                  name="claims_claim_action"),
             *self.workbench_urls(),
+            *self.export_urls(),
             *super().get_urls(),
         ]
 

@@ -91,6 +91,10 @@ class Claim(models.Model):
     # The first decision on cover (recognised or denied), for the days-to-decision figures.
     decided_at = models.DateTimeField("decidido em", null=True, blank=True)
     days_to_decision = models.PositiveIntegerField("dias até a decisão", null=True, blank=True)
+    # The claim list's search (claims.search_text): the names and identifiers folded into
+    # lowercase words without accents or punctuation, written by whoever writes them. On
+    # PostgreSQL a trigram index answers ``LIKE '%word%'`` on it (migration 0013).
+    search_text = models.TextField("texto de busca", blank=True, default="", editable=False)
     created_at = models.DateTimeField("criado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
@@ -107,6 +111,7 @@ class Claim(models.Model):
             ("register_payment_above_limit", "Pode registrar pagamentos acima da alçada"),
             ("assign_claim", "Pode reatribuir sinistros e ver a fila de qualquer analista"),
             ("approve_proposal", "Pode aprovar ou rejeitar propostas acima da alçada"),
+            ("export_full_cpf", "Pode exportar a lista de sinistros com o CPF completo"),
         ]
         indexes = [
             # The list's order for every claim ("Todos os sinistros", a search, a filter):

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from claims import errors
+from claims import errors, search_text
 from claims.awaiting import awaiting_for
 from claims.models import (
     Channel,
@@ -122,6 +122,7 @@ def open_claim(
     # Nothing paid and no proposal yet: what it awaits follows from the status alone.
     claim.awaiting = awaiting_for(status=status, pending_proposal=False, unsettled_payments=0,
                                   remaining=claim.amount)
+    claim.search_text = search_text.of_claim(claim)  # the claim list's search
     # Every claim has its team and owner from the moment it exists (the assignment rules).
     routing = route_new_claim(claim, channel_id=sale.channel_id, coverage_name=coverage.name)
     try:

@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from claims import errors
+from claims import errors, search_text
 from claims.models import Channel, Claim, Coverage, Sale
 from claims.workflow import OPEN_STATUSES
 
@@ -61,11 +61,12 @@ def upsert_sales(*, channel: Channel, rows: list[dict]) -> tuple[int, int]:
     # check and the upsert below, and so an opening (which locks its sale first) either
     # commits before the open-claims check below sees it, or waits and then finds the
     # sale cancelled: never an open claim on a cancelled sale.
-    existing = dict(
+    existing = {
+        pk: (owner, name, cpf) for pk, owner, name, cpf in
         Sale.objects.select_for_update().filter(pk__in=ids).order_by("pk")
-        .values_list("pk", "channel_id")
-    )
-    foreign = sorted(str(pk) for pk, owner in existing.items() if owner != channel.pk)
+        .values_list("pk", "channel_id", "insured_name", "insured_cpf")
+    }
+    foreign = sorted(str(pk) for pk, (owner, _, _) in existing.items() if owner != channel.pk)
     if foreign:
         raise errors.SaleOfAnotherChannel(f"id-venda de outro canal: {', '.join(foreign)}.")
     blocking = open_claims_blocking_cancellation(rows)
@@ -109,4 +110,8 @@ def upsert_sales(*, channel: Channel, rows: list[dict]) -> tuple[int, int]:
         if (sale_id, name) not in listed
     ]
     Coverage.objects.filter(pk__in=dropped).update(is_active=False)
+    # A renamed insured person or a corrected CPF is what the claim list's search finds.
+    search_text.refresh_claims_of(
+        row["id"] for row in rows if row["id"] in existing
+        and existing[row["id"]][1:] != (row.get("insured_name", ""), row.get("insured_cpf", "")))
     return len(rows) - len(existing), len(existing)
