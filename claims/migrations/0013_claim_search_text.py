@@ -47,10 +47,18 @@ def create_search_index(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.add_index(apps.get_model("claims", "Claim"), SEARCH_INDEX)
         schema_editor.execute(f"DROP INDEX IF EXISTS {OLD_NAME_INDEX}")
+        # A finer histogram of search_text: with the default (100 buckets) PostgreSQL
+        # guesses 1 % of the claims for any '%word%', so for a rare word (part of a
+        # number) it walked the list's order index filtering 50,000 rows (52 ms at
+        # 100,000 claims) instead of the trigram index (2 ms).
+        schema_editor.execute(
+            "ALTER TABLE claims_claim ALTER COLUMN search_text SET STATISTICS 1000")
 
 
 def drop_search_index(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(
+            "ALTER TABLE claims_claim ALTER COLUMN search_text SET STATISTICS -1")
         schema_editor.remove_index(apps.get_model("claims", "Claim"), SEARCH_INDEX)
         schema_editor.execute(
             f"CREATE INDEX IF NOT EXISTS {OLD_NAME_INDEX} ON claims_sale "
