@@ -22,6 +22,7 @@ from claims.admin.filters import (
     OpenFilter,
     OwnerFilter,
     QueueFilter,
+    queue_shown,
 )
 from claims.admin.pagination import IdsFirstPaginator
 from claims.admin.search import claim_search
@@ -29,7 +30,7 @@ from claims.admin.workbench import WorkbenchViews
 from claims.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
 from claims.formatting import brl, coverage_label, person
 from claims.models import Claim, DocumentFile, TeamMember
-from claims.queues import QUEUE_LABELS, QUEUE_ORDER
+from claims.queues import MINE, QUEUE_LABELS, QUEUE_ORDER
 from claims.regulatory_clock import ClockKind
 from claims.workflow import CLOSED_STATUSES, ClaimStatus
 
@@ -65,6 +66,12 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
         css = {"all": ["claims/admin.css"]}
 
     # --- the list -------------------------------------------------------------------
+
+    def get_list_display(self, request):
+        # In "Meus sinistros" every owner is the reader: the column would repeat their name.
+        if queue_shown(request) == MINE:
+            return [name for name in self.list_display if name != "owner_name"]
+        return self.list_display
 
     def changelist_view(self, request, extra_context=None):
         response = super().changelist_view(request, extra_context)

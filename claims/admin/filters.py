@@ -97,6 +97,18 @@ class DeadlineFilter(admin.SimpleListFilter):
         return queryset
 
 
+def queue_shown(request) -> str:
+    """The queue the claim list shows for this request (see QueueFilter)."""
+    chosen = request.GET.get(QueueFilter.parameter_name)
+    if chosen in queues.QUEUE_LABELS:
+        return chosen
+    # One analyst's queue, or a search: every claim (a search finds a claim wherever it
+    # is queued; the queue narrows it only when chosen).
+    if OwnerFilter.parameter_name in request.GET or request.GET.get("q", "").strip():
+        return queues.ALL
+    return queues.default_queue(request.user)
+
+
 class QueueFilter(admin.SimpleListFilter):
     """The queues (claims.queues). With no choice made, a person lands on their default
     queue (analysts: Meus sinistros); "Todos os sinistros" is an explicit choice, so
@@ -114,14 +126,7 @@ class QueueFilter(admin.SimpleListFilter):
         return list(queues.QUEUE_LABELS.items())
 
     def value(self):
-        chosen = super().value()
-        if chosen in queues.QUEUE_LABELS:
-            return chosen
-        # One analyst's queue, or a search: every claim (a search finds a claim wherever
-        # it is queued; the queue narrows it only when chosen).
-        if OwnerFilter.parameter_name in self.request.GET or self.request.GET.get("q", "").strip():
-            return queues.ALL
-        return queues.default_queue(self.request.user)
+        return queue_shown(self.request)
 
     def choices(self, changelist):
         current = self.value()

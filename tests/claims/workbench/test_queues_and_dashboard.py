@@ -46,6 +46,17 @@ def test_an_analyst_lands_on_their_own_claims_most_urgent_first(team):
     assert someone_elses.number not in page and closed.number not in page
 
 
+def test_the_owner_column_shows_where_owners_differ_not_in_my_own_queue(team):
+    ana = team.people["ana"]
+    claim_of(ana.user, team, status="criado")
+
+    mine = ana.get("/admin/claims/claim/").content.decode()
+    everyone = ana.get("/admin/claims/claim/?fila=equipe").content.decode()
+
+    assert "column-owner_name" not in mine and "Meus sinistros" in mine
+    assert "column-owner_name" in everyone and "Ana" in everyone
+
+
 def test_team_unassigned_and_everyone_queues(team):
     ana, sergio = team.people["ana"], team.people["sergio"]
     mine = claim_of(ana.user, team, status="criado")
