@@ -37,7 +37,10 @@ def _cpf(digits: str) -> str:
 
 
 def _cnpj(value: str) -> str:
-    return value[:12] + cnpj.calc_check_digits(value[:12])
+    # python-stdnum (so the service) refuses a CNPJ of one repeated digit, such as
+    # "00000000000000", whatever its check digits: another base, as _cpf does.
+    base = value[:12] if len(set(value[:12])) > 1 else "112223330001"
+    return base + cnpj.calc_check_digits(base)
 
 
 def _tax_id(value):
