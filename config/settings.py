@@ -141,6 +141,14 @@ DATABASES = {
 # workers close theirs around each task (celery.fixups.django) whatever this says.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=600))
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded database (make run, make test): a write transaction takes SQLite's
+    # write lock when it begins (IMMEDIATE), so two requests writing at once (a
+    # double-clicked form) queue for up to 20 s instead of one failing with "database is
+    # locked" after a read; the second then meets the claim's version check as on
+    # PostgreSQL.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {

@@ -51,7 +51,8 @@ class ClaimAction:
             return f"sinistro encerrado ({claim.get_status_display().lower()})"
         return f"não cabe com o sinistro em “{claim.get_status_display()}”"
 
-    def label_for(self, user) -> str:
+    def label_for(self, user, claim: Claim | None = None) -> str:
+        """The button's words for ``user`` (on ``claim``: some moves become proposals)."""
         return self.label
 
     def form_kwargs(self, claim: Claim) -> dict:
@@ -205,14 +206,17 @@ class RegisterPayment(ClaimAction):
         return lines
 
     def run(self, claim, user, data):
-        if services.needs_proposal(Proposal.Kind.PAYMENT, user, amount=data["amount"]):
+        # The authority is per claim: what it has paid so far counts (claims.services.payments).
+        if services.needs_proposal(Proposal.Kind.PAYMENT, user,
+                                   amount=claim.paid_amount + data["amount"]):
             proposal = services.propose(
                 kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=user,
                 expected_version=data["version"],
                 arguments={"amount": str(data["amount"]), "note": data["note"],
                            "payment_details": data["payment_details"]})
-            return (f"Acima da sua alçada ({brl(settings.PAYMENT_AUTHORITY_LIMIT)}): proposta "
-                    f"enviada ao supervisor ({proposal.summary}). Nada muda até a aprovação.")
+            return (f"Acima da sua alçada ({brl(settings.PAYMENT_AUTHORITY_LIMIT)} por sinistro): "
+                    f"proposta enviada ao supervisor ({proposal.summary}). Nada muda até a "
+                    "aprovação.")
         payment = services.register_payment(
             claim_id=claim.pk, user=user, amount=data["amount"],
             payment_details=data["payment_details"], note=data["note"],
@@ -303,6 +307,8 @@ class Finalize(ClaimAction):
         if reason is None and waiting:
             # Unsettled payments must be settled first (by a supervisor): no dead end.
             return f"aguardando a liquidação de {len(waiting)} pagamento(s) pelo supervisor"
+        if reason is None and _pending_proposal(claim) and _closes_unpaid_by_proposal(claim, user):
+            return "aguardando a decisão do supervisor sobre a proposta pendente"
         return reason
 
     def help(self, claim):
@@ -312,16 +318,30 @@ class Finalize(ClaimAction):
                     "liberada: o valor do sinistro passa a ser o que foi pago."]
         return [f"Pago: {brl(paid)}."]
 
+    def label_for(self, user, claim=None):
+        if claim is not None and _closes_unpaid_by_proposal(claim, user):
+            return "Propor encerramento sem pagamento"
+        return self.label
+
     def run(self, claim, user, data):
+        if _closes_unpaid_by_proposal(claim, user):
+            services.propose(kind=Proposal.Kind.CLOSE_UNPAID, claim_id=claim.pk, user=user,
+                             expected_version=data["version"], arguments={"reason": data["reason"]})
+            return ("Encerramento sem pagamento proposto ao supervisor. Nada muda no sinistro "
+                    "até a aprovação.")
         services.finalize(claim_id=claim.pk, user=user, reason=data["reason"],
                           expected_version=data["version"])
         return "Sinistro finalizado."
 
 
+def _closes_unpaid_by_proposal(claim: Claim, user) -> bool:
+    return not claim.payments.all() and services.needs_proposal(Proposal.Kind.CLOSE_UNPAID, user)
+
+
 class Deny(ClaimAction):
     """Supervisors deny; anyone else's denial is a proposal to them (four eyes)."""
 
-    def label_for(self, user):
+    def label_for(self, user, claim=None):
         if services.needs_proposal(Proposal.Kind.DENY, user):
             return "Propor recusa"
         return self.label

@@ -198,8 +198,8 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.opts, "claim": claim, "action": claim_action, "form": form,
             "help_lines": claim_action.help(claim),
-            "action_label": claim_action.label_for(request.user),
-            "title": f"{claim_action.label_for(request.user)}: {claim.number}",
+            "action_label": claim_action.label_for(request.user, claim),
+            "title": f"{claim_action.label_for(request.user, claim)}: {claim.number}",
         }
         return TemplateResponse(request, "admin/claims/claim/action.html", context)
 
@@ -268,9 +268,9 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
         for action in ACTIONS.values():
             why_not = action.why_not(claim, user)
             if why_not is None:
-                offered.append((action, action.label_for(user)))
+                offered.append((action, action.label_for(user, claim)))
             elif why_not:
-                unavailable.append(f"{action.label_for(user)}: {why_not}")
+                unavailable.append(f"{action.label_for(user, claim)}: {why_not}")
         proposal = claim.pending_proposals[0] if claim.pending_proposals else None
         is_open = claim.status not in CLOSED_STATUSES
         in_team = claim.team_id is None or TeamMember.objects.filter(

@@ -122,7 +122,7 @@ class Migration(migrations.Migration):
             name='Proposal',
             fields=[
                 ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('kind', models.CharField(choices=[('recusar', 'Recusa'), ('registrar-pagamento', 'Pagamento acima da alçada')], max_length=30, verbose_name='proposta de')),
+                ('kind', models.CharField(choices=[('recusar', 'Recusa'), ('registrar-pagamento', 'Pagamento acima da alçada'), ('encerrar-sem-pagamento', 'Encerramento sem pagamento')], max_length=30, verbose_name='proposta de')),
                 ('arguments', models.JSONField(verbose_name='dados')),
                 ('summary', models.CharField(max_length=300, verbose_name='resumo')),
                 ('claim_version', models.PositiveIntegerField(verbose_name='versão do sinistro')),

@@ -169,6 +169,7 @@ class Proposal(models.Model):
     class Kind(models.TextChoices):
         DENY = "recusar", "Recusa"
         PAYMENT = "registrar-pagamento", "Pagamento acima da alçada"
+        CLOSE_UNPAID = "encerrar-sem-pagamento", "Encerramento sem pagamento"
 
     class Status(models.TextChoices):
         PENDING = "pendente", "Aguardando o supervisor"

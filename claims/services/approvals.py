@@ -1,8 +1,10 @@
 """Four-eyes approvals (alçada): decisions above an analyst's authority become a
 proposal that a supervisor approves or rejects.
 
-- Every denial by someone without ``deny_claim``, and every payment above
-  ``PAYMENT_AUTHORITY_LIMIT`` by someone without ``register_payment_above_limit``.
+- Every denial, and every closing with nothing paid (a withdrawn notice: the whole
+  reserve released), by someone without ``deny_claim``; every payment taking the
+  claim's payments above ``PAYMENT_AUTHORITY_LIMIT`` by someone without
+  ``register_payment_above_limit``.
 - Proposing checks the decision in full: the very service runs in a savepoint that is
   always rolled back (a dry run), so the analyst hears every refusal at once, and a
   proposal that is approved on an unchanged claim goes through.
@@ -38,6 +40,7 @@ from claims.workflow import TimelineEntry
 # The authority each kind of proposal stands in for.
 AUTHORITY = {
     Proposal.Kind.DENY: frozenset({"deny_claim"}),
+    Proposal.Kind.CLOSE_UNPAID: frozenset({"deny_claim"}),
     Proposal.Kind.PAYMENT: frozenset({"register_payment_above_limit"}),
 }
 
@@ -48,6 +51,9 @@ class _DryRun(Exception):
 
 def _apply(proposal_kind: str, *, claim_id, user, arguments: dict, expected_version: int,
            proposed_by=None):
+    if proposal_kind == Proposal.Kind.CLOSE_UNPAID:
+        return closing.finalize(claim_id=claim_id, user=user, reason=arguments["reason"],
+                                expected_version=expected_version, proposed_by=proposed_by)
     if proposal_kind == Proposal.Kind.DENY:
         denied_at = arguments.get("denied_at")
         return closing.deny(
@@ -97,6 +103,8 @@ def propose(*, kind: str, claim_id, user, arguments: dict, expected_version: int
 def _summary(kind: str, arguments: dict) -> str:
     if kind == Proposal.Kind.DENY:
         return f"recusar o sinistro. Motivo: {arguments['reason']}"[:300]
+    if kind == Proposal.Kind.CLOSE_UNPAID:
+        return f"encerrar sem pagamento. Motivo: {arguments['reason']}"[:300]
     beneficiary = arguments["payment_details"]["beneficiary"]
     return f"pagar {brl(Decimal(arguments['amount']))} a {beneficiary['name']}"[:300]
 

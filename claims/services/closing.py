@@ -23,14 +23,20 @@ from claims.workflow import Action, ClaimStatus
 
 
 @transaction.atomic
-def finalize(*, claim_id, user, reason: str = "", expected_version: int | None = None) -> Claim:
+def finalize(*, claim_id, user, reason: str = "", expected_version: int | None = None,
+             proposed_by=None) -> Claim:
     """Close the claim: every payment settled, and at least one payment or a reason
     (for example a withdrawn notice). The unpaid reserve is released: ``valor``
-    becomes what was paid, so the LMI/LMG left grows back by the rest."""
+    becomes what was paid, so the LMI/LMG left grows back by the rest. Closing with
+    nothing paid ends the claim without indemnity, as a denial does: supervisors only
+    (an analyst proposes it, claims.services.approvals)."""
     require_permission(user, "work_claim", "Somente analistas e supervisores finalizam sinistros.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     from_status = move(claim, Action.FINALIZE)
     payments = list(claim.payments.all())
+    if not payments:
+        require_permission(user, "deny_claim",
+                           "Encerrar sem pagamento é decisão de um supervisor de sinistros.")
     unsettled = [p for p in payments if p.status != Payment.Status.SETTLED]
     if unsettled:
         raise errors.FinalizationNotAllowed(
@@ -47,7 +53,8 @@ def finalize(*, claim_id, user, reason: str = "", expected_version: int | None =
     if released:
         note += f" Reserva liberada: {brl(released)}."
     record(claim, action=Action.FINALIZE, from_status=from_status, actor=actor_for(user),
-           user=user, note=f"{note} {reason}".strip(), changed=("status", "amount"))
+           user=user, note=f"{note} {reason}".strip(), changed=("status", "amount"),
+           proposed_by=proposed_by)
     return claim
 
 

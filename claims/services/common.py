@@ -16,7 +16,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from claims import errors
-from claims.awaiting import Awaiting, awaiting_for
+from claims.awaiting import awaiting_for
 from claims.models import (
     Channel,
     Claim,
@@ -201,9 +201,9 @@ def record(
         claim.decided_at = entry.created_at
         claim.days_to_decision = (entry.created_at - claim.notified_at).days
         decision_fields = ("decided_at", "days_to_decision")
-    set_awaiting(claim)
-    if claim.awaiting == Awaiting.APPROVAL:
-        # A proposal was made on the version this change ends: it can no longer apply.
+    if set_awaiting(claim):
+        # A proposal was made on the version this change ends (even one that closes the
+        # claim, which then awaits nothing): it can no longer apply.
         _obsolete_pending_proposals(claim, at=entry.created_at)
     claim.version += 1
     claim.save(update_fields=[*changed, "version", *clock_fields, *decision_fields, "awaiting",
@@ -211,9 +211,10 @@ def record(
     return event
 
 
-def set_awaiting(claim: Claim) -> None:
+def set_awaiting(claim: Claim) -> bool:
     """Store on the claim what it waits for (claims.awaiting), from its payments and
-    proposals as they are now in this transaction: one query."""
+    proposals as they are now in this transaction: one query. Returns whether a
+    proposal is pending."""
     payments = Payment.objects.filter(claim=OuterRef("pk"))
     facts = Claim.objects.filter(pk=claim.pk).values_list(
         Coalesce(Subquery(payments.values("claim").annotate(total=Sum("amount"))
@@ -225,6 +226,7 @@ def set_awaiting(claim: Claim) -> None:
     claim.awaiting = awaiting_for(status=claim.status, pending_proposal=pending_proposal,
                                   unsettled_payments=unsettled,
                                   remaining=claim.amount - paid)
+    return pending_proposal
 
 
 def _obsolete_pending_proposals(claim: Claim, *, at) -> None:

@@ -51,24 +51,26 @@ def register_payment(
     """Register an indemnity payment to one beneficiary (validated
     ``detalhes-pagamento``, English keys). At most ``valor-restante``.
 
-    Analysts register up to ``PAYMENT_AUTHORITY_LIMIT``; above it, supervisors.
+    Analysts register while the claim's payments, this one included, stay within
+    ``PAYMENT_AUTHORITY_LIMIT`` (an authority per claim: splitting a payment does not
+    get around it); above it, supervisors.
     Credit-life claims (with an outstanding balance) pay the creditor first, up to the
     balance, and the rest to the insured person or heirs (Resolução CNSP 365/2018).
     ``proposed_by``: the analyst whose proposal above the authority ``user`` approved.
     """
     require_permission(user, "work_claim", "Somente analistas e supervisores registram pagamentos.")
-    if amount > settings.PAYMENT_AUTHORITY_LIMIT:
-        require_permission(
-            user, "register_payment_above_limit",
-            f"Pagamentos acima de {brl(settings.PAYMENT_AUTHORITY_LIMIT)} são registrados "
-            "por um supervisor de sinistros.",
-        )
     if amount <= 0:
         raise errors.PaymentNotAllowed("O valor do pagamento deve ser maior que zero.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     from_status = move(claim, Action.REGISTER_PAYMENT)
     payments = list(claim.payments.all())
     paid = sum((p.amount for p in payments), Decimal("0.00"))
+    if paid + amount > settings.PAYMENT_AUTHORITY_LIMIT:
+        require_permission(
+            user, "register_payment_above_limit",
+            f"Com este, os pagamentos do sinistro somariam {brl(paid + amount)}, acima de "
+            f"{brl(settings.PAYMENT_AUTHORITY_LIMIT)}: quem registra é um supervisor de sinistros.",
+        )
     remaining = claim.amount - paid
     if amount > remaining:
         raise errors.PaymentNotAllowed(

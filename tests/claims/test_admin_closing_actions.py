@@ -66,16 +66,27 @@ def test_a_claim_with_an_unsettled_payment_cannot_be_finalized(analyst, api, sal
     assert claim.status == "em-regulacao"
 
 
-def test_a_claim_without_payments_is_finalized_only_with_a_reason(analyst, api, sale):
+def test_closing_a_claim_with_nothing_paid_is_an_analysts_proposal_with_a_reason(
+        analyst, supervisor, api, sale):
+    """Closing unpaid releases the whole reserve, as a denial does: four eyes."""
     claim = regulated(analyst, api, sale)
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
 
     refused = act(analyst, claim, "finalizar", {"reason": ""})
     claim = acted(analyst, claim, "finalizar", {"reason": "Aviso retirado pela família."})
 
+    assert "Propor encerramento sem pagamento" in page
     assert "informe o motivo do encerramento" in refused.content.decode()
+    assert (claim.status, claim.awaiting) == ("em-regulacao", "aprovacao")
+    with pytest.raises(errors.ActionNotPermitted, match="decisão de um supervisor"):
+        services.finalize(claim_id=claim.pk, user=analyst.user, reason="Aviso retirado.")
+    services.approve(proposal_id=claim.proposals.get().pk, user=supervisor.user)
+    claim.refresh_from_db()
     assert claim.status == "finalizado"
     assert claim.amount == Decimal("0.00")
-    assert "Aviso retirado pela família." in claim.history.latest("id").note
+    closing = claim.history.filter(action="finalizar").get()
+    assert "Aviso retirado pela família." in closing.note
+    assert (closing.user, closing.proposed_by) == (supervisor.user, analyst.user)
 
 
 # --- deny -----------------------------------------------------------------------------
@@ -167,7 +178,7 @@ def test_a_reopened_denied_claim_consumes_limits_again_within_what_is_left(
     denied = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
     other = open_claim(api, sale, **{"saldo-devedor": 20000})  # 20k of the 50k LMI
     other = acted(analyst, other, "aprovar-documentacao")
-    acted(analyst, other, "finalizar", {"reason": "Desistência."})  # releases all of it
+    acted(supervisor, other, "finalizar", {"reason": "Desistência."})  # releases all of it
     other = open_claim(api, sale, **{"saldo-devedor": 20000})
     acted(supervisor, other, "recusar", {"reason": "z"})
     assert denied.amount == Decimal("50000.00")

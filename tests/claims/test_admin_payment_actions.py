@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from claims import errors, services
 from claims.models import Payment
 from tests.claims.lifecycle_helpers import (
     page_messages,
@@ -144,8 +145,8 @@ def test_above_the_authority_limit_an_analyst_proposes_and_a_supervisor_pays_dir
     proposed = pay(analyst, claim, "10000,01")
 
     assert proposed.status_code == 302
-    assert "Acima da sua alçada (R$ 10.000,00): proposta enviada ao supervisor" in \
-        page_messages(analyst, proposed)
+    assert "Acima da sua alçada (R$ 10.000,00 por sinistro): proposta enviada ao supervisor" \
+        in page_messages(analyst, proposed)
     assert not Payment.objects.exists()
     claim.refresh_from_db()
     assert claim.awaiting == "aprovacao"
@@ -154,6 +155,25 @@ def test_above_the_authority_limit_an_analyst_proposes_and_a_supervisor_pays_dir
     assert accepted.status_code == 302
     assert Payment.objects.get().registered_by == supervisor.user
     assert claim.proposals.get().status == "obsoleta"
+
+
+def test_the_authority_limit_is_per_claim_so_splitting_a_payment_does_not_get_around_it(
+        analyst, supervisor, api, sale, settings):
+    settings.PAYMENT_AUTHORITY_LIMIT = Decimal("10000.00")
+    claim = in_regulation(analyst, api, sale)
+
+    first = page_messages(analyst, pay(analyst, claim, "6000,00"))
+    second = page_messages(analyst, pay(analyst, claim, "6000,00"))  # 12.000,00 on the claim
+
+    assert "Pagamento de R$ 6.000,00 para Maria da Silva registrado." in first
+    assert "Acima da sua alçada (R$ 10.000,00 por sinistro): proposta enviada" in second
+    assert list(Payment.objects.values_list("amount", flat=True)) == [Decimal("6000.00")]
+    claim.refresh_from_db()
+    with pytest.raises(errors.ActionNotPermitted, match=r"somariam R\$ 12\.000,00"):
+        services.register_payment(claim_id=claim.pk, user=analyst.user, amount=Decimal("6000"),
+                                  payment_details=claim.proposals.get().arguments["payment_details"])
+    services.approve(proposal_id=claim.proposals.get().pk, user=supervisor.user)
+    assert Payment.objects.count() == 2
 
 
 def test_credit_life_pays_the_creditor_first_up_to_the_balance_then_the_insured(

@@ -59,12 +59,13 @@ def test_a_request_for_documents_suspends_it_once_and_their_arrival_resumes_it(
     assert "1 solicitação(ões) além do permitido não suspenderam o prazo" in page
 
 
-def test_recognising_cover_starts_the_payment_clock_and_finalizing_stops_it(analyst, api, sale):
+def test_recognising_cover_starts_the_payment_clock_and_finalizing_stops_it(
+        analyst, supervisor, api, sale):
     claim = claim_under_review(api, sale)
 
     acted(analyst, claim, "aprovar-documentacao")
     payment_clock = assert_columns_match_history(claim)
-    acted(analyst, claim, "finalizar", {"reason": "Desistência."})
+    acted(supervisor, claim, "finalizar", {"reason": "Desistência."})  # nothing paid
     closed = assert_columns_match_history(claim)
 
     assert payment_clock.kind == "pagamento"

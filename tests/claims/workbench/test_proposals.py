@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from claims import errors, roles, services
-from claims.models import ClaimHistory, Payment, Proposal
+from claims.models import Claim, ClaimHistory, Payment, Proposal
 from tests.claims.lifecycle_helpers import (
     VALID_PIX,
     act,
@@ -108,6 +108,21 @@ def test_a_proposal_goes_stale_when_the_claim_changes_and_is_never_applied(revie
     assert ClaimHistory.objects.filter(claim=reviewed, action="proposta-obsoleta").exists()
     with pytest.raises(errors.ProposalNotAllowed, match="já foi decidida"):
         services.approve(proposal_id=proposal.pk, user=team.people["sergio"].user)
+
+
+def test_a_proposal_goes_stale_when_the_claim_is_closed_meanwhile(reviewed, team):
+    ana, sergio = team.people["ana"], team.people["sergio"]
+    acted(sergio, reviewed, "aprovar-documentacao")
+    proposal = propose_denial(ana, reviewed)
+    assert Claim.objects.get(pk=reviewed.pk).awaiting == "aprovacao"
+    acted(sergio, reviewed, "finalizar", {"reason": "Aviso retirado."})  # nothing paid
+
+    proposal.refresh_from_db()
+    reviewed.refresh_from_db()
+    assert (reviewed.status, reviewed.awaiting) == ("finalizado", "encerrado")
+    assert proposal.status == "obsoleta"
+    board = sergio.get("/admin/").content.decode()
+    assert reviewed.number not in board  # no longer among the proposals awaiting him
 
 
 def test_a_payment_above_the_authority_is_proposed_checked_first_and_paid_on_approval(
