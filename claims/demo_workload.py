@@ -16,6 +16,7 @@ import uuid
 from decimal import Decimal
 from unittest import mock
 
+from django.conf import settings
 from django.utils import timezone
 
 from claims import services, uploads
@@ -138,6 +139,11 @@ class Workload:
                                             "denied_at": None})
             return
         if scenario == "opened":
+            if self.rng.random() < 0.4:  # some wait for someone to take them
+                with at(next(step)):
+                    services.reassign_claims(claim_ids=[claim.pk], to_user=None,
+                                             user=self.supervisor,
+                                             reason="Redistribuir: analista em férias.")
             return
         with at(next(step)):
             services.approve_documents(claim_id=claim.pk, user=analyst,
@@ -150,6 +156,9 @@ class Workload:
             return
         details = self._pix(sale)
         amount = Claim.objects.get(pk=claim.pk).amount
+        within_authority = amount <= settings.PAYMENT_AUTHORITY_LIMIT
+        if scenario == "payment-proposed" and within_authority:
+            scenario = "paid"  # nothing to propose: the analyst pays it herself
         if scenario == "payment-proposed":
             with at(next(step)):
                 services.propose(kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=analyst,
@@ -158,8 +167,9 @@ class Workload:
                                             "payment_details": details})
             return
         with at(next(step)):
-            payment = services.register_payment(claim_id=claim.pk, user=self.supervisor,
-                                                amount=amount, payment_details=details)
+            payment = services.register_payment(
+                claim_id=claim.pk, user=analyst if within_authority else self.supervisor,
+                amount=amount, payment_details=details)
         if scenario == "paid":
             return
         settled_at = next(step)

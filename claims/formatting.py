@@ -105,6 +105,16 @@ def person(user) -> str:
     return user.get_full_name() or user.get_username()
 
 
+# The system's parts that act on claims, in words (actor "sistema:<part>").
+SYSTEM_PARTS = {
+    "distribuicao": "Distribuição automática",
+    "tarefas": "Rotina de tarefas",
+    "alcada": "Controle de alçada",
+    "envio-de-documentos": "Envio de documentos",
+    "bancada": "Sistema",
+}
+
+
 def actor_label(actor: str, user=None, channel=None) -> str:
     """Who acted, for a person: the user's name, the channel, or the system part."""
     if user is not None:
@@ -115,7 +125,7 @@ def actor_label(actor: str, user=None, channel=None) -> str:
     return {
         "canal": f"Canal {name} (API)",
         "usuario": name,
-        "sistema": f"Sistema ({name.replace('-', ' ')})",
+        "sistema": SYSTEM_PARTS.get(name, f"Sistema ({name.replace('-', ' ')})"),
         "operacao": f"Operação ({name})",
         "segurado": f"Segurado ({name})",
     }.get(kind, actor)

@@ -11,6 +11,7 @@ from django.utils.html import format_html
 from claims.admin.base import ReadOnlyMixin
 from claims.formatting import coverage_label, person
 from claims.models import AssignmentRule, Proposal, Task, Team, TeamMember
+from claims.services.tasks import escalated_tasks_for
 
 
 class TeamMemberInline(admin.TabularInline):
@@ -71,14 +72,15 @@ class AssignmentRuleAdmin(admin.ModelAdmin):
 
 
 class TaskScopeFilter(admin.SimpleListFilter):
-    """"Minhas tarefas" (open, mine) by default; also everyone's open or closed."""
+    """"Minhas tarefas" (open, mine) by default; the escalated ones a supervisor answers
+    for (as the dashboard counts them); everyone's open or closed."""
 
     title = "tarefas"
     parameter_name = "de"
 
     def lookups(self, request, model_admin):
-        return [("minhas", "Minhas tarefas abertas"), ("abertas", "Todas as abertas"),
-                ("todas", "Todas")]
+        return [("minhas", "Minhas tarefas abertas"), ("escaladas", "Escaladas (vencidas)"),
+                ("abertas", "Todas as abertas"), ("todas", "Todas")]
 
     def value(self):
         return super().value() or "minhas"
@@ -91,6 +93,8 @@ class TaskScopeFilter(admin.SimpleListFilter):
     def queryset(self, request, queryset):
         if self.value() == "minhas":
             return queryset.filter(owner=request.user, status=Task.Status.OPEN)
+        if self.value() == "escaladas":
+            return queryset.filter(pk__in=escalated_tasks_for(request.user).values("pk"))
         if self.value() == "abertas":
             return queryset.filter(status=Task.Status.OPEN)
         return queryset
@@ -127,9 +131,12 @@ class TaskAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def owner_name(self, task):
         return person(task.owner) if task.owner_id else "Sem responsável"
 
-    @admin.display(description="escalada", boolean=True)
+    @admin.display(description="escalada")
     def escalated(self, task):
-        return task.escalated_at is not None
+        # Words, not Django's boolean icon (whose alt text reads "True").
+        if task.escalated_at is None:
+            return "—"
+        return f"em {timezone.localtime(task.escalated_at):%d/%m/%Y}"
 
 
 @admin.register(Proposal)

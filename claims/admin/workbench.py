@@ -76,7 +76,7 @@ class WorkbenchViews:
         if claim is None:
             raise Http404("Sinistro não encontrado.")
         form = forms.ReassignForm(request.POST or None,
-                                  initial={"to_user": claim.owner_id})
+                                  initial={"to_user": str(claim.owner_id or "")})
         if request.method == "POST" and form.is_valid():
             return self._run(request, claim_id, lambda: (
                 services.reassign_claims(claim_ids=[claim_id], to_user=form.cleaned_data["to_user"],

@@ -23,7 +23,9 @@ class NoteForm(forms.Form):
 
 class TaskForm(forms.Form):
     subject = forms.CharField(label="Assunto", max_length=200)
-    due_on = forms.DateField(label="Vence em", widget=forms.DateInput(attrs={"type": "date"}))
+    # A date input keeps only ISO dates ("2026-11-23"): anything else shows it empty.
+    due_on = forms.DateField(label="Vence em", widget=forms.DateInput(
+        format="%Y-%m-%d", attrs={"type": "date"}))
     owner = PersonChoiceField(label="Responsável", queryset=assignable_people(),
                               required=False, empty_label="Eu mesmo")
     note = forms.CharField(label="Observação", required=False,
@@ -32,22 +34,36 @@ class TaskForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["owner"].queryset = assignable_people()
-        self.fields["due_on"].initial = timezone.localdate()
+        today = timezone.localdate()
+        self.fields["due_on"].initial = today
+        self.fields["due_on"].widget.attrs["min"] = today.isoformat()  # the browser says so first
 
 
 class CloseTaskForm(forms.Form):
     note = forms.CharField(label="Observação", required=False, max_length=1000)
 
 
+NOBODY = "ninguem"
+
+
 class ReassignForm(forms.Form):
-    to_user = PersonChoiceField(label="Novo responsável", queryset=assignable_people(),
-                                required=False, empty_label="Ninguém (sem responsável)")
+    """The new owner is always a choice made: "Ninguém" is one of the options, never
+    what a form sent as it came (a supervisor who only typed a reason)."""
+
+    to_user = forms.ChoiceField(label="Novo responsável")
     reason = forms.CharField(label="Motivo", max_length=500,
                              widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["to_user"].queryset = assignable_people()
+        self.people = {str(user.pk): user for user in assignable_people()}
+        self.fields["to_user"].choices = [
+            ("", "Escolha…"), *((pk, person(user)) for pk, user in self.people.items()),
+            (NOBODY, "Ninguém (deixar sem responsável)")]
+
+    def clean_to_user(self):
+        chosen = self.cleaned_data["to_user"]
+        return None if chosen == NOBODY else self.people[chosen]
 
 
 class ProposalDecisionForm(forms.Form):

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from claims import errors
 from claims.formatting import person
-from claims.models import AssignmentRule, Claim, ClaimHistory, Team, TeamMember
+from claims.models import AssignmentRule, Claim, ClaimHistory, Task, Team, TeamMember
 from claims.services.common import actor_for, require_permission, write_timeline_entry
 from claims.workflow import OPEN_STATUSES, TimelineEntry
 
@@ -101,9 +101,17 @@ def take_claim(*, claim_id, user) -> Claim:
                 f"{person(current.owner)} assumiu este sinistro antes de você.")
         raise errors.AssignmentNotAllowed("Sinistro encerrado: não há o que assumir.")
     claim.owner, claim.team_id = user, team_id
+    _hand_over_tasks(claim.pk, from_user=None, to_user=user)
     write_timeline_entry(claim, entry=TimelineEntry.ASSIGN, user=user,
                          note=f"{person(user)} assumiu o sinistro (estava sem responsável).")
     return claim
+
+
+def _hand_over_tasks(claim_id, *, from_user, to_user) -> None:
+    """The claim's open tasks that were its owner's follow the claim to its new owner
+    (those someone gave to another person stay with them)."""
+    Task.objects.filter(claim_id=claim_id, status=Task.Status.OPEN, owner=from_user).update(
+        owner=to_user)
 
 
 @transaction.atomic
@@ -131,6 +139,7 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> int:
         if target_teams and claim.team_id not in target_teams:
             claim.team_id = target_teams[0]
         claim.save(update_fields=["owner", "team", "updated_at"])
+        _hand_over_tasks(claim.pk, from_user=previous, to_user=to_user)
         rows.append(ClaimHistory(
             claim=claim, action=TimelineEntry.ASSIGN, from_status=claim.status,
             to_status=claim.status, actor=actor_for(user), user=user, created_at=now,

@@ -1,9 +1,11 @@
 """`manage.py seed_demo`: demo data for a local run (known credentials, so DEBUG only)."""
 
 import datetime as dt
+from decimal import Decimal
 from io import StringIO
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
 from django.test import Client
@@ -229,7 +231,14 @@ def test_the_workload_puts_claims_in_every_queue_state_with_owners_tasks_and_pro
     claims = Claim.objects.all()
     assert "60 sinistros de demonstração criados agora" in out
     assert claims.count() == 60
-    assert not claims.filter(owner__isnull=True).exists()  # the team receives every claim
+    # The team receives every claim; a few were unassigned since, for "Sem responsável".
+    unassigned = claims.filter(owner__isnull=True)
+    assert 0 < unassigned.count() < 10
+    assert all(claim.history.filter(action="atribuir", note__contains="Redistribuir").exists()
+               for claim in unassigned)
+    # Payment proposals are above the authority limit, as only those would be.
+    assert all(Decimal(p.arguments["amount"]) > settings.PAYMENT_AUTHORITY_LIMIT
+               for p in Proposal.objects.filter(kind="registrar-pagamento"))
     assert {"documentos", "analise", "encerrado"} <= set(claims.values_list("awaiting", flat=True))
     assert Proposal.objects.filter(status="pendente").exists()
     assert Task.objects.filter(status="aberta").exists()

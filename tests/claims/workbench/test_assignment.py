@@ -3,6 +3,7 @@ analysts take unassigned claims, supervisors reassign; each change is a timeline
 that channels never see."""
 
 import pytest
+from django.utils import timezone
 
 from claims import errors, roles, services
 from claims.models import AssignmentRule, Claim, ClaimHistory, Event, Team, TeamMember
@@ -114,6 +115,27 @@ def test_a_supervisor_reassigns_many_claims_from_the_list_with_a_reason(api, cha
     assert rows.count() == 2  # one claim was already Bruno's
     assert all("para Bruno. Motivo: Ana de férias." in row.note and row.note.startswith("De Ana")
                for row in rows)
+
+
+def test_reassigning_needs_a_choice_and_the_claims_open_tasks_follow_it(api, sale, team):
+    claim = open_claim(api, sale)  # Ana's (fewest open claims, first in turn)
+    ana, bruno, sergio = (team.people[name] for name in ("ana", "bruno", "sergio"))
+    hers = services.create_task(claim_id=claim.pk, user=ana.user, subject="Ligar",
+                                due_on=timezone.localdate())
+    sergios = services.create_task(claim_id=claim.pk, user=sergio.user, subject="Conferir",
+                                   due_on=timezone.localdate(), owner=sergio.user)
+    url = f"/admin/claims/claim/{claim.pk}/reatribuir/"
+
+    unchosen = sergio.post(url, {"to_user": "", "reason": "Férias."})
+    sergio.post(url, {"to_user": bruno.user.pk, "reason": "Ana de férias."})
+    hers.refresh_from_db()
+    sergios.refresh_from_db()
+    sergio.post(url, {"to_user": "ninguem", "reason": "Redistribuir."})
+
+    assert "Este campo é obrigatório." in unchosen.content.decode()
+    assert (hers.owner, sergios.owner) == (bruno.user, sergio.user)
+    claim.refresh_from_db()
+    assert claim.owner is None
 
 
 def test_analysts_cannot_reassign(api, sale, team):

@@ -106,5 +106,11 @@ def test_an_overdue_task_escalates_to_the_teams_supervisors_once(api, sale, team
     assert "escalada aos supervisores da equipe Vida: Sergio" in row.note
     task.refresh_from_db()
     assert task.escalated_at is not None and task.status == "aberta"
-    dashboard = team.people["sergio"].get("/admin/").content.decode()
+    sergio = team.people["sergio"]
+    services.create_task(claim_id=claim.pk, user=team.people["ana"].user,
+                         subject="Revisar depois", due_on=timezone.localdate())  # not overdue
+    dashboard = sergio.get("/admin/").content.decode()
+    escalated = sergio.get("/admin/claims/task/?de=escaladas").content.decode()
     assert "Tarefas escaladas" in dashboard and "Pedir laudo" in dashboard
+    assert "?de=escaladas" in dashboard  # the heading's link: the same tasks, listed
+    assert "Pedir laudo" in escalated and "Revisar depois" not in escalated
