@@ -50,6 +50,7 @@ class Dashboard:
     oldest_mine: bool  # the owner column would repeat the reader's own name
     weekly: list[tuple[str, int]]
     decision_days: list[tuple[str, int]]
+    my_decided_proposals: list[Proposal]  # what became of my proposals this week
     supervisor: bool = False
     load: list[dict] = field(default_factory=list)
     channel_medians: list[tuple[str, float | None, int]] = field(default_factory=list)
@@ -80,6 +81,10 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
         oldest_scope=queues.QUEUE_LABELS[scope],
         oldest_mine=scope == queues.MINE,
         weekly=_weekly(now),
+        my_decided_proposals=list(
+            Proposal.objects.select_related("claim", "decided_by")
+            .filter(proposed_by=user, decided_at__gte=now - dt.timedelta(days=7))
+            .exclude(status=Proposal.Status.PENDING).order_by("-decided_at")[:10]),
         decision_days=[],
         supervisor=supervisor,
     )

@@ -129,7 +129,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
         label = f"{timezone.localtime(claim.clock_deadline):%d/%m/%Y}"
         if days < 0:
             return format_html('<strong class="prazo-vencido">{} ({}, vencido)</strong>', label, kind)
-        return f"{label} ({kind}, {days} d)"
+        return f"{label} ({kind}, {'vence hoje' if days == 0 else f'{days} d'})"
 
     # --- no edits by hand ------------------------------------------------------------
 

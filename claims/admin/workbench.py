@@ -38,13 +38,15 @@ class WorkbenchViews:
             reverse("admin:claims_claim_change", args=[claim_id]) + (f"#{anchor}" if anchor else ""))
 
     def _run(self, request, claim_id, call, *, anchor: str = ""):
-        """Call the service; its success message or refusal goes to the claim page."""
+        """Call the service; its success message or refusal goes to the claim page: a
+        success back where the person was (``anchor``), a refusal at the top, where the
+        messages are."""
         try:
             done = call()
         except ProblemError as refusal:
             messages.error(request, refusal.detail)
-        else:
-            messages.success(request, done)
+            return self._back(claim_id)
+        messages.success(request, done)
         return self._back(claim_id, anchor)
 
     def _posted(self, request, form_class, claim_id, anchor):
@@ -54,10 +56,11 @@ class WorkbenchViews:
             raise PermissionDenied
         form = form_class(request.POST)
         if not form.is_valid():
-            for field_errors in form.errors.values():
+            for name, field_errors in form.errors.items():
+                label = form.fields[name].label if name in form.fields else ""
                 for error in field_errors:
-                    messages.error(request, error)
-            return None, self._back(claim_id, anchor)
+                    messages.error(request, f"{label}: {error}" if label else error)
+            return None, self._back(claim_id)  # the top, where the messages are
         return form.cleaned_data, None
 
     # --- owner ------------------------------------------------------------------------

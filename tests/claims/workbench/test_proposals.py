@@ -95,6 +95,10 @@ def test_a_rejection_needs_a_reason_and_leaves_the_claim_as_it_was(reviewed, tea
     assert reviewed.status == "documentacao-em-analise" and reviewed.awaiting == "analise"
     row = ClaimHistory.objects.get(claim=reviewed, action="proposta-rejeitada")
     assert "Motivo: Falta o laudo para recusar." in row.note
+    # Ana hears of it on her dashboard, with the reason.
+    board = team.people["ana"].get("/admin/").content.decode()
+    assert "Minhas propostas decididas" in board
+    assert "Rejeitada por Sergio" in board and "Falta o laudo para recusar." in board
 
 
 def test_a_proposal_goes_stale_when_the_claim_changes_and_is_never_applied(reviewed, team):

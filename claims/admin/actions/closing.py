@@ -1,0 +1,93 @@
+"""Ending a claim and reopening it: finalizing, denying (four eyes for analysts), reopening."""
+
+from claims import services
+from claims.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
+from claims.formatting import brl
+from claims.models import Claim, Proposal
+from claims.workflow import CLOSED_STATUSES
+
+
+class Finalize(ClaimAction):
+    def why_not(self, claim, user):
+        reason = super().why_not(claim, user)
+        waiting = unsettled_payments(claim)
+        if reason is None and waiting:
+            # Unsettled payments must be settled first (by a supervisor): no dead end.
+            return f"aguardando a liquidação de {len(waiting)} pagamento(s) pelo supervisor"
+        if reason is None and pending_proposal(claim) and _closes_unpaid_by_proposal(claim, user):
+            return "aguardando a decisão do supervisor sobre a proposta pendente"
+        return reason
+
+    def help(self, claim):
+        paid = claim.paid_amount
+        if paid < claim.amount:
+            return [f"Pago: {brl(paid)}. A reserva não paga ({brl(claim.amount - paid)}) será "
+                    "liberada: o valor do sinistro passa a ser o que foi pago."]
+        return [f"Pago: {brl(paid)}."]
+
+    def label_for(self, user, claim=None):
+        if claim is not None and _closes_unpaid_by_proposal(claim, user):
+            return "Propor encerramento sem pagamento"
+        return self.label
+
+    def run(self, claim, user, data):
+        if _closes_unpaid_by_proposal(claim, user):
+            services.propose(kind=Proposal.Kind.CLOSE_UNPAID, claim_id=claim.pk, user=user,
+                             expected_version=data["version"], arguments={"reason": data["reason"]})
+            return ("Encerramento sem pagamento proposto ao supervisor. Nada muda no sinistro "
+                    "até a aprovação.")
+        services.finalize(claim_id=claim.pk, user=user, reason=data["reason"],
+                          expected_version=data["version"])
+        return "Sinistro finalizado."
+
+
+def _closes_unpaid_by_proposal(claim: Claim, user) -> bool:
+    return not claim.payments.all() and services.needs_proposal(Proposal.Kind.CLOSE_UNPAID, user)
+
+
+class Deny(ClaimAction):
+    """Supervisors deny; anyone else's denial is a proposal to them (four eyes)."""
+
+    def label_for(self, user, claim=None):
+        if services.needs_proposal(Proposal.Kind.DENY, user):
+            return "Propor recusa"
+        return self.label
+
+    def why_not(self, claim, user):
+        reason = super().why_not(claim, user)
+        if reason is None and any(True for _ in claim.payments.all()):
+            return "há pagamentos registrados: a cobertura já foi reconhecida"
+        if reason is None and pending_proposal(claim) and \
+                services.needs_proposal(Proposal.Kind.DENY, user):
+            return "aguardando a decisão do supervisor sobre a proposta pendente"
+        return reason
+
+    def help(self, claim):
+        return ["Toda recusa passa por um supervisor: de um analista, vira uma proposta que "
+                "um supervisor aprova ou rejeita; nada muda no sinistro até lá."]
+
+    def run(self, claim, user, data):
+        if services.needs_proposal(Proposal.Kind.DENY, user):
+            denied_at = data.get("denied_at")
+            services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=user,
+                             expected_version=data["version"],
+                             arguments={"reason": data["reason"],
+                                        "denied_at": denied_at.isoformat() if denied_at else None})
+            return "Recusa proposta ao supervisor. Nada muda no sinistro até a aprovação."
+        services.deny(claim_id=claim.pk, user=user, reason=data["reason"],
+                      denied_at=data.get("denied_at"), expected_version=data["version"])
+        return "Sinistro recusado."
+
+
+class Reopen(ClaimAction):
+    permission_phrase = "reabrem sinistros"
+
+    def why_not(self, claim, user):
+        if claim.status not in CLOSED_STATUSES:
+            return ""  # an open claim: reopening is not a question
+        return super().why_not(claim, user)
+
+    def run(self, claim, user, data):
+        services.reopen(claim_id=claim.pk, user=user, reason=data["reason"],
+                        next_status=data["next_status"], expected_version=data["version"])
+        return "Sinistro reaberto."
