@@ -80,7 +80,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             # Headed by the queue shown ("Meus sinistros"), not "Selecione sinistro...".
             queue = next((f for f in changelist.filter_specs if isinstance(f, QueueFilter)), None)
             if queue is not None:
-                response.context_data["title"] = QUEUE_LABELS[queue.value()]
+                response.context_data["list_title"] = QUEUE_LABELS[queue.value()]
         return response
 
     def get_search_results(self, request, queryset, search_term):

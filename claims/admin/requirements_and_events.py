@@ -2,19 +2,40 @@
 
 import json
 
+from django import forms
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
 from claims.admin.base import ReadOnlyMixin
-from claims.admin.filters import RequirementCoverageFilter
+from claims.admin.filters import RequirementCoverageFilter, coverage_names
 from claims.admin.search import event_search
-from claims.formatting import coverage_label
+from claims.formatting import COVERAGE_LABELS, coverage_label
 from claims.models import DocumentRequirement, Event
+
+
+class DocumentRequirementForm(forms.ModelForm):
+    """The coverage is chosen by its name in words, among the contract's coverages and
+    those the sales carry, never typed as a code."""
+
+    coverage_name = forms.ChoiceField(label="Cobertura")
+
+    class Meta:
+        model = DocumentRequirement
+        fields = ["coverage_name", "nature", "doc_type", "title", "product_combo_id", "is_active"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        names = {*COVERAGE_LABELS, *coverage_names()}
+        if self.instance.coverage_name:
+            names.add(self.instance.coverage_name)
+        self.fields["coverage_name"].choices = [("", "---------")] + sorted(
+            ((name, coverage_label(name)) for name in names), key=lambda choice: choice[1])
 
 
 @admin.register(DocumentRequirement)
 class DocumentRequirementAdmin(admin.ModelAdmin):
+    form = DocumentRequirementForm
     list_display = ["coverage", "nature", "title", "doc_type", "product_combo_id", "is_active"]
     list_filter = [RequirementCoverageFilter, "nature", "is_active"]
     search_fields = ["doc_type", "title"]

@@ -5,6 +5,7 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
+from claims.formatting import coverage_label
 from claims.models.claims import Claim, Nature
 
 
@@ -42,7 +43,8 @@ class DocumentRequirement(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.coverage_name} {self.nature or '*'}: {self.title}"
+        nature = f" ({self.get_nature_display()})" if self.nature else ""
+        return f"{coverage_label(self.coverage_name)}{nature}: {self.title}"
 
 
 class DocumentRequest(models.Model):

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from claims.models import ClaimHistory, DocumentFile, Event
+from claims.models import ClaimHistory, DocumentFile, DocumentRequirement, Event
 from tests.claims.lifecycle_helpers import logged_in, staff
 from tests.factories import ClaimFactory, CoverageFactory, PaymentFactory, SaleFactory
 
@@ -183,6 +183,29 @@ def test_every_admin_list_renders(staff_client, path):
     ClaimFactory()
     response = staff_client.get(path)
     assert response.status_code == 200
+
+
+def test_lists_are_headed_by_what_they_list(analyst, supervisor, db):
+    pages = {"/admin/claims/proposal/": "Propostas", "/admin/claims/event/": "Eventos",
+             "/admin/claims/documentrequirement/": "Documentos exigidos",
+             "/admin/claims/claim/": "Meus sinistros"}
+    for path, heading in pages.items():
+        page = analyst.get(path).content.decode()
+        assert f"<h1>{heading}</h1>" in page and "Selecione" not in page, path
+        assert f"<title>{heading} |" in page, path
+
+
+def test_a_document_requirement_names_its_coverage_in_words(supervisor, db):
+    form = supervisor.get("/admin/claims/documentrequirement/add/").content.decode()
+    created = supervisor.post("/admin/claims/documentrequirement/add/", {
+        "coverage_name": "cobertura/morte", "nature": "", "doc_type": "laudo",
+        "title": "Laudo do IML", "is_active": "on"})
+    listed = supervisor.get("/admin/claims/documentrequirement/").content.decode()
+
+    assert '<option value="cobertura/morte">Morte</option>' in form
+    assert created.status_code == 302
+    assert "Morte: Laudo do IML" in str(DocumentRequirement.objects.get(doc_type="laudo"))
+    assert "cobertura/morte" not in listed.split('id="result_list"')[1].split("</table>")[0]
 
 
 def test_an_unknown_or_malformed_claim_id_is_a_404(analyst, db):
