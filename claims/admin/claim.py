@@ -43,8 +43,11 @@ STALE = (errors.ClaimChangedConcurrently, errors.TransitionNotAllowed)
 class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
     # The deadline right after the number: the queues are ordered by it, and it must stay
     # on screen when the columns outgrow a narrow window.
-    list_display = ["number", "deadline", "insured", "status_label", "awaiting_label", "owner_name",
+    # The status rides under the number (as channel and coverage under the insured person)
+    # so nine columns and a supervisor's checkboxes fit 1280 px beside the filters.
+    list_display = ["number_and_status", "deadline", "insured", "awaiting_label", "owner_name",
                     "amount_brl", "days_open"]
+    list_display_links = ["number_and_status"]
     list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, OpenFilter, "status",
                    "sale__channel", CoverageFilter, "nature", "notified_at"]
     actions = ["reassign_selected"]
@@ -94,9 +97,11 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
         return format_html('{}<br><small class="quiet">{} · {}</small>', claim.sale.insured_name,
                            coverage_label(claim.coverage.name), claim.sale.channel.name)
 
-    @admin.display(description="status", ordering="status")
-    def status_label(self, claim):
-        return claim.get_status_display()
+    @admin.display(description="número e status", ordering="number")
+    def number_and_status(self, claim):
+        return format_html('<span class="claim-number">{}</span><br>'
+                           '<small class="quiet">{}</small>', claim.number,
+                           claim.get_status_display())
 
     @admin.display(description="aguardando", ordering="awaiting")
     def awaiting_label(self, claim):
@@ -127,9 +132,12 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             return "—"
         days = (timezone.localdate(claim.clock_deadline) - timezone.localdate()).days
         label = f"{timezone.localtime(claim.clock_deadline):%d/%m/%Y}"
+        # The date, then which clock and how far on a second line: a narrow column.
         if days < 0:
-            return format_html('<strong class="prazo-vencido">{} ({}, vencido)</strong>', label, kind)
-        return f"{label} ({kind}, {'vence hoje' if days == 0 else f'{days} d'})"
+            return format_html('<strong class="prazo-vencido">{}<br><small>{}, vencido</small>'
+                               '</strong>', label, kind)
+        return format_html('{}<br><small class="quiet">{}, {}</small>', label, kind,
+                           "vence hoje" if days == 0 else f"{days} d")
 
     # --- no edits by hand ------------------------------------------------------------
 
