@@ -81,7 +81,8 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
         oldest_scope=queues.QUEUE_LABELS[scope],
         oldest_mine=scope == queues.MINE,
         weekly=_weekly(now),
-        my_decided_proposals=list(
+        # Supervisors decide proposals rather than make them.
+        my_decided_proposals=[] if supervisor else list(
             Proposal.objects.select_related("claim", "decided_by")
             .filter(proposed_by=user, decided_at__gte=now - dt.timedelta(days=7))
             .exclude(status=Proposal.Status.PENDING).order_by("-decided_at")[:10]),
