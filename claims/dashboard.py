@@ -52,6 +52,7 @@ class Dashboard:
     decision_days: list[tuple[str, int]]
     my_decided_proposals: list[Proposal]  # what became of my proposals this week
     supervisor: bool = False
+    show_mine: bool = True
     load: list[dict] = field(default_factory=list)
     channel_medians: list[tuple[str, float | None, int]] = field(default_factory=list)
     proposals: list[Proposal] = field(default_factory=list)
@@ -90,6 +91,10 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
         supervisor=supervisor,
     )
     board.decision_days = _distribution(_decision_histogram(now))
+    board.show_mine = not supervisor or any(figure.count for figure in board.mine_by_awaiting)
+    if not board.show_mine:
+        # A supervisor who owns no open claim: no row of zeros about "my" claims.
+        board.deadlines.pop(queues.QUEUE_LABELS[queues.MINE], None)
     if supervisor:
         # The supervisor's teams, or everyone's claims when they lead no team.
         board.load = _load(team_rows if team_rows is not None else _by_owner(

@@ -81,10 +81,18 @@ class WorkbenchViews:
         form = forms.ReassignForm(request.POST or None,
                                   initial={"to_user": str(claim.owner_id or "")})
         if request.method == "POST" and form.is_valid():
-            return self._run(request, claim_id, lambda: (
-                services.reassign_claims(claim_ids=[claim_id], to_user=form.cleaned_data["to_user"],
-                                         user=request.user, reason=form.cleaned_data["reason"])
-                and "Responsável alterado." or "O sinistro já estava com essa pessoa."))
+            try:
+                changed = services.reassign_claims(
+                    claim_ids=[claim_id], to_user=form.cleaned_data["to_user"],
+                    user=request.user, reason=form.cleaned_data["reason"])
+            except ProblemError as refusal:
+                messages.error(request, refusal.detail)
+            else:
+                if changed:
+                    messages.success(request, "Responsável alterado.")
+                else:  # not a success: nothing happened
+                    messages.info(request, "O sinistro já estava com essa pessoa: nada mudou.")
+            return self._back(claim_id)
         return self.reassign_page(request, form, [claim])
 
     def reassign_page(self, request, form, claims, *, bulk: bool = False):

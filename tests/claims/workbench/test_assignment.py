@@ -133,6 +133,8 @@ def test_reassigning_needs_a_choice_and_the_claims_open_tasks_follow_it(api, sal
     sergio.post(url, {"to_user": "ninguem", "reason": "Redistribuir."})
 
     assert "Este campo é obrigatório." in unchosen.content.decode()
+    again = sergio.post(url, {"to_user": "ninguem", "reason": "De novo."})
+    assert "já estava com essa pessoa: nada mudou" in page_messages(sergio, again)
     assert (hers.owner, sergios.owner) == (bruno.user, sergio.user)
     claim.refresh_from_db()
     assert claim.owner is None

@@ -102,6 +102,19 @@ def test_the_dashboard_counts_match_the_lists_they_link_to(team):
         assert len(listed) == figure.count, (figure.label, figure.url)
 
 
+def test_a_supervisor_without_claims_of_their_own_sees_no_row_of_zeros_about_them(team):
+    sergio = team.people["sergio"]
+    claim_of(team.people["ana"].user, team, status="criado", awaiting="analise")
+
+    empty = sergio.get("/admin/").content.decode()
+    claim_of(sergio.user, team, status="criado", awaiting="analise")
+    own = sergio.get("/admin/").content.decode()
+
+    assert "o que cada um aguarda" not in empty and "Carga por analista" in empty
+    assert "Minha equipe" in empty  # the team's deadlines stay
+    assert "o que cada um aguarda" in own
+
+
 def test_the_median_days_to_decision():
     assert dashboard.median([(2, 1), (4, 1), (10, 1)]) == 4
     assert dashboard.median([(2, 2), (4, 2)]) == 3
