@@ -8,9 +8,9 @@ The partial indexes ``claim_owner_queue``, ``claim_team_queue`` and
 ``claim_unassigned_queue`` hold exactly this order.
 """
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Q
 
-from claims.models import Claim, TeamMember
+from claims.models import TeamMember
 from claims.workflow import OPEN_STATUSES
 
 QUEUE_ORDER = (F("clock_deadline").asc(nulls_last=True), F("notified_at").asc(), F("id").asc())
@@ -28,11 +28,12 @@ def team_ids(user) -> list[int]:
     return list(TeamMember.objects.filter(user=user).values_list("team_id", flat=True))
 
 
-def default_queue(user) -> str:
+def default_queue(user, teams: list[int] | None = None) -> str:
     """Where a person lands on the claim list: analysts on their own claims, supervisors
-    on their team's (everyone's when they lead no team)."""
+    on their team's (everyone's when they lead no team). ``teams``: the user's
+    ``team_ids``, when the caller has them already."""
     if user.has_perm("claims.assign_claim"):
-        return TEAM if team_ids(user) else ALL
+        return TEAM if (team_ids(user) if teams is None else teams) else ALL
     return MINE
 
 
@@ -42,7 +43,7 @@ def queue_filter(queue: str, user, teams: list[int] | None = None) -> Q:
         return Q()
     is_open = Q(status__in=OPEN_STATUSES)
     if queue == MINE:
-        return is_open & Q(owner=user)
+        return owned_by(user.pk)
     teams = team_ids(user) if teams is None else teams
     if queue == TEAM:
         return is_open & Q(team_id__in=teams)
@@ -55,7 +56,3 @@ def queue_filter(queue: str, user, teams: list[int] | None = None) -> Q:
 def owned_by(user_id) -> Q:
     """Any analyst's queue (supervisors): their open claims."""
     return Q(status__in=OPEN_STATUSES, owner_id=user_id)
-
-
-def queue(queue_name: str, user) -> QuerySet[Claim]:
-    return Claim.objects.filter(queue_filter(queue_name, user)).order_by(*QUEUE_ORDER)

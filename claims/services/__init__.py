@@ -14,7 +14,12 @@ from claims.services.analysis import (
     request_payment_data,
 )
 from claims.services.approvals import approve, needs_proposal, propose, reject
-from claims.services.assignment import assignable_people, reassign_claims, take_claim
+from claims.services.assignment import (
+    assignable_people,
+    reassign_claims,
+    take_claim,
+    team_lets_take,
+)
 from claims.services.balance import adjust_reserve, update_outstanding_balance
 from claims.services.channels import create_channel
 from claims.services.closing import deny, finalize, reopen
@@ -60,6 +65,7 @@ __all__ = [
     "reassign_claims",
     "reject",
     "take_claim",
+    "team_lets_take",
     "workbench_sweep",
     "RequestedDocument",
     "adjust_reserve",

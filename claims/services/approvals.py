@@ -24,12 +24,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import errors
-from claims.formatting import brl
+from claims.formatting import brl, person
 from claims.models import Claim, Proposal
 from claims.services import closing, payments
-from claims.formatting import person
 from claims.services.common import (
     lock_claim,
+    mark_proposal_stale,
     require_permission,
     set_awaiting,
     waiving,
@@ -132,18 +132,10 @@ def approve(*, proposal_id, user) -> Proposal:
             return proposal
         except errors.ClaimChangedConcurrently:
             proposal.refresh_from_db()
-        mark_stale(proposal, decided_by=user)
+        claim = Claim.objects.get(pk=proposal.claim_id)
+        mark_proposal_stale(claim, proposal, at=timezone.now(), decided_by=user)
+        _refresh_awaiting(claim)
     raise errors.ProposalStale()
-
-
-def mark_stale(proposal: Proposal, *, decided_by=None) -> None:
-    _decide(proposal, decided_by, Proposal.Status.STALE)
-    claim = Claim.objects.get(pk=proposal.claim_id)
-    _refresh_awaiting(claim)
-    write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL_STALE, user=decided_by,
-                         actor="" if decided_by else "sistema:alcada",
-                         note=f"{proposal.get_kind_display()} de {person(proposal.proposed_by)} "
-                              "não aplicada: o sinistro mudou depois da proposta.")
 
 
 @transaction.atomic

@@ -15,7 +15,13 @@ from django.utils import timezone
 from claims import errors
 from claims.formatting import person
 from claims.models import AssignmentRule, Claim, ClaimHistory, Task, Team, TeamMember
-from claims.services.common import actor_for, require_permission, write_timeline_entry
+from claims.queues import team_ids
+from claims.services.common import (
+    actor_for,
+    require_permission,
+    works_on_claims,
+    write_timeline_entry,
+)
 from claims.workflow import OPEN_STATUSES, TimelineEntry
 
 AUTOMATIC_ACTOR = "sistema:distribuicao"
@@ -86,9 +92,8 @@ def take_claim(*, claim_id, user) -> Claim:
     claim = Claim.objects.select_related("team").filter(pk=claim_id).first()
     if claim is None:
         raise errors.ClaimNotFound()
-    teams = set(TeamMember.objects.filter(user=user).values_list("team_id", flat=True))
-    if claim.team_id is not None and claim.team_id not in teams and \
-            not user.has_perm("claims.assign_claim"):
+    teams = team_ids(user)
+    if not team_lets_take(claim, user, teams):
         raise errors.AssignmentNotAllowed(
             f"Este sinistro é da equipe {claim.team.name}, da qual você não faz parte.")
     team_id = claim.team_id or (min(teams) if len(teams) == 1 else None)
@@ -107,6 +112,13 @@ def take_claim(*, claim_id, user) -> Claim:
     return claim
 
 
+def team_lets_take(claim: Claim, user, teams: list[int]) -> bool:
+    """Whether ``user`` (a member of ``teams``) may take ``claim`` as far as teams go: a
+    claim of no team or of one of theirs; supervisors any claim."""
+    return (claim.team_id is None or claim.team_id in teams
+            or user.has_perm("claims.assign_claim"))
+
+
 def _hand_over_tasks(claim_id, *, from_user, to_user) -> None:
     """The claim's open tasks that were its owner's follow the claim to its new owner
     (those someone gave to another person stay with them)."""
@@ -122,7 +134,7 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> int:
     reason = reason.strip()
     if not reason:
         raise errors.AssignmentNotAllowed("Informe o motivo da reatribuição.")
-    if to_user is not None and not (to_user.is_active and to_user.has_perm("claims.work_claim")):
+    if to_user is not None and not works_on_claims(to_user):
         raise errors.AssignmentNotAllowed(
             f"{person(to_user)} não é analista nem supervisor de sinistros ativo.")
     target_teams = [] if to_user is None else list(

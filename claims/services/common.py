@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from claims import errors
 from claims.awaiting import awaiting_for
+from claims.formatting import person
 from claims.models import (
     Channel,
     Claim,
@@ -100,6 +101,11 @@ def require_permission(user, codename: str, why: str) -> None:
     if user is not None and codename not in _WAIVED.get() and \
             not user.has_perm(f"claims.{codename}"):
         raise errors.ActionNotPermitted(why)
+
+
+def works_on_claims(user) -> bool:
+    """An active analyst or supervisor: someone who can own claims and tasks."""
+    return user is not None and user.is_active and user.has_perm("claims.work_claim")
 
 
 @contextlib.contextmanager
@@ -232,15 +238,19 @@ def set_awaiting(claim: Claim) -> bool:
 def _obsolete_pending_proposals(claim: Claim, *, at) -> None:
     for proposal in Proposal.objects.select_related("proposed_by").filter(
             claim=claim, status=Proposal.Status.PENDING):
-        Proposal.objects.filter(pk=proposal.pk).update(status=Proposal.Status.STALE,
-                                                        decided_at=at)
-        author = proposal.proposed_by
-        write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL_STALE, user=None,
-                             actor="sistema:alcada",
-                             note=f"{proposal.get_kind_display()} de "
-                                  f"{author.get_full_name() or author.get_username()} "
-                                  "não será aplicada: o sinistro mudou depois da proposta.")
+        mark_proposal_stale(claim, proposal, at=at)
     set_awaiting(claim)
+
+
+def mark_proposal_stale(claim: Claim, proposal: Proposal, *, at, decided_by=None) -> None:
+    """The claim changed after ``proposal`` was made: it is obsolete, never applied, and
+    the timeline says so (by ``decided_by`` when a supervisor's approval found it out)."""
+    Proposal.objects.filter(pk=proposal.pk).update(
+        status=Proposal.Status.STALE, decided_by=decided_by, decided_at=at)
+    write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL_STALE, user=decided_by,
+                         actor="" if decided_by else "sistema:alcada",
+                         note=f"{proposal.get_kind_display()} de {person(proposal.proposed_by)} "
+                              "não foi aplicada: o sinistro mudou depois da proposta.")
 
 
 def write_timeline_entry(claim: Claim, *, entry: TimelineEntry, user, note: str = "",

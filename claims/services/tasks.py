@@ -16,17 +16,17 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from claims import errors
+from claims.formatting import person
 from claims.models import Claim, DocumentRequest, Task, TeamMember
 from claims.regulatory_clock import ClockKind
-from claims.formatting import person
-from claims.services.common import require_permission, write_timeline_entry
+from claims.services.common import require_permission, works_on_claims, write_timeline_entry
 from claims.workflow import OPEN_STATUSES, ClaimStatus, TimelineEntry
 
 SWEEP_ACTOR = "sistema:tarefas"
 
 
 def _check_owner(owner) -> None:
-    if owner is None or not (owner.is_active and owner.has_perm("claims.work_claim")):
+    if not works_on_claims(owner):
         raise errors.TaskNotAllowed(
             f"{person(owner)} não é analista nem supervisor de sinistros ativo.")
 
@@ -96,8 +96,7 @@ def workbench_sweep(*, now: dt.datetime | None = None) -> SweepResult:
     return SweepResult(created=created, closed=closed, escalated=_escalate_overdue(now))
 
 
-def _create_automatic(claim: Claim, *, kind: str, subject: str, due_on: dt.date,
-                      now: dt.datetime) -> bool:
+def _create_automatic(claim: Claim, *, kind: str, subject: str, due_on: dt.date) -> bool:
     """One automatic task; False when an open one of that kind exists (another worker
     made it first: the unique index says so)."""
     try:
@@ -126,7 +125,7 @@ def _chase_documents(now: dt.datetime) -> int:
               .filter(Exists(waiting_since), _without_open(Task.Kind.CHASE_DOCUMENTS)))
     today = timezone.localdate(now)
     return sum(_create_automatic(claim, kind=Task.Kind.CHASE_DOCUMENTS,
-                                 subject="Cobrar documentos", due_on=today, now=now)
+                                 subject="Cobrar documentos", due_on=today)
                for claim in claims)
 
 
@@ -147,8 +146,7 @@ def _decide_by_deadline(now: dt.datetime) -> int:
         for claim in claims:
             due_on = timezone.localdate(claim.clock_deadline)
             created += _create_automatic(claim, kind=task_kind,
-                                         subject=f"{verb} até {due_on:%d/%m}", due_on=due_on,
-                                         now=now)
+                                         subject=f"{verb} até {due_on:%d/%m}", due_on=due_on)
     return created
 
 
