@@ -67,12 +67,14 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
     now = now or timezone.now()
     teams = queues.team_ids(user)
     supervisor = user.has_perm("claims.assign_claim")
-    scope = queues.default_queue(user)
+    scope = queues.default_queue(user, teams)
     today = _local_midnight(now)
-    team_rows = _by_owner(queues.queue_filter(queues.TEAM, user, teams), today) if teams else None
+    mine_rows = _counted_by("awaiting", queues.queue_filter(queues.MINE, user), today)
+    team_rows = (_counted_by("owner_id", queues.queue_filter(queues.TEAM, user, teams), today)
+                 if teams else None)
     board = Dashboard(
-        mine_by_awaiting=_mine_by_awaiting(user),
-        deadlines=_deadlines(user, team_rows, today),
+        mine_by_awaiting=_mine_by_awaiting(mine_rows),
+        deadlines=_deadlines(mine_rows, team_rows),
         my_tasks=list(Task.objects.select_related("claim").filter(
             owner=user, status=Task.Status.OPEN).order_by("due_on", "id")[:10]),
         my_tasks_url=reverse("admin:claims_task_changelist"),
@@ -90,16 +92,21 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
         decision_days=[],
         supervisor=supervisor,
     )
-    board.decision_days = _distribution(_decision_histogram(now))
+    if supervisor:
+        # The supervisor's per-channel figures hold the whole distribution too.
+        by_channel = _decision_histogram_by_channel(now)
+        board.channel_medians = _medians(by_channel)
+        board.decision_days = _distribution((days, n) for _, days, n in by_channel)
+    else:
+        board.decision_days = _distribution(_decision_histogram(now))
     board.show_mine = not supervisor or any(figure.count for figure in board.mine_by_awaiting)
     if not board.show_mine:
         # A supervisor who owns no open claim: no row of zeros about "my" claims.
         board.deadlines.pop(queues.QUEUE_LABELS[queues.MINE], None)
     if supervisor:
         # The supervisor's teams, or everyone's claims when they lead no team.
-        board.load = _load(team_rows if team_rows is not None else _by_owner(
-            Q(status__in=OPEN_STATUSES, owner__isnull=False), today))
-        board.channel_medians = _medians(_decision_histogram_by_channel(now))
+        board.load = _load(team_rows if team_rows is not None else _counted_by(
+            "owner_id", Q(status__in=OPEN_STATUSES, owner__isnull=False), today))
         board.proposals = list(Proposal.objects.select_related("claim", "proposed_by").filter(
             status=Proposal.Status.PENDING).order_by("proposed_at")[:10])
         board.escalated = list(escalated_tasks_for(user).select_related("claim", "owner")
@@ -107,9 +114,8 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
     return board
 
 
-def _mine_by_awaiting(user) -> list[Figure]:
-    counts = dict(Claim.objects.filter(queues.queue_filter(queues.MINE, user))
-                  .values_list("awaiting").annotate(n=Count("id")))
+def _mine_by_awaiting(mine_rows: list[dict]) -> list[Figure]:
+    counts = {row["awaiting"]: row["open"] for row in mine_rows}
     return [Figure(choice.label, counts.get(choice.value, 0),
                    claims_url(fila=queues.MINE, awaiting__exact=choice.value),
                    alarm=choice == Awaiting.ANALYSIS and counts.get(choice.value, 0) > 0)
@@ -133,11 +139,12 @@ def _deadline_conditions(today: dt.datetime) -> dict[str, Q]:
     }
 
 
-def _by_owner(scope: Q, today: dt.datetime) -> list[dict]:
-    """Open claims of a scope per owner (None: unassigned), with their deadline counts:
-    one pass over the scope's queue index serves both the team's deadlines and each
+def _counted_by(field: str, scope: Q, today: dt.datetime) -> list[dict]:
+    """Open claims of a scope per ``field`` value, with their deadline counts, in one
+    pass over the scope's queue index: mine by "awaiting" serve my figures and my
+    deadlines; my team's by owner (None: unassigned) serve its deadlines and each
     analyst's load."""
-    return list(Claim.objects.filter(scope).values("owner_id").annotate(
+    return list(Claim.objects.filter(scope).values(field).annotate(
         open=Count("id"),
         **{name: Count("id", filter=condition)
            for name, condition in _deadline_conditions(today).items()}).order_by())
@@ -149,17 +156,14 @@ def _deadline_figures(scope: str, totals: dict) -> list[Figure]:
             for name, label in DEADLINE_LABELS.items()]
 
 
-def _deadlines(user, team_rows: list[dict] | None, today: dt.datetime) -> dict[str, list[Figure]]:
-    """Overdue, due within 5 days, suspended: mine (from my queue's index) and my
-    team's (the sums of its per-owner rows)."""
-    mine = Claim.objects.filter(queues.queue_filter(queues.MINE, user)).aggregate(**{
-        name: Count("id", filter=condition)
-        for name, condition in _deadline_conditions(today).items()})
-    figures = {queues.QUEUE_LABELS[queues.MINE]: _deadline_figures(queues.MINE, mine)}
-    if team_rows is not None:
-        team = {name: sum(row[name] for row in team_rows) for name in DEADLINE_LABELS}
-        figures[queues.QUEUE_LABELS[queues.TEAM]] = _deadline_figures(queues.TEAM, team)
-    return figures
+def _deadlines(mine_rows: list[dict], team_rows: list[dict] | None) -> dict[str, list[Figure]]:
+    """Overdue, due within 5 days, suspended: mine and my team's, the sums of their rows."""
+    scopes = {queues.MINE: mine_rows, **({queues.TEAM: team_rows} if team_rows is not None else {})}
+    return {
+        queues.QUEUE_LABELS[scope]: _deadline_figures(
+            scope, {name: sum(row[name] for row in rows) for name in DEADLINE_LABELS})
+        for scope, rows in scopes.items()
+    }
 
 
 def _weekly(now: dt.datetime) -> list[tuple[str, int]]:

@@ -29,8 +29,8 @@ from claims.admin.search import claim_search
 from claims.admin.workbench import WorkbenchViews
 from claims.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
 from claims.formatting import brl, coverage_label, person
-from claims.models import Claim, DocumentFile, TeamMember
-from claims.queues import MINE, QUEUE_LABELS, QUEUE_ORDER
+from claims.models import Claim, DocumentFile
+from claims.queues import MINE, QUEUE_LABELS, QUEUE_ORDER, team_ids
 from claims.regulatory_clock import ClockKind
 from claims.workflow import CLOSED_STATUSES, ClaimStatus
 
@@ -41,10 +41,9 @@ STALE = (errors.ClaimChangedConcurrently, errors.TransitionNotAllowed)
 
 @admin.register(Claim)
 class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
-    # The deadline right after the number: the queues are ordered by it, and it must stay
-    # on screen when the columns outgrow a narrow window.
-    # The status rides under the number (as channel and coverage under the insured person)
-    # so nine columns and a supervisor's checkboxes fit 1280 px beside the filters.
+    # The deadline right after the number: the queues are ordered by it. The status rides
+    # under the number (as channel and coverage under the insured person), so the columns
+    # and a supervisor's checkboxes fit 1280 px beside the filters.
     list_display = ["number_and_status", "deadline", "insured", "awaiting_label", "owner_name",
                     "amount_brl", "days_open"]
     list_display_links = ["number_and_status"]
@@ -281,13 +280,11 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
                 unavailable.append(f"{action.label_for(user, claim)}: {why_not}")
         proposal = claim.pending_proposals[0] if claim.pending_proposals else None
         is_open = claim.status not in CLOSED_STATUSES
-        in_team = claim.team_id is None or TeamMember.objects.filter(
-            user=user, team_id=claim.team_id).exists()
         return {
             "actions": offered,
             "unavailable": unavailable,
-            "can_take": is_open and claim.owner_id is None and in_team
-                        and user.has_perm("claims.work_claim"),
+            "can_take": is_open and claim.owner_id is None and user.has_perm("claims.work_claim")
+                        and services.team_lets_take(claim, user, team_ids(user)),
             "can_reassign": is_open and user.has_perm("claims.assign_claim"),
             "proposal": proposal,
             "proposal_stale": proposal is not None and proposal.claim_version != claim.version,
