@@ -92,6 +92,12 @@ def test_a_claim_of_another_team_cannot_be_taken_by_an_outsider(api, sale, team)
 
     with pytest.raises(errors.AssignmentNotAllowed, match="equipe Vida"):
         services.take_claim(claim_id=claim.pk, user=outsider)
+    # The claim page offers "Assumir" by the same rule: not to her, but to a supervisor
+    # of another team, whom the service lets take any claim.
+    page = logged_in(outsider).get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    other_supervisor = logged_in(staff("otavio", roles.SUPERVISOR))
+    offered = other_supervisor.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    assert "/assumir/" not in page and "/assumir/" in offered
 
 
 def test_a_supervisor_reassigns_many_claims_from_the_list_with_a_reason(api, channel, team):
