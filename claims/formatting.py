@@ -8,6 +8,8 @@ from decimal import Decimal
 from django.utils import timezone
 from stdnum.br import cnpj, cpf
 
+from claims.workflow import TimelineEntry
+
 COVERAGE_LABELS = {
     "cobertura/morte": "Morte",
     "cobertura/perda-de-renda": "Perda de renda",
@@ -86,15 +88,11 @@ HISTORY_LABELS = {
 def history_label(action: str) -> str:
     if action in HISTORY_LABELS:
         return HISTORY_LABELS[action]
-    from claims.workflow import TimelineEntry
-
     return TimelineEntry(action).label if action in TimelineEntry.values else action
 
 
 def is_internal(action: str) -> bool:
     """A timeline row of the analysts' own work (claims.workflow.TimelineEntry)."""
-    from claims.workflow import TimelineEntry
-
     return action in TimelineEntry.values
 
 
@@ -118,7 +116,7 @@ SYSTEM_PARTS = {
 def actor_label(actor: str, user=None, channel=None) -> str:
     """Who acted, for a person: the user's name, the channel, or the system part."""
     if user is not None:
-        return user.get_full_name() or user.get_username()
+        return person(user)
     kind, _, name = actor.partition(":")
     if kind == "canal" and channel is not None and channel.slug == name:
         return f"{channel.name} (API)"

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from claims.formatting import person
 from claims.models.claims import Claim
 from claims.models.sales import Channel
 
@@ -62,8 +63,7 @@ class TeamMember(models.Model):
         ]
 
     def __str__(self):
-        name = self.user.get_full_name() or self.user.get_username()
-        return f"{name} ({self.get_role_display().lower()}, {self.team})"
+        return f"{person(self.user)} ({self.get_role_display().lower()}, {self.team})"
 
 
 class AssignmentRule(models.Model):
