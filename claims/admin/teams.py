@@ -110,7 +110,7 @@ class TaskAdmin(ReadOnlyMixin, admin.ModelAdmin):
     show_full_result_count = False
 
     def changelist_view(self, request, extra_context=None):
-        extra_context = {**(extra_context or {}), "title": "Minhas tarefas"
+        extra_context = {**(extra_context or {}), "list_title": "Minhas tarefas"
                          if request.GET.get("de", "minhas") == "minhas" else "Tarefas"}
         return super().changelist_view(request, extra_context)
 

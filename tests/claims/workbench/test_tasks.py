@@ -31,7 +31,7 @@ def test_a_task_made_by_hand_is_listed_and_closing_it_writes_the_timeline(api, s
     mine = ana.get("/admin/claims/task/").content.decode()
     done = ana.post(f"/admin/claims/claim/{claim.pk}/tarefas/{task.pk}/concluir/", {"note": "Feito."})
 
-    assert "Minhas tarefas" in mine and "Ligar para o banco" in mine
+    assert "<h1>Minhas tarefas</h1>" in mine and "Ligar para o banco" in mine
     assert "Tarefa concluída." in page_messages(ana, done)
     task.refresh_from_db()
     assert (task.status, task.closed_by, task.owner) == ("concluida", ana.user, ana.user)
