@@ -96,7 +96,7 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["id", "channel", "status", "proposal_id", "product_combo_id",
                            "affiliation_id"]}),
-        ("Segurado", {"fields": ["insured_name", "cpf", "insured_email", "phone"]}),
+        ("Segurado", {"fields": ["insured_name", "cpf", "insured_email", "insured_phone"]}),
         ("Vigência e limite", {"fields": ["valid_from", "valid_until", "lmg"]}),
     ]
 
@@ -108,7 +108,7 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
         return tax_id(sale.insured_cpf)
 
     @admin.display(description="telefone do segurado")
-    def phone(self, sale):
+    def insured_phone(self, sale):
         return phone(sale.insured_phone_number, sale.insured_phone_area_code) or "—"
 
     @admin.display(description="LMG", ordering="max_guarantee")
