@@ -148,7 +148,7 @@ class WorkbenchViews:
             return refused
         if not Task.objects.filter(pk=task_id, claim_id=claim_id).exists():
             messages.error(request, "Tarefa não encontrada neste sinistro.")
-            return self._back(claim_id, "tarefas")
+            return self._back(claim_id)  # a refusal: at the top, with the messages
         done = outcome == "concluir"
         return self._run(request, claim_id, lambda: (
             services.close_task(task_id=task_id, user=request.user, done=done, note=data["note"])
