@@ -12,6 +12,7 @@ from pathlib import Path
 import environ
 from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from api_common.request_log import JSON_FORMATTER
 
@@ -394,9 +395,24 @@ TOKEN_FAILURE_WINDOW_SECONDS = env.int("TOKEN_FAILURE_WINDOW_SECONDS", default=6
 WEBHOOK_ALLOWED_NETWORKS = env.list("WEBHOOK_ALLOWED_NETWORKS", default=[])
 WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=5.0)
 WEBHOOK_READ_TIMEOUT_SECONDS = env.float("WEBHOOK_READ_TIMEOUT_SECONDS", default=15.0)
-# A worker holds a delivery for connect + read time-out + this margin; past that, the
-# sweep hands it to another worker (the first one is taken for dead).
+# The whole of one attempt (connect, send, the answer's head and excerpt): a receiver
+# dripping its answer a byte at a time is cut off here.
+WEBHOOK_ATTEMPT_DEADLINE_SECONDS = env.float("WEBHOOK_ATTEMPT_DEADLINE_SECONDS", default=20.0)
+# A worker holds a delivery for the deadline + this margin; past that, another worker
+# takes it over (the first one is taken for dead).
 WEBHOOK_LEASE_MARGIN_SECONDS = env.float("WEBHOOK_LEASE_MARGIN_SECONDS", default=30.0)
+# Requests in flight at once in each delivery worker process (webhooks.pump), and to one
+# subscription's endpoint at once, every worker together (docs/decisions.md).
+WEBHOOK_MAX_IN_FLIGHT = env.int("WEBHOOK_MAX_IN_FLIGHT", default=100)
+WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = env.int("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", default=8)
+# The circuit breaker: this many failures in a row pause the endpoint for the first
+# interval, doubled after each failed probe up to the last one.
+WEBHOOK_BREAKER_FAILURES = env.int("WEBHOOK_BREAKER_FAILURES", default=5)
+WEBHOOK_BREAKER_OPEN_SECONDS = env.float("WEBHOOK_BREAKER_OPEN_SECONDS", default=30.0)
+WEBHOOK_BREAKER_MAX_OPEN_SECONDS = env.float("WEBHOOK_BREAKER_MAX_OPEN_SECONDS", default=3600.0)
+# A pump hands its worker process back after this long (a new one goes on at once), so
+# a worker serving every queue still runs the other tasks during a long backlog.
+WEBHOOK_PUMP_MAX_SECONDS = env.float("WEBHOOK_PUMP_MAX_SECONDS", default=60.0)
 # Seconds to wait after each failed attempt (about three days in all), with jitter.
 WEBHOOK_RETRY_SCHEDULE = [
     int(seconds) for seconds in env.list(
@@ -425,8 +441,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     if CELERY_BROKER_URL.startswith("filesystem")
     else {}
 )
-# Tasks with no explicit queue (all of ours) go here; workers consume it by default.
+# Webhook delivery has a queue of its own; every other task goes to the default one. A
+# worker started without -Q consumes both (CELERY_TASK_QUEUES), so one worker is enough;
+# production runs a worker per queue (README, "Workers").
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+CELERY_WEBHOOK_QUEUE = env.str("CELERY_WEBHOOK_QUEUE", default="webhooks")
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_WEBHOOK_QUEUE))
+CELERY_TASK_ROUTES = {"webhooks.tasks.*": {"queue": CELERY_WEBHOOK_QUEUE}}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -35,6 +35,12 @@ class Subscription(models.Model):
     failing_since = models.DateTimeField("falhando desde", null=True, blank=True)
     disabled_at = models.DateTimeField("desativada automaticamente em", null=True, blank=True)
     disabled_reason = models.CharField("motivo da desativação", max_length=300, blank=True)
+    # The circuit breaker (webhooks.breaker): while open, nothing is sent to the endpoint
+    # and its deliveries wait in the database; once this time passes, one probe goes.
+    breaker_open_until = models.DateTimeField("pausada até", null=True, blank=True)
+    # How many times in a row it opened without a success in between: each time the
+    # pause doubles. Zero: closed.
+    breaker_trips = models.PositiveIntegerField("pausas seguidas", default=0)
     created_at = models.DateTimeField("criada em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizada em", auto_now=True)
 
@@ -72,6 +78,9 @@ class Delivery(models.Model):
     next_attempt_at = models.DateTimeField("próxima tentativa", null=True, blank=True)
     # A worker holds the delivery until then; an expired lease means the worker died.
     lease_until = models.DateTimeField("reservada até", null=True, blank=True)
+    # Which claim (one batch of one worker) holds the lease: only that holder decides
+    # what follows a failure.
+    leased_by = models.UUIDField("reservada pelo lote", null=True, blank=True, editable=False)
     delivered_at = models.DateTimeField("entregue em", null=True, blank=True)
     created_at = models.DateTimeField("criada em", auto_now_add=True)
 
@@ -88,6 +97,14 @@ class Delivery(models.Model):
         indexes = [
             models.Index(fields=["next_attempt_at"], condition=Q(status="pendente"),
                          name="delivery_due"),
+            # The claim takes each endpoint's due deliveries in order, a few at a time...
+            models.Index(fields=["subscription", "next_attempt_at", "id"],
+                         condition=Q(status="pendente"), name="delivery_due_per_endpoint"),
+            # ...and counts the requests in flight to it (live leases: a handful per
+            # endpoint however long its backlog).
+            models.Index(fields=["subscription"],
+                         condition=Q(status="pendente", lease_until__isnull=False),
+                         name="delivery_leased_per_endpoint"),
             models.Index(fields=["subscription", "-created_at", "-id"], name="delivery_page"),
         ]
 
