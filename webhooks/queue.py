@@ -1,6 +1,7 @@
-"""Handing deliveries to the workers. Enqueuing happens after the transaction that
-created them commits; a broker that is down only delays them: the periodic sweep finds
-every pending delivery that is due (webhooks.delivery)."""
+"""Asking the workers to deliver. A request is a small task on the webhooks queue that
+runs the pump (webhooks.pump), which finds every due delivery itself: so one request
+covers any number of events, a request lost with a broker that is down only delays
+them (the periodic sweep runs the pump too), and two requests cost one idle look."""
 
 import logging
 
@@ -9,18 +10,16 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 
-def enqueue_after_commit(delivery_ids) -> None:
-    ids = [str(pk) for pk in delivery_ids]
-    if ids:
-        transaction.on_commit(lambda: _enqueue(ids))
-
-
-def _enqueue(ids: list[str]) -> None:
+def request_delivery(*, countdown: float | None = None) -> None:
     from webhooks import tasks
 
-    for pk in ids:
-        try:
-            tasks.deliver.delay(pk)
-        except Exception:  # the broker is down: the sweep will enqueue it later
-            logger.warning("Could not enqueue webhook delivery %s; the sweep will", pk,
-                           exc_info=True)
+    try:
+        tasks.deliver.apply_async(countdown=countdown)
+    except Exception:  # the broker is down: the sweep delivers later
+        logger.warning("Could not ask the workers to deliver webhooks; the sweep will",
+                       exc_info=True)
+
+
+def request_delivery_after_commit() -> None:
+    """Once the current transaction commits (at once outside one)."""
+    transaction.on_commit(request_delivery)

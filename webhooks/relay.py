@@ -1,20 +1,23 @@
 """The outbox relay: each committed claims ``Event`` becomes one ``Delivery`` per
-subscription that wants it (the unique constraint keeps it to one), in the transaction
-that marks the event relayed. The on-commit signal receiver asks a worker to do it at
-once; ``webhooks.delivery.sweep`` does it for any event still not relayed a few seconds
-later, so a lost task or a broker that was down loses nothing."""
+subscription that wants it (a unique constraint keeps it to one), in the transaction
+that marks the event relayed. The pump does it in batches at the start of each round;
+the on-commit signal receiver asks a worker to run the pump at once, and the periodic
+sweep runs it too, so a lost request or a broker that was down loses nothing."""
 
 import json
 import logging
+from collections import defaultdict
 
 from django.db import transaction
 from django.utils import timezone
 
 from claims.models import Event
-from webhooks import queue, tasks
+from webhooks import queue
 from webhooks.models import Delivery, Subscription
 
 logger = logging.getLogger(__name__)
+
+FAN_OUT_BATCH = 500
 
 
 def delivery_body(envelope: dict) -> str:
@@ -22,56 +25,49 @@ def delivery_body(envelope: dict) -> str:
     return json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))
 
 
-def fan_out(*, event_id) -> list[Delivery]:
-    """One pending delivery per subscription that wants ``event_id``, and the event
-    marked relayed; nothing when it already was. Returns the deliveries created."""
+def fan_out_pending(*, batch: int = FAN_OUT_BATCH) -> int:
+    """Fan out up to ``batch`` events not relayed yet, oldest first; returns how many.
+    Events another worker is fanning out (their rows locked) are skipped, not waited for."""
     with transaction.atomic():
-        # The row lock makes the relay and the sweep take turns on one event; the
-        # second finds relayed_at set and leaves.
-        event = Event.objects.select_for_update().filter(pk=event_id).first()
-        if event is None or event.relayed_at is not None:
-            return []
+        events = list(Event.objects.select_for_update(skip_locked=True)
+                      .filter(relayed_at__isnull=True).order_by("created_at", "id")[:batch])
+        if not events:
+            return 0
         now = timezone.now()
-        body = delivery_body(event.envelope())
+        wanted = subscribers(events)
         candidates = [
             Delivery(subscription=subscription, event=event, message_id=event.id,
-                     event_name=event.name, body=body, next_attempt_at=now)
-            for subscription in subscribers(event)
+                     event_name=event.name, body=delivery_body(event.envelope()),
+                     next_attempt_at=now)
+            for event in events for subscription in wanted[event.pk]
         ]
         # The constraint (one delivery per event and subscription) has the last word: a
-        # row that exists already is skipped, and only the rows inserted are returned.
+        # row that exists already is skipped.
         Delivery.objects.bulk_create(candidates, ignore_conflicts=True)
-        created = list(Delivery.objects.filter(pk__in=[d.pk for d in candidates]))
-        event.relayed_at = now
-        event.save(update_fields=["relayed_at"])
-        queue.enqueue_after_commit([d.pk for d in created])
-    return created
+        Event.objects.filter(pk__in=[e.pk for e in events]).update(relayed_at=now)
+    return len(events)
 
 
-def subscribers(event: Event) -> list[Subscription]:
-    """Active subscriptions of the event's channel (itself active, with the claims API
-    enabled) that list the event and existed when it happened: a new subscription
-    receives no past events."""
-    candidates = Subscription.objects.filter(
-        channel_id=event.channel_id, is_active=True, channel__is_active=True,
-        channel__claims_api_enabled=True, created_at__lte=event.created_at,
-    )
+def subscribers(events: list[Event]) -> dict[object, list[Subscription]]:
+    """Per event, the active subscriptions of its channel (itself active, with the
+    claims API enabled) that list the event and existed when it happened: a new
+    subscription receives no past events."""
+    by_channel = defaultdict(list)
+    for subscription in Subscription.objects.filter(
+            channel_id__in={e.channel_id for e in events}, is_active=True,
+            channel__is_active=True, channel__claims_api_enabled=True):
+        by_channel[subscription.channel_id].append(subscription)
     # enabled_events is a JSON list: SQLite has no JSON containment, and a channel has
     # a handful of subscriptions.
-    return [s for s in candidates if event.name in (s.enabled_events or [])]
+    return {
+        event.pk: [s for s in by_channel[event.channel_id]
+                   if s.created_at <= event.created_at and event.name in (s.enabled_events or [])]
+        for event in events
+    }
 
 
 def relay_new_event(sender, instance, created, raw=False, **kwargs) -> None:
     """post_save of ``claims.Event`` (connected in WebhooksConfig.ready): once the
-    transaction that wrote the event commits, ask a worker to fan it out."""
+    transaction that wrote the event commits, ask a worker to deliver."""
     if created and not raw:
-        event_id = str(instance.pk)
-        transaction.on_commit(lambda: _request_fan_out(event_id))
-
-
-def _request_fan_out(event_id: str) -> None:
-    try:
-        tasks.fan_out_event.delay(event_id)
-    except Exception:  # the broker is down: the sweep fans the event out later
-        logger.warning("Could not enqueue the fan-out of event %s; the sweep will", event_id,
-                       exc_info=True)
+        queue.request_delivery_after_commit()

@@ -164,7 +164,7 @@ def send_ping(*, channel: Channel, subscription_id) -> Delivery:
         ),
         next_attempt_at=now,
     )
-    queue.enqueue_after_commit([delivery.id])
+    queue.request_delivery_after_commit()
     return delivery
 
 

@@ -1,28 +1,23 @@
-"""Celery tasks of the webhooks: thin, they take an id and call webhooks.delivery."""
+"""Celery tasks of the webhooks, on their own queue (CELERY_WEBHOOK_QUEUE): thin, they
+call webhooks.pump and webhooks.delivery."""
 
 from celery import shared_task
 
 
 @shared_task(acks_late=True, ignore_result=True)
-def fan_out_event(event_id: str) -> None:
-    """One outbox event to its subscriptions (sent once the event's transaction commits)."""
-    from webhooks import relay
+def deliver() -> None:
+    """Run the pump: fan out new events and deliver what is due until nothing is (a
+    no-op look when another worker's pump has it all)."""
+    from webhooks import pump
 
-    relay.fan_out(event_id=event_id)
-
-
-@shared_task(acks_late=True, ignore_result=True)
-def deliver(delivery_id: str) -> None:
-    """One attempt of one delivery (a no-op when it is not due or another worker has it)."""
-    from webhooks import delivery
-
-    delivery.attempt(delivery_id=delivery_id)
+    pump.run()
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def sweep_deliveries() -> None:
-    """Periodic (CELERY_BEAT_SCHEDULE): fan out events the relay missed, re-enqueue due
-    and stuck deliveries."""
+    """Periodic (CELERY_BEAT_SCHEDULE): give up deliveries of disabled subscriptions and
+    run the pump, which finds what a lost request, a dead worker (an expired lease), a
+    retry or a breaker's probe left due."""
     from webhooks import delivery
 
     delivery.sweep()

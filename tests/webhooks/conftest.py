@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from webhooks import tasks
+from webhooks import queue
 
 PUBLIC_IPV4 = "93.184.215.14"
 PUBLIC_IPV6 = "2606:2800:21f:cb07:6820:80da:af6b:8b2c"
@@ -44,10 +44,12 @@ def fake_dns(monkeypatch):
     monkeypatch.setattr(socket, "getaddrinfo", fake_getaddrinfo)
 
 
-@pytest.fixture
-def enqueued(monkeypatch):
-    """Delivery ids handed to the workers (the broker is not called)."""
-    ids = []
-    monkeypatch.setattr(tasks.deliver, "delay", ids.append)
-    return ids
+@pytest.fixture(autouse=True)
+def delivery_requests(monkeypatch):
+    """The pumps asked of the workers, as their countdowns (None: at once); the broker
+    is not called."""
+    asked = []
+    monkeypatch.setattr(queue, "request_delivery",
+                        lambda *, countdown=None: asked.append(countdown))
+    return asked
 

@@ -6,8 +6,8 @@ from django.utils import timezone
 
 from claims.models import Event
 from claims.services.common import standard_event_details
-from webhooks import signing
-from webhooks.models import Subscription
+from webhooks import relay, signing
+from webhooks.models import Delivery, Subscription
 from tests.factories import ClaimFactory
 
 
@@ -35,3 +35,9 @@ def backdate(obj, **ago) -> None:
     when = timezone.now() - dt.timedelta(**ago)
     type(obj).objects.filter(pk=obj.pk).update(created_at=when)
     obj.created_at = when
+
+
+def fan_out(event: Event) -> list[Delivery]:
+    """Fan out every event not relayed yet (as the pump does); the deliveries of ``event``."""
+    relay.fan_out_pending()
+    return list(Delivery.objects.filter(event=event).order_by("created_at", "id"))

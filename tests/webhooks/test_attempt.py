@@ -9,9 +9,9 @@ from django.utils import timezone
 from standardwebhooks import Webhook
 
 from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import make_event, make_subscription
+from tests.webhooks.delivery_helpers import fan_out, make_event, make_subscription
 from tests.webhooks.receiver import Receiver, Reply
-from webhooks import delivery, relay, signing, tasks
+from webhooks import delivery, pump, signing
 from webhooks.models import Delivery, DeliveryAttempt
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ def _loopback_allowed(settings):
     settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
     settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS = 1.0
     settings.WEBHOOK_READ_TIMEOUT_SECONDS = 2.0
-    settings.WEBHOOK_RETRY_SCHEDULE = [0, 0, 0]  # each retry due at once
+    settings.WEBHOOK_RETRY_SCHEDULE = [600, 600, 600]  # one attempt per pump run
 
 
 def pending_delivery(url: str, events=("sinistro-criado",), **subscription_fields):
@@ -30,12 +30,14 @@ def pending_delivery(url: str, events=("sinistro-criado",), **subscription_field
     channel = make_channel()
     subscription, secret = make_subscription(channel, url, events, **subscription_fields)
     event = make_event(channel)
-    [created] = relay.fan_out(event_id=event.id)
+    [created] = fan_out(event)
     return created, secret
 
 
 def attempt(pending: Delivery) -> Delivery:
-    delivery.attempt(delivery_id=pending.pk)
+    """Run a pump (what a worker does when asked): it sends what is due, retries what
+    fails and is due again, and returns when nothing is."""
+    pump.run()
     pending.refresh_from_db()
     pending.subscription.refresh_from_db()
     return pending
@@ -107,11 +109,11 @@ def test_after_the_overlap_only_the_current_secret_signs():
 # --- retries -----------------------------------------------------------------------------
 
 
-def test_a_receiver_failing_twice_gets_the_same_webhook_id_three_times():
+def test_a_receiver_failing_twice_gets_the_same_webhook_id_three_times(settings):
+    settings.WEBHOOK_RETRY_SCHEDULE = [0, 0, 0]  # each retry due at once: one pump run
     with Receiver(Reply(500), Reply(503), Reply(204)) as receiver:
         pending, secret = pending_delivery(receiver.url)
-        for _ in range(3):
-            done = attempt(pending)
+        done = attempt(pending)
 
     assert [r.headers["webhook-id"] for r in receiver.requests] == [str(pending.message_id)] * 3
     assert {r.body for r in receiver.requests} == {pending.body.encode()}
@@ -185,29 +187,25 @@ def test_a_shorter_retry_after_does_not_shorten_the_schedule(settings):
     assert (done.next_attempt_at - before).total_seconds() >= 540
 
 
-def test_a_short_retry_is_handed_to_the_broker_with_a_countdown_after_the_commit(
-        settings, monkeypatch, django_capture_on_commit_callbacks):
+def test_a_retry_due_soon_asks_for_a_pump_with_a_countdown_a_later_one_is_the_sweeps(
+        settings, delivery_requests):
     settings.WEBHOOK_RETRY_SCHEDULE = [30, 3600]
-    sent = []
-    monkeypatch.setattr(tasks.deliver, "apply_async",
-                        lambda args, countdown: sent.append((args, countdown)))
     with Receiver(Reply(500)) as receiver:
         pending, _ = pending_delivery(receiver.url)
-        with django_capture_on_commit_callbacks(execute=True):
-            attempt(pending)
+        attempt(pending)
+        [countdown] = delivery_requests
+        assert 27 <= countdown <= 33
         Delivery.objects.filter(pk=pending.pk).update(next_attempt_at=timezone.now())
-        with django_capture_on_commit_callbacks(execute=True):
-            attempt(pending)  # an hour away: the sweep's job
+        attempt(pending)  # an hour away: the sweep's job
 
-    [(args, countdown)] = sent
-    assert args == (str(pending.pk),) and 27 <= countdown <= 33
+    assert len(delivery_requests) == 1
 
 
-def test_when_the_schedule_is_exhausted_the_delivery_fails():
+def test_when_the_schedule_is_exhausted_the_delivery_fails(settings):
+    settings.WEBHOOK_RETRY_SCHEDULE = [0, 0, 0]  # four attempts, all in one pump run
     with Receiver(Reply(500)) as receiver:
-        pending, _ = pending_delivery(receiver.url)  # schedule [0, 0, 0]: four attempts
-        for _ in range(5):
-            done = attempt(pending)
+        pending, _ = pending_delivery(receiver.url)
+        done = attempt(pending)
 
     assert len(receiver.requests) == 4
     assert done.status == Delivery.Status.FAILED
@@ -379,11 +377,14 @@ def test_an_expired_lease_is_taken_over_and_the_lost_attempt_recorded():
     assert done.status == Delivery.Status.DELIVERED and done.attempt_count == 2
 
 
-def test_nothing_is_sent_for_a_disabled_subscription():
+def test_nothing_is_sent_for_a_disabled_subscription_and_the_sweep_gives_it_up():
     with Receiver(Reply(204)) as receiver:
         pending, _ = pending_delivery(receiver.url)
         pending.subscription.is_active = False
         pending.subscription.save()
+        attempt(pending)
+        assert receiver.requests == []
+        delivery.sweep()
         done = attempt(pending)
 
     assert receiver.requests == []

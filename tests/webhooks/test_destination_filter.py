@@ -1,13 +1,15 @@
-"""The workers' HTTP session judges the address a name resolves to when it connects
+"""The workers' HTTP side judges the address a name resolves to when it connects
 (webhooks.networks' rule, with WEBHOOK_ALLOWED_NETWORKS), so DNS rebinding changes
 nothing; it pins the connection to that address and follows no redirect."""
 
+import queue
 import socket
+import threading
 
 import pytest
 
 from tests.webhooks.receiver import Receiver, Reply
-from webhooks import http
+from webhooks import sender, signing
 
 NAME = "hooks.parceiro.example"
 
@@ -33,8 +35,13 @@ def dns(monkeypatch):
     return Fake
 
 
-def post(url: str) -> http.Outcome:
-    return http.post(url, data=b"{}", headers={"Content-Type": "application/json"})
+def post(url: str) -> sender.Outcome:
+    """One POST through this process's sender, as the pump makes it."""
+    job = sender.Job(delivery_id="d", subscription_id="s", lease_token=None, url=url,
+                     body=b"{}", message_id="msg_1", secrets=(signing.new_secret(),))
+    results = queue.SimpleQueue()
+    sender.sender().submit([job], results)
+    return results.get(timeout=30).outcome
 
 
 @pytest.mark.parametrize("scheme", ["http", "https"])
@@ -45,8 +52,8 @@ def test_a_name_resolving_to_loopback_is_refused_when_loopback_is_not_allowed(
         outcome = post(f"{scheme}://{NAME}:{receiver.port}/webhooks")
 
     assert receiver.requests == []
-    assert type(outcome.error).__name__ == "InvalidIPAddress"
-    assert "loopback" in str(outcome.error)
+    assert outcome.error_class == "InvalidIPAddress"
+    assert "loopback" in outcome.error_text
     assert outcome.status_code is None
 
 
@@ -68,7 +75,7 @@ def test_private_and_metadata_addresses_are_refused_before_connecting(settings, 
 
     outcome = post(f"https://{NAME}/webhooks")
 
-    assert type(outcome.error).__name__ == "InvalidIPAddress"
+    assert outcome.error_class == "InvalidIPAddress"
 
 
 def test_plain_http_is_refused_to_a_public_address(settings, dns):
@@ -77,8 +84,8 @@ def test_plain_http_is_refused_to_a_public_address(settings, dns):
 
     outcome = post(f"http://{NAME}/webhooks")
 
-    assert type(outcome.error).__name__ == "InvalidIPAddress"
-    assert "http sem TLS" in str(outcome.error)
+    assert outcome.error_class == "InvalidIPAddress"
+    assert "http sem TLS" in outcome.error_text
 
 
 def test_a_literal_loopback_address_in_the_url_is_refused_too(settings):
@@ -87,7 +94,7 @@ def test_a_literal_loopback_address_in_the_url_is_refused_too(settings):
         outcome = post(receiver.url)
 
     assert receiver.requests == []
-    assert type(outcome.error).__name__ == "InvalidIPAddress"
+    assert outcome.error_class == "InvalidIPAddress"
 
 
 def test_a_name_that_does_not_resolve_is_a_connection_error(settings, monkeypatch):
@@ -99,12 +106,42 @@ def test_a_name_that_does_not_resolve_is_a_connection_error(settings, monkeypatc
     monkeypatch.setattr(socket, "getaddrinfo", nxdomain)
     outcome = post(f"https://{NAME}/webhooks")
 
-    assert type(outcome.error).__name__ == "ConnectionError"
+    assert outcome.error_class == "ConnectionError"
 
 
-def test_one_session_per_process_rebuilt_when_the_webhook_settings_change(settings):
-    first = http.session()
-    assert http.session() is first
+def test_one_sender_per_process_started_again_when_the_webhook_settings_change(settings):
+    first = sender.sender()
+    assert sender.sender() is first
     settings.WEBHOOK_READ_TIMEOUT_SECONDS = 3.0
-    assert http.session() is not first
-    assert http.session().trust_env is False
+    assert sender.sender() is not first
+
+
+def test_a_receiver_dripping_its_answer_is_cut_off_at_the_attempt_deadline(settings):
+    """Each byte comes within the read time-out, but the whole answer would take
+    seconds: the total deadline ends the attempt (and so it never outlasts the lease)."""
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    settings.WEBHOOK_READ_TIMEOUT_SECONDS = 1.0
+    settings.WEBHOOK_ATTEMPT_DEADLINE_SECONDS = 0.6
+    server = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def drip():
+        connection, _ = server.accept()
+        connection.recv(65536)
+        for byte in b"HTTP/1.1 200 OK\r\nX-Lento: " + b"a" * 100:
+            if stop.wait(0.05):
+                break
+            connection.sendall(bytes([byte]))
+        connection.close()
+
+    thread = threading.Thread(target=drip, daemon=True)
+    thread.start()
+    try:
+        outcome = post(f"http://127.0.0.1:{server.getsockname()[1]}/webhooks")
+    finally:
+        stop.set()
+        thread.join(5)
+        server.close()
+
+    assert outcome.error_class == "DeadlineExceeded" and outcome.status_code is None
+    assert 550 <= outcome.duration_ms < 1000

@@ -7,7 +7,7 @@ from kombu.exceptions import OperationalError
 
 from claims.models import Event
 from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import backdate, make_event, make_subscription
+from tests.webhooks.delivery_helpers import backdate, fan_out, make_event, make_subscription
 from webhooks import delivery, relay, tasks
 from webhooks.models import Delivery
 
@@ -26,7 +26,7 @@ def test_each_active_subscription_of_the_channel_listing_the_event_gets_one_deli
     make_subscription(make_channel(), URL + "/5", ["sinistro-criado"])  # another channel
     event = make_event(channel)
 
-    created = relay.fan_out(event_id=event.id)
+    created = fan_out(event)
 
     assert {d.subscription_id for d in created} == {wants.pk, also_wants.pk}
     assert Delivery.objects.count() == 2
@@ -39,7 +39,7 @@ def test_a_delivery_carries_the_exact_envelope_and_the_event_id_as_webhook_id():
     make_subscription(channel, URL)
     event = make_event(channel)
 
-    [created] = relay.fan_out(event_id=event.id)
+    [created] = fan_out(event)
 
     assert created.message_id == event.id
     assert created.event_name == "sinistro-criado"
@@ -57,7 +57,7 @@ def test_a_subscription_created_after_the_event_does_not_get_it():
     backdate(event, minutes=5)
     make_subscription(channel, URL)
 
-    assert relay.fan_out(event_id=event.id) == []
+    assert fan_out(event) == []
 
 
 def test_a_subscription_created_before_the_event_gets_it():
@@ -66,7 +66,7 @@ def test_a_subscription_created_before_the_event_gets_it():
     backdate(subscription, minutes=5)
     event = make_event(channel)
 
-    assert [d.subscription_id for d in relay.fan_out(event_id=event.id)] == [subscription.pk]
+    assert [d.subscription_id for d in fan_out(event)] == [subscription.pk]
 
 
 @pytest.mark.parametrize("field", ["claims_api_enabled", "is_active"])
@@ -77,7 +77,7 @@ def test_a_channel_without_the_claims_api_or_inactive_gets_nothing(field):
     setattr(channel, field, False)
     channel.save()
 
-    assert relay.fan_out(event_id=event.id) == []
+    assert fan_out(event) == []
     event.refresh_from_db()
     assert event.relayed_at is not None  # not kept for later: the contract's rule 3
 
@@ -86,48 +86,62 @@ def test_fanning_out_twice_creates_each_delivery_once():
     channel = make_channel()
     make_subscription(channel, URL)
     event = make_event(channel)
-    relay.fan_out(event_id=event.id)
+    assert relay.fan_out_pending() == 1
 
-    assert relay.fan_out(event_id=event.id) == []  # already relayed
+    assert relay.fan_out_pending() == 0  # already relayed
     # Even if the mark were lost (a restored backup, a hand edit), the constraint holds.
     Event.objects.filter(pk=event.pk).update(relayed_at=None)
-    assert relay.fan_out(event_id=event.id) == []
+    assert relay.fan_out_pending() == 1
     assert Delivery.objects.filter(event=event).count() == 1
 
 
-def test_the_new_deliveries_are_enqueued_after_the_commit(
-        enqueued, django_capture_on_commit_callbacks):
+def test_events_are_fanned_out_in_batches_oldest_first():
     channel = make_channel()
-    make_subscription(channel, URL)
-    make_subscription(channel, URL + "/2")
-    event = make_event(channel)
+    subscription, _ = make_subscription(channel, URL)
+    backdate(subscription, minutes=5)
+    events = [make_event(channel) for _ in range(5)]
+    for minutes, event in zip([5, 4, 3, 2, 1], events, strict=True):
+        backdate(event, minutes=minutes)
 
+    assert relay.fan_out_pending(batch=2) == 2
+    assert set(Delivery.objects.values_list("event", flat=True)) == {e.pk for e in events[:2]}
+    assert relay.fan_out_pending(batch=2) == 2
+    assert relay.fan_out_pending(batch=2) == 1
+    assert relay.fan_out_pending(batch=2) == 0
+    assert Delivery.objects.count() == 5
+
+
+def test_a_batch_of_events_costs_the_same_queries_as_one(django_assert_num_queries):
+    channel = make_channel()
+    subscription, _ = make_subscription(channel, URL)
+    backdate(subscription, minutes=5)
+    make_event(channel)
+    with django_assert_num_queries(6) as one:  # savepoint, events, subscriptions, insert, mark, release
+        relay.fan_out_pending()
+    for _ in range(20):
+        make_event(channel)
+    with django_assert_num_queries(len(one.captured_queries)):
+        assert relay.fan_out_pending() == 20
+
+
+def test_a_new_event_asks_for_a_pump_once_committed(
+        delivery_requests, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        created = relay.fan_out(event_id=event.id)
-    assert enqueued == []
+        make_event()
+    assert delivery_requests == []
     for callback in callbacks:
         callback()
 
-    assert sorted(enqueued) == sorted(str(d.pk) for d in created)
-
-
-def test_a_new_event_asks_a_worker_to_fan_it_out_once_committed(
-        monkeypatch, django_capture_on_commit_callbacks):
-    asked: list[str] = []
-    monkeypatch.setattr(tasks.fan_out_event, "delay", lambda pk: asked.append(pk))
-
-    with django_capture_on_commit_callbacks(execute=True):
-        event = make_event()
-
-    assert asked == [str(event.pk)]
+    assert delivery_requests == [None]
 
 
 def test_a_broker_that_is_down_does_not_fail_the_change_that_wrote_the_event(
         monkeypatch, django_capture_on_commit_callbacks, caplog):
-    def broker_down(pk):
+    def broker_down(*args, **kwargs):
         raise OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
 
-    monkeypatch.setattr(tasks.fan_out_event, "delay", broker_down)
+    monkeypatch.undo()  # the real request_delivery, with a broker that is down
+    monkeypatch.setattr(tasks.deliver, "apply_async", broker_down)
 
     with django_capture_on_commit_callbacks(execute=True):
         event = make_event()
@@ -136,17 +150,13 @@ def test_a_broker_that_is_down_does_not_fail_the_change_that_wrote_the_event(
     assert "the sweep will" in caplog.text
 
 
-def test_the_sweep_fans_out_events_the_relay_missed(enqueued):
+def test_the_sweep_fans_out_events_a_lost_request_left_behind():
     channel = make_channel()
-    subscription, _ = make_subscription(channel, URL)
+    subscription, _ = make_subscription(channel, "https://hooks.example.com/sinistros")
     backdate(subscription, minutes=5)
     missed = make_event(channel)
-    backdate(missed, seconds=30)
-    too_recent = make_event(channel)  # still the relay's
 
     result = delivery.sweep()
 
     assert result["fanned_out"] == 1
     assert Delivery.objects.get().event_id == missed.pk
-    too_recent.refresh_from_db()
-    assert too_recent.relayed_at is None

@@ -32,7 +32,7 @@ def test_racing_rotations_leave_the_last_two_secrets_valid_and_no_other():
     assert current != previous
 
 
-def test_pings_racing_a_delete_answer_202_or_404_and_leave_nothing_behind(enqueued):
+def test_pings_racing_a_delete_answer_202_or_404_and_leave_nothing_behind(delivery_requests):
     api, subscription, _ = new_subscription()
     base = f"/api/v1/webhooks/{subscription.id}"
 

@@ -303,11 +303,15 @@ def test_each_ping_has_its_own_id_evento(channel, subscription):
 
 
 def test_a_ping_is_handed_to_the_workers_after_commit(
-        channel, subscription, enqueued, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
+        channel, subscription, delivery_requests, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
         delivery = services.send_ping(channel=channel, subscription_id=subscription.id)
+    assert delivery_requests == []
+    for callback in callbacks:
+        callback()
 
-    assert enqueued == [str(delivery.id)]
+    assert delivery_requests == [None]  # a pump, at once
+    assert delivery.status == "pendente" and delivery.next_attempt_at is not None
 
 
 def test_an_inactive_subscription_gets_no_ping(channel):
@@ -322,7 +326,7 @@ def test_an_inactive_subscription_gets_no_ping(channel):
 
 
 def test_redelivering_marks_a_failed_delivery_pending_and_due_now(
-        channel, subscription, enqueued, django_capture_on_commit_callbacks):
+        channel, subscription, delivery_requests, django_capture_on_commit_callbacks):
     delivery = failed_delivery(subscription)
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -334,7 +338,7 @@ def test_redelivering_marks_a_failed_delivery_pending_and_due_now(
     assert delivery.next_attempt_at <= timezone.now()
     assert delivery.lease_until is None
     assert delivery.attempts.count() == 1  # the history stays
-    assert enqueued == [str(delivery.id)]
+    assert delivery_requests == [None]  # a pump, at once
 
 
 def test_a_delivery_being_attempted_right_now_is_left_to_that_attempt(channel, subscription):

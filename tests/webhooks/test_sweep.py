@@ -1,4 +1,5 @@
-"""The sweep: what the relay missed, what is due, and what a dead worker left behind."""
+"""The sweep (Celery beat): what a lost request, a dead worker or a disabled
+subscription left behind."""
 
 import datetime as dt
 
@@ -6,8 +7,9 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import backdate, make_event, make_subscription
-from webhooks import delivery, relay
+from tests.webhooks.delivery_helpers import fan_out, make_event, make_subscription
+from tests.webhooks.receiver import Receiver, Reply
+from webhooks import delivery
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
@@ -15,47 +17,55 @@ pytestmark = pytest.mark.django_db
 URL = "https://hooks.parceiro.example/sinistros"
 
 
+@pytest.fixture(autouse=True)
+def _loopback_allowed(settings):
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    settings.WEBHOOK_RETRY_SCHEDULE = [600]
 
-def deliveries(count: int, channel=None) -> list[Delivery]:
+
+def deliveries(count: int, channel=None, url: str = URL) -> list[Delivery]:
     channel = channel or make_channel()
-    make_subscription(channel, URL)
-    return [relay.fan_out(event_id=make_event(channel).id)[0] for _ in range(count)]
+    make_subscription(channel, url)
+    return [fan_out(make_event(channel))[0] for _ in range(count)]
 
 
 def set_(pending: Delivery, **fields) -> None:
     Delivery.objects.filter(pk=pending.pk).update(**fields)
 
 
-def test_due_deliveries_and_those_whose_worker_died_are_enqueued(
-        enqueued, django_capture_on_commit_callbacks):
+def test_due_deliveries_and_those_whose_worker_died_are_sent():
     now = timezone.now()
-    due, dead_worker, live_worker, later, done = deliveries(5)
-    set_(dead_worker, lease_until=now - dt.timedelta(seconds=1))
-    set_(live_worker, lease_until=now + dt.timedelta(seconds=30))
-    set_(later, next_attempt_at=now + dt.timedelta(minutes=5))
-    set_(done, status=Delivery.Status.DELIVERED)
+    with Receiver(Reply(204)) as receiver:
+        due, dead_worker, live_worker, later, done = deliveries(5, url=receiver.url)
+        set_(dead_worker, lease_until=now - dt.timedelta(seconds=1))
+        set_(live_worker, lease_until=now + dt.timedelta(seconds=30))
+        set_(later, next_attempt_at=now + dt.timedelta(minutes=5))
+        set_(done, status=Delivery.Status.DELIVERED)
 
-    with django_capture_on_commit_callbacks(execute=True):
         result = delivery.sweep()
 
-    assert sorted(enqueued) == sorted([str(due.pk), str(dead_worker.pk)])
-    assert result["enqueued"] == 2
+    sent = {r.headers["webhook-id"] for r in receiver.requests}
+    assert sent == {str(due.message_id), str(dead_worker.message_id)}
+    assert result["sent"] == 2
+    dead_worker.refresh_from_db()
+    assert [a.error_class for a in dead_worker.attempts.all()] == ["LeaseExpired", ""]
+    for untouched in (live_worker, later):
+        untouched.refresh_from_db()
+        assert untouched.status == Delivery.Status.PENDING and not untouched.attempts.exists()
 
 
-def test_the_sweep_goes_through_every_due_delivery_in_batches(
-        enqueued, django_capture_on_commit_callbacks):
-    created = deliveries(7)
+def test_a_retry_an_hour_away_is_left_for_a_later_sweep(delivery_requests):
+    [pending] = deliveries(1)
+    set_(pending, next_attempt_at=timezone.now() + dt.timedelta(hours=1))
 
-    with django_capture_on_commit_callbacks(execute=True):
-        result = delivery.sweep(batch=3)
-
-    assert result["enqueued"] == 7
-    assert sorted(enqueued) == sorted(str(d.pk) for d in created)
+    assert delivery.sweep()["sent"] == 0
+    assert delivery_requests == []  # no countdown of an hour on the broker
 
 
-def test_deliveries_of_a_disabled_subscription_are_given_up_without_being_sent(enqueued):
+def test_deliveries_of_a_disabled_subscription_are_given_up_without_being_sent():
     channel = make_channel()
     kept, dropped = deliveries(1, channel)[0], deliveries(1)[0]
+    set_(kept, next_attempt_at=timezone.now() + dt.timedelta(hours=1))
     dropped.subscription.is_active = False
     dropped.subscription.save()
 
@@ -68,7 +78,7 @@ def test_deliveries_of_a_disabled_subscription_are_given_up_without_being_sent(e
     assert kept.status == Delivery.Status.PENDING
 
 
-def test_a_channel_whose_claims_api_was_disabled_gets_its_pending_deliveries_given_up(enqueued):
+def test_a_channel_whose_claims_api_was_disabled_gets_its_pending_deliveries_given_up():
     [pending] = deliveries(1)
     channel = pending.subscription.channel
     channel.claims_api_enabled = False
@@ -78,24 +88,3 @@ def test_a_channel_whose_claims_api_was_disabled_gets_its_pending_deliveries_giv
 
     pending.refresh_from_db()
     assert pending.status == Delivery.Status.FAILED
-
-
-def test_an_event_that_keeps_failing_to_fan_out_does_not_stop_the_others(
-        enqueued, monkeypatch):
-    channel = make_channel()
-    subscription, _ = make_subscription(channel, URL)
-    backdate(subscription, minutes=5)
-    broken, fine = make_event(channel), make_event(channel)
-    backdate(broken, minutes=1)
-    backdate(fine, minutes=1)
-    real = relay.fan_out
-
-    def fan_out(*, event_id):
-        if event_id == broken.pk:
-            raise RuntimeError("boom")
-        return real(event_id=event_id)
-
-    monkeypatch.setattr(relay, "fan_out", fan_out)
-
-    assert delivery.sweep()["fanned_out"] == 1
-    assert Delivery.objects.get().event_id == fine.pk

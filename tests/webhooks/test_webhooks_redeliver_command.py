@@ -8,8 +8,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import make_event, make_subscription
-from webhooks import relay
+from tests.webhooks.delivery_helpers import fan_out, make_event, make_subscription
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
@@ -32,14 +31,14 @@ def redeliver(*args) -> str:
 
 
 def fanned_out(channel, name="sinistro-criado", **fields) -> Delivery:
-    [created] = relay.fan_out(event_id=make_event(channel, name).id)
+    [created] = fan_out(make_event(channel, name))
     Delivery.objects.filter(pk=created.pk).update(**fields)
     created.refresh_from_db()
     return created
 
 
 def test_failed_only_marks_the_failed_deliveries_pending_due_now_and_enqueues_them(
-        channel, enqueued, django_capture_on_commit_callbacks):
+        channel, delivery_requests, django_capture_on_commit_callbacks):
     failed = fanned_out(channel, status=Delivery.Status.FAILED, attempt_count=10,
                         next_attempt_at=None)
     fanned_out(channel, status=Delivery.Status.DELIVERED, delivered_at=timezone.now())
@@ -53,10 +52,10 @@ def test_failed_only_marks_the_failed_deliveries_pending_due_now_and_enqueues_th
     assert failed.status == Delivery.Status.PENDING
     assert failed.attempt_count == 0  # a fresh retry series
     assert failed.next_attempt_at >= before and failed.lease_until is None
-    assert enqueued == [str(failed.pk)]
+    assert delivery_requests == [None]  # a pump, at once
 
 
-def test_without_filters_delivered_ones_are_sent_again_too(channel, enqueued):
+def test_without_filters_delivered_ones_are_sent_again_too(channel, delivery_requests):
     done = fanned_out(channel, status=Delivery.Status.DELIVERED, delivered_at=timezone.now())
 
     assert redeliver("--channel", channel.slug).startswith("1 ")
@@ -64,7 +63,7 @@ def test_without_filters_delivered_ones_are_sent_again_too(channel, enqueued):
     assert done.status == Delivery.Status.PENDING and done.delivered_at is None
 
 
-def test_since_and_event_narrow_the_selection(channel, enqueued):
+def test_since_and_event_narrow_the_selection(channel, delivery_requests):
     old = fanned_out(channel, status=Delivery.Status.FAILED)
     Delivery.objects.filter(pk=old.pk).update(created_at=timezone.now() - dt.timedelta(days=3))
     denied = fanned_out(channel, "sinistro-negado", status=Delivery.Status.FAILED)
@@ -77,20 +76,20 @@ def test_since_and_event_narrow_the_selection(channel, enqueued):
     assert statuses == {old.pk: "falhou", denied.pk: "falhou", created.pk: "pendente"}
 
 
-def test_a_date_without_time_means_its_midnight(channel, enqueued):
+def test_a_date_without_time_means_its_midnight(channel, delivery_requests):
     fanned_out(channel, status=Delivery.Status.FAILED)
     tomorrow = (timezone.localdate() + dt.timedelta(days=1)).isoformat()
 
     assert redeliver("--channel", channel.slug, "--since", tomorrow).startswith("0 ")
 
 
-def test_a_delivery_held_by_a_live_worker_is_left_alone(channel, enqueued):
+def test_a_delivery_held_by_a_live_worker_is_left_alone(channel, delivery_requests):
     fanned_out(channel, lease_until=timezone.now() + dt.timedelta(seconds=30))
 
     assert redeliver("--channel", channel.slug).startswith("0 ")
 
 
-def test_deliveries_of_a_disabled_subscription_are_not_redelivered(channel, enqueued):
+def test_deliveries_of_a_disabled_subscription_are_not_redelivered(channel, delivery_requests):
     failed = fanned_out(channel, status=Delivery.Status.FAILED)
     failed.subscription.is_active = False
     failed.subscription.save()
@@ -98,7 +97,7 @@ def test_deliveries_of_a_disabled_subscription_are_not_redelivered(channel, enqu
     assert redeliver("--channel", channel.slug).startswith("0 ")
 
 
-def test_other_channels_are_not_touched(channel, enqueued):
+def test_other_channels_are_not_touched(channel, delivery_requests):
     other = make_channel()
     make_subscription(other, URL)
     theirs = fanned_out(other, status=Delivery.Status.FAILED)
@@ -115,7 +114,7 @@ def test_other_channels_are_not_touched(channel, enqueued):
     (["--event", "sinistro-inventado"], "Evento desconhecido: 'sinistro-inventado'"),
 ])
 def test_unknown_channel_bad_date_and_unknown_event_are_clear_errors(
-        channel, enqueued, args, message):
+        channel, delivery_requests, args, message):
     if args[0] != "--channel":
         args = ["--channel", channel.slug, *args]
 
@@ -123,7 +122,7 @@ def test_unknown_channel_bad_date_and_unknown_event_are_clear_errors(
         redeliver(*args)
 
 
-def test_a_channel_without_the_claims_api_is_refused(channel, enqueued):
+def test_a_channel_without_the_claims_api_is_refused(channel, delivery_requests):
     channel.claims_api_enabled = False
     channel.save()
 

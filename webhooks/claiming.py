@@ -1,0 +1,188 @@
+"""Claiming due deliveries in batches, fairly between endpoints (docs/decisions.md,
+"Webhook delivery at scale").
+
+One short transaction per batch: the claims of every worker take turns on a
+transaction-level advisory lock (SQLite: its one writer at a time), which is what makes
+the per-endpoint cap exact across workers; it counts each endpoint's live leases (the
+requests in flight to it), gives every endpoint with due deliveries its free slots in
+turn, takes those rows (oldest due first; ``SKIP LOCKED`` past rows another transaction
+is changing) and leases them to one batch id. No transaction stays open during the POSTs.
+"""
+
+import dataclasses
+import datetime as dt
+import random
+import uuid
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from webhooks import signing
+from webhooks.models import Delivery, DeliveryAttempt, Subscription
+from webhooks.sender import Job
+
+PENDING = Delivery.Status.PENDING
+LEASE_EXPIRED = "LeaseExpired"
+# Any constant will do: it only has to be the same for every worker.
+CLAIM_LOCK_KEY = 0x5E6B_0001
+
+
+def lease_seconds() -> float:
+    return settings.WEBHOOK_ATTEMPT_DEADLINE_SECONDS + settings.WEBHOOK_LEASE_MARGIN_SECONDS
+
+
+def deliverable() -> Q:
+    """Subscriptions that may receive: active, of an active channel with the API on."""
+    return Q(is_active=True, channel__is_active=True, channel__claims_api_enabled=True)
+
+
+def free_lease(now: dt.datetime, prefix: str = "") -> Q:
+    return Q(**{f"{prefix}lease_until__isnull": True}) | Q(**{f"{prefix}lease_until__lte": now})
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    token: uuid.UUID | None
+    jobs: list[Job]
+
+
+def claim(*, limit: int, now: dt.datetime | None = None) -> Claim:
+    """Lease up to ``limit`` due deliveries, at most the free per-endpoint slots of
+    each endpoint. Call it inside ``transaction.atomic()`` (the pump records the last
+    batch's results in the same transaction)."""
+    now = now or timezone.now()
+    if limit <= 0:
+        return Claim(None, [])
+    _take_turns()
+    shares = share(free_slots(now), limit)
+    if not shares:
+        return Claim(None, [])
+    rows = due_rows(shares, now)
+    if not rows:
+        return Claim(None, [])
+    token = uuid.uuid4()
+    ids = [row[0] for row in rows]
+    Delivery.objects.filter(pk__in=ids).update(
+        lease_until=now + dt.timedelta(seconds=lease_seconds()), leased_by=token)
+    lost = [(row[0], row[2]) for row in rows if row[2] is not None]
+    if lost:
+        _record_lost_attempts(lost)
+    subscriptions = {s.pk: s for s in Subscription.objects.filter(pk__in={r[1] for r in rows})}
+    secrets_ = {pk: tuple(signing.signing_secrets(s, now=now)) for pk, s in subscriptions.items()}
+    jobs = [
+        Job(delivery_id=delivery_id, subscription_id=subscription_id, lease_token=token,
+            url=subscriptions[subscription_id].url, body=body.encode("utf-8"),
+            message_id=str(message_id), secrets=secrets_[subscription_id])
+        for delivery_id, subscription_id, _, message_id, body in rows
+    ]
+    return Claim(token, jobs)
+
+
+def _take_turns() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLAIM_LOCK_KEY])
+
+
+def free_slots(now: dt.datetime) -> list[tuple[object, int]]:
+    """(subscription id, free slots) of every deliverable endpoint with a due delivery
+    and room for a request: its cap minus its live leases; one slot, the probe, when its
+    breaker's pause is over; none while the breaker is open."""
+    in_flight = (Delivery.objects.filter(subscription=OuterRef("pk"), status=PENDING,
+                                         lease_until__gt=now)
+                 .order_by().values("subscription").annotate(n=Count("pk")).values("n"))
+    due = Delivery.objects.filter(free_lease(now), subscription=OuterRef("pk"), status=PENDING,
+                                  next_attempt_at__lte=now)
+    endpoints = (
+        Subscription.objects.filter(deliverable())
+        .filter(Q(breaker_open_until__isnull=True) | Q(breaker_open_until__lte=now))
+        .filter(Exists(due))
+        .annotate(in_flight=Coalesce(Subquery(in_flight), 0))
+        .values_list("pk", "in_flight", "breaker_open_until")
+    )
+    cap = settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT
+    slots = []
+    for pk, busy, paused_until in endpoints:
+        free = (1 if paused_until is not None else cap) - busy
+        if free > 0:
+            slots.append((pk, free))
+    return slots
+
+
+def share(slots: list[tuple[object, int]], limit: int) -> dict[object, int]:
+    """``limit`` requests shared between endpoints one at a time, in a random order, so
+    an endpoint with a long backlog never takes the slots of the others."""
+    random.shuffle(slots)
+    shares: dict[object, int] = {}
+    left = dict(slots)
+    while limit > 0 and left:
+        for pk in list(left):
+            if limit == 0:
+                break
+            shares[pk] = shares.get(pk, 0) + 1
+            limit -= 1
+            left[pk] -= 1
+            if not left[pk]:
+                del left[pk]
+    return shares
+
+
+def due_rows(shares: dict[object, int], now: dt.datetime) -> list[tuple]:
+    """(id, subscription id, previous lease, message id, body) of each endpoint's
+    oldest due deliveries, as many as its share: one statement, a UNION ALL of one
+    index range per endpoint (``delivery_due_per_endpoint``)."""
+    table = Delivery._meta.db_table
+    lock = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked \
+        else ""
+    parts, params = [], []
+    for index, (subscription_id, count) in enumerate(shares.items()):
+        parts.append(
+            f"SELECT * FROM (SELECT id, subscription_id, lease_until, message_id, body "
+            f"FROM {table} WHERE subscription_id = %s AND status = %s "
+            f"AND next_attempt_at <= %s AND (lease_until IS NULL OR lease_until <= %s) "
+            f"ORDER BY next_attempt_at, id LIMIT %s{lock}) AS endpoint_{index}")
+        when = connection.ops.adapt_datetimefield_value(now)
+        params += [_db_value(subscription_id), PENDING.value, when, when, count]
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts), params)
+        return [(_uuid(r[0]), _uuid(r[1]), _datetime(r[2]), _uuid(r[3]), r[4])
+                for r in cursor.fetchall()]
+
+
+def _db_value(value):
+    # SQLite stores UUIDs as 32 hex characters; PostgreSQL takes the UUID itself.
+    return value.hex if connection.vendor == "sqlite" else value
+
+
+def _uuid(value) -> uuid.UUID:
+    return value if isinstance(value, uuid.UUID) else uuid.UUID(value)
+
+
+def _datetime(value) -> dt.datetime | None:
+    # PostgreSQL answers an aware datetime; SQLite the naive UTC text Django stored.
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    return value if timezone.is_aware(value) else value.replace(tzinfo=dt.timezone.utc)
+
+
+def _record_lost_attempts(lost: list[tuple[uuid.UUID, dt.datetime]]) -> None:
+    """Leases taken over had expired: the worker that held them died (or was cut off).
+    Its POST may well have reached the receiver; it counts as an attempt."""
+    DeliveryAttempt.objects.bulk_create(
+        DeliveryAttempt(
+            delivery_id=delivery_id,
+            attempted_at=previous_lease - dt.timedelta(seconds=lease_seconds()),
+            duration_ms=0, error_class=LEASE_EXPIRED,
+            response_excerpt=("A tentativa anterior não terminou dentro da reserva (worker "
+                              "parado ou requisição lenta); o receptor pode tê-la recebido."),
+        )
+        for delivery_id, previous_lease in lost
+    )
+    Delivery.objects.filter(pk__in=[pk for pk, _ in lost]).update(
+        attempt_count=F("attempt_count") + 1)

@@ -1,0 +1,313 @@
+"""The delivery workers' HTTP side: many signed POSTs in flight at once on one asyncio
+event loop (aiohttp), run in a thread of its own beside the worker's main thread, which
+keeps the database (webhooks.pump).
+
+Webhook URLs are untrusted input, so:
+
+- every host name is resolved once by :class:`PinningResolver`, the address judged by
+  our rule (:func:`webhooks.networks.forbidden_reason`, honouring
+  ``WEBHOOK_ALLOWED_NETWORKS``) and the connection made to that address, while TLS
+  (SNI and the certificate check) and the Host header keep the name: a name that
+  resolved to a public address when the subscription was saved and to 127.0.0.1 now
+  (DNS rebinding) is refused. aiohttp does not resolve IP literals, so those are judged
+  before the request. Plain ``http://`` goes only to the allowed networks: one
+  connection pool per scheme, each with its resolver.
+- redirects are never followed, proxies from the environment are ignored (aiohttp's
+  ``trust_env`` stays off: a proxy would connect to an address nobody judged);
+- each attempt has a connect time-out, a read time-out between bytes, and a total
+  deadline (``WEBHOOK_ATTEMPT_DEADLINE_SECONDS``), so a receiver dripping its answer
+  cannot outlast the lease;
+- only the first ``WEBHOOK_RESPONSE_EXCERPT_BYTES`` of an answer are read; a longer body
+  is dropped with its connection.
+
+requests-hardened, which this replaced, gives the same filtering for ``requests``, but
+one blocking request per thread and no total deadline.
+"""
+
+import asyncio
+import atexit
+import dataclasses
+import datetime as dt
+import ipaddress
+import logging
+import os
+import queue
+import socket
+import threading
+import time
+from collections.abc import Iterable
+
+import aiohttp
+from aiohttp.abc import AbstractResolver, ResolveResult
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from multidict import CIMultiDict
+from yarl import URL
+
+from webhooks import networks, signing
+
+logger = logging.getLogger(__name__)
+
+
+class ForbiddenDestination(Exception):
+    """The destination's address is one our rule refuses (recorded as InvalidIPAddress)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """One POST of one claimed delivery: everything the event loop needs, no ORM."""
+
+    delivery_id: object
+    subscription_id: object
+    lease_token: object
+    url: str
+    body: bytes
+    message_id: str
+    secrets: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """What one POST came to: a status (and the first bytes of the body), or an error."""
+
+    status_code: int | None = None
+    headers: CIMultiDict | None = None
+    excerpt: bytes = b""
+    error_class: str = ""
+    error_text: str = ""
+    duration_ms: int = 0
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+
+@dataclasses.dataclass(frozen=True)
+class Result:
+    job: Job
+    attempted_at: dt.datetime
+    outcome: Outcome
+
+
+# --- the destination rule ----------------------------------------------------------------
+
+
+def judge(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, host: str, *, https: bool) -> None:
+    reason = networks.forbidden_reason(ip)
+    if reason:
+        raise ForbiddenDestination(f"{ip} ({host}): {reason}")
+    mapped = getattr(ip, "ipv4_mapped", None)
+    allowed = networks.in_allowed_networks(ip) or (
+        mapped is not None and networks.in_allowed_networks(mapped))
+    if not https and not allowed:
+        raise ForbiddenDestination(
+            f"{ip} ({host}): http sem TLS só é aceito para as redes permitidas")
+
+
+class PinningResolver(AbstractResolver):
+    """Resolves a name once and answers with its first address, judged; aiohttp then
+    connects there, keeping the name for TLS and the Host header."""
+
+    def __init__(self, *, https: bool):
+        self.https = https
+
+    async def resolve(self, host: str, port: int = 0,
+                      family: socket.AddressFamily = socket.AF_UNSPEC) -> list[ResolveResult]:
+        loop = asyncio.get_running_loop()
+        try:
+            found = await loop.getaddrinfo(host, port, family=family, type=socket.SOCK_STREAM)
+        except socket.gaierror as exc:
+            raise OSError(exc.errno, f"Failed to resolve {host}: {exc.strerror}") from exc
+        address_family, _, proto, _, address = found[0]
+        if address_family not in (socket.AF_INET, socket.AF_INET6):
+            raise ForbiddenDestination(f"{host}: família de endereço não suportada")
+        ip = ipaddress.ip_address(address[0])
+        judge(ip, host, https=self.https)
+        return [ResolveResult(hostname=host, host=str(ip), port=port, family=address_family,
+                              proto=proto, flags=socket.AI_NUMERICHOST)]
+
+    async def close(self) -> None:
+        pass
+
+
+# --- one attempt -------------------------------------------------------------------------
+
+# aiohttp's errors as the attempt rows name them (the API's "erro"), most specific first.
+ERROR_NAMES: tuple[tuple[type[BaseException], str], ...] = (
+    (ForbiddenDestination, "InvalidIPAddress"),
+    (aiohttp.ConnectionTimeoutError, "ConnectTimeout"),
+    (aiohttp.SocketTimeoutError, "ReadTimeout"),
+    (TimeoutError, "DeadlineExceeded"),
+    (aiohttp.ClientSSLError, "SSLError"),
+    (aiohttp.InvalidURL, "InvalidURL"),
+    (aiohttp.ClientError, "ConnectionError"),
+    (OSError, "ConnectionError"),
+)
+
+
+def error_name(error: BaseException) -> str:
+    for kind, name in ERROR_NAMES:
+        if isinstance(error, kind):
+            return name
+    return type(error).__name__
+
+
+async def post(sessions: dict[str, aiohttp.ClientSession], job: Job) -> Outcome:
+    """POST the job's body once; never raises for the network's or receiver's faults."""
+    started = time.monotonic()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.WEBHOOK_ATTEMPT_DEADLINE_SECONDS
+    headers = {
+        "Content-Type": "application/json",
+        **signing.signature_headers(message_id=job.message_id, body=job.body.decode("utf-8"),
+                                    secrets_=job.secrets),
+    }
+    timeout = aiohttp.ClientTimeout(
+        total=None, sock_connect=settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS,
+        sock_read=settings.WEBHOOK_READ_TIMEOUT_SECONDS)
+    try:
+        url = URL(job.url)
+        session = sessions.get(url.scheme)
+        if session is None or not url.host:
+            raise aiohttp.InvalidURL(job.url)
+        _judge_literal(url)
+        async with asyncio.timeout_at(deadline):
+            response = await session.post(url, data=job.body, headers=headers, timeout=timeout,
+                                          allow_redirects=False)
+    except Exception as error:  # recorded as this attempt's error; the schedule retries
+        if error_name(error) == type(error).__name__:
+            logger.exception("Webhook delivery %s failed before any response", job.delivery_id)
+        return Outcome(error_class=error_name(error), error_text=str(error) or error_name(error),
+                       duration_ms=_since(started))
+    chunks: list[bytes] = []
+    try:
+        async with asyncio.timeout_at(deadline):
+            await read_excerpt(response, settings.WEBHOOK_RESPONSE_EXCERPT_BYTES, chunks)
+    except (TimeoutError, aiohttp.ClientError, OSError):
+        pass  # the status already decided the attempt; keep what came
+    finally:
+        if response.content.at_eof():
+            response.release()
+        else:
+            response.close()  # a body left unread: the connection cannot be reused
+    return Outcome(status_code=response.status, headers=CIMultiDict(response.headers),
+                   excerpt=b"".join(chunks), duration_ms=_since(started))
+
+
+def _judge_literal(url: URL) -> None:
+    try:
+        ip = ipaddress.ip_address(url.host)
+    except ValueError:
+        return  # a name: judged by the resolver
+    judge(ip, url.host, https=url.scheme == "https")
+
+
+async def read_excerpt(response: aiohttp.ClientResponse, limit: int, chunks: list[bytes]) -> None:
+    """At most ``limit`` bytes of the body, appended to ``chunks`` as they come."""
+    size = 0
+    while size < limit:
+        chunk = await response.content.read(limit - size)
+        if not chunk:
+            return
+        chunks.append(chunk)
+        size += len(chunk)
+
+
+def _since(started: float) -> int:
+    return round((time.monotonic() - started) * 1000)
+
+
+# --- the event loop thread -----------------------------------------------------------------
+
+
+class Sender:
+    """An event loop in a daemon thread with one connection pool per scheme. The caller
+    hands it jobs and reads :class:`Result` objects from the queue it gave."""
+
+    def __init__(self):
+        self._loop = asyncio.new_event_loop()
+        self._sessions: dict[str, aiohttp.ClientSession] = {}
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
+                                        name="webhook-sender")
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._open(), self._loop).result()
+
+    async def _open(self) -> None:
+        for scheme, https in (("http", False), ("https", True)):
+            connector = aiohttp.TCPConnector(
+                resolver=PinningResolver(https=https), use_dns_cache=False, limit=0,
+                keepalive_timeout=30)
+            self._sessions[scheme] = aiohttp.ClientSession(
+                connector=connector, headers={"User-Agent": settings.WEBHOOK_USER_AGENT},
+                auto_decompress=False, skip_auto_headers=("Accept-Encoding",))
+
+    def submit(self, jobs: Iterable[Job], results: "queue.SimpleQueue[Result]") -> None:
+        """Start each job's POST; its result is put on ``results`` when done."""
+        jobs = list(jobs)
+        self._loop.call_soon_threadsafe(self._start, jobs, results)
+
+    def _start(self, jobs: list[Job], results) -> None:
+        for job in jobs:
+            self._loop.create_task(self._run(job, results))
+
+    async def _run(self, job: Job, results) -> None:
+        attempted_at = dt.datetime.now(dt.timezone.utc)
+        try:
+            outcome = await post(self._sessions, job)
+        except BaseException as error:  # never lose a result: the slot must come back
+            outcome = Outcome(error_class=type(error).__name__, error_text=str(error))
+            results.put(Result(job, attempted_at, outcome))
+            raise
+        results.put(Result(job, attempted_at, outcome))
+
+    def close(self) -> None:
+        async def close_sessions():
+            for session in self._sessions.values():
+                await session.close()
+
+        try:
+            asyncio.run_coroutine_threadsafe(close_sessions(), self._loop).result(timeout=5)
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=5)
+
+
+_sender: Sender | None = None
+_sender_lock = threading.Lock()
+
+
+def sender() -> Sender:
+    """This process's sender, started on first use (never inherited across a fork)."""
+    global _sender
+    with _sender_lock:
+        if _sender is None:
+            _sender = Sender()
+        return _sender
+
+
+def reset() -> None:
+    """Close the process's sender (its pools with it); the next use starts a new one."""
+    global _sender
+    with _sender_lock:
+        current, _sender = _sender, None
+    if current is not None:
+        current.close()
+
+
+@receiver(setting_changed)
+def _forget_sender(*, setting, **kwargs):
+    # Pooled connections were judged under the old rule; the User-Agent may change.
+    if setting.startswith("WEBHOOK_"):
+        reset()
+
+
+def _forget_in_child() -> None:
+    global _sender, _sender_lock
+    _sender, _sender_lock = None, threading.Lock()
+
+
+# A forked worker has no copy of the parent's thread: it must start its own.
+os.register_at_fork(after_in_child=_forget_in_child)
+# Close the pools while the interpreter still can (aiohttp warns about open ones).
+atexit.register(reset)
