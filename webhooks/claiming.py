@@ -58,24 +58,22 @@ def claim(*, limit: int, now: dt.datetime | None = None) -> Claim:
     if limit <= 0:
         return Claim(None, [])
     _take_turns()
-    shares = share(free_slots(now), limit)
-    if not shares:
-        return Claim(None, [])
-    rows = due_rows(shares, now)
+    endpoints = {endpoint.pk: endpoint for endpoint in open_endpoints(now)}
+    shares = share([(pk, free_slots(e)) for pk, e in endpoints.items() if free_slots(e) > 0],
+                   limit)
+    rows = due_rows(shares, now) if shares else []
     if not rows:
         return Claim(None, [])
     token = uuid.uuid4()
-    ids = [row[0] for row in rows]
-    Delivery.objects.filter(pk__in=ids).update(
+    Delivery.objects.filter(pk__in=[row[0] for row in rows]).update(
         lease_until=now + dt.timedelta(seconds=lease_seconds()), leased_by=token)
     lost = [(row[0], row[2]) for row in rows if row[2] is not None]
     if lost:
         _record_lost_attempts(lost)
-    subscriptions = {s.pk: s for s in Subscription.objects.filter(pk__in={r[1] for r in rows})}
-    secrets_ = {pk: tuple(signing.signing_secrets(s, now=now)) for pk, s in subscriptions.items()}
+    secrets_ = {pk: tuple(signing.signing_secrets(endpoints[pk], now=now)) for pk in shares}
     jobs = [
         Job(delivery_id=delivery_id, subscription_id=subscription_id, lease_token=token,
-            url=subscriptions[subscription_id].url, body=body.encode("utf-8"),
+            url=endpoints[subscription_id].url, body=body.encode("utf-8"),
             message_id=str(message_id), secrets=secrets_[subscription_id])
         for delivery_id, subscription_id, _, message_id, body in rows
     ]
@@ -88,29 +86,33 @@ def _take_turns() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLAIM_LOCK_KEY])
 
 
-def free_slots(now: dt.datetime) -> list[tuple[object, int]]:
-    """(subscription id, free slots) of every deliverable endpoint with a due delivery
-    and room for a request: its cap minus its live leases; one slot, the probe, when its
-    breaker's pause is over; none while the breaker is open."""
+ENDPOINT_FIELDS = ("url", "secret_encrypted", "previous_secret_encrypted",
+                   "previous_secret_expires_at", "breaker_open_until")
+
+
+def open_endpoints(now: dt.datetime):
+    """Every deliverable endpoint with a due delivery whose breaker lets requests
+    through, with its live leases (``in_flight``) and what sending needs."""
     in_flight = (Delivery.objects.filter(subscription=OuterRef("pk"), status=PENDING,
                                          lease_until__gt=now)
                  .order_by().values("subscription").annotate(n=Count("pk")).values("n"))
     due = Delivery.objects.filter(free_lease(now), subscription=OuterRef("pk"), status=PENDING,
                                   next_attempt_at__lte=now)
-    endpoints = (
+    return (
         Subscription.objects.filter(deliverable())
         .filter(Q(breaker_open_until__isnull=True) | Q(breaker_open_until__lte=now))
         .filter(Exists(due))
         .annotate(in_flight=Coalesce(Subquery(in_flight), 0))
-        .values_list("pk", "in_flight", "breaker_open_until")
+        .only(*ENDPOINT_FIELDS)
     )
-    cap = settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT
-    slots = []
-    for pk, busy, paused_until in endpoints:
-        free = (1 if paused_until is not None else cap) - busy
-        if free > 0:
-            slots.append((pk, free))
-    return slots
+
+
+def free_slots(endpoint: Subscription) -> int:
+    """Its cap minus its live leases; one slot, the probe, once its breaker's pause is
+    over (a breaker still open never gets here)."""
+    cap = 1 if endpoint.breaker_open_until is not None else \
+        settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT
+    return cap - endpoint.in_flight
 
 
 def share(slots: list[tuple[object, int]], limit: int) -> dict[object, int]:

@@ -28,12 +28,18 @@ from django.utils import timezone
 from webhooks import claiming, metrics, recording, relay
 from webhooks import queue as queue_
 from webhooks import sender as sender_module
-from webhooks.models import Delivery, Subscription
+from webhooks.models import Delivery, Pump, Subscription
 
 logger = logging.getLogger(__name__)
 
 # How long the pump waits for a request to finish before it looks for new work.
 POLL_SECONDS = 0.05
+# A live pump's row says so for this long, renewed when less than the refresh is left;
+# a pump killed (-9) keeps requests away for at most that long (then the sweep).
+PRESENCE_TTL = dt.timedelta(seconds=10)
+PRESENCE_REFRESH = dt.timedelta(seconds=8)
+# Once one request finished, how long to wait for others before recording.
+GATHER_SECONDS = 0.002
 # Results recorded per transaction, at most (the rest wait for the next turn).
 RECORD_BATCH = 500
 # A retry or a probe due within this long gets a pump of its own, scheduled on the
@@ -53,44 +59,93 @@ def run(*, max_seconds: float | None = None) -> Summary:
     """Deliver until nothing is in flight or due (or ``max_seconds`` pass)."""
     max_seconds = settings.WEBHOOK_PUMP_MAX_SECONDS if max_seconds is None else max_seconds
     stop_claiming_at = time.monotonic() + max_seconds
-    results: "queue.SimpleQueue" = queue.SimpleQueue()
+    results: queue.SimpleQueue = queue.SimpleQueue()
     sender = sender_module.sender()
     summary = Summary()
     in_flight, finished = 0, []
+    presence = Presence()
     try:
         while True:
             summary.rounds += 1
-            summary.fanned_out += relay.fan_out_pending()
             room = settings.WEBHOOK_MAX_IN_FLIGHT - in_flight
             claiming_open = time.monotonic() < stop_claiming_at
+            # One transaction a round: new events fanned out, the finished attempts
+            # recorded (their slots freed) and the free slots claimed again.
             with transaction.atomic():
+                fanned_out = relay.fan_out_pending()
                 recording.record(finished)
                 claimed = claiming.claim(limit=room if claiming_open else 0)
             finished = []
+            summary.fanned_out += fanned_out
             if claimed.jobs:
                 sender.submit(claimed.jobs, results)
                 in_flight += len(claimed.jobs)
                 summary.sent += len(claimed.jobs)
-            if not in_flight:
-                break
-            finished = _wait(results, timeout=POLL_SECONDS)
+            if not in_flight and not fanned_out:
+                if presence.gone or not claiming_open:
+                    break
+                # Events committed while this pump was seen alive asked for no pump:
+                # leave the register first, then look once more.
+                presence.leave()
+                continue
+            presence.keep(saturated=in_flight >= settings.WEBHOOK_MAX_IN_FLIGHT)
+            finished = _wait(results, in_flight=in_flight) if in_flight else []
             in_flight -= len(finished)
         summary.handed_back = not claiming_open
     finally:
+        presence.leave()
         metrics.flush(force=True)
     _ask_for_the_next_pump(handed_back=summary.handed_back)
     return summary
 
 
-def _wait(results: "queue.SimpleQueue", *, timeout: float) -> list:
-    """The results that finished, waiting up to ``timeout`` for the first."""
+class Presence:
+    """This pump's row in the register of live pumps (``Pump``), which spares the web
+    processes a request per event while a pump with free slots is at work."""
+
+    def __init__(self):
+        self.pump = None
+        self.saturated = False
+        self.gone = True
+
+    def keep(self, *, saturated: bool) -> None:
+        now = timezone.now()
+        if (not self.gone and saturated == self.saturated
+                and self.pump.alive_until - now > PRESENCE_REFRESH):
+            return
+        alive_until = now + PRESENCE_TTL
+        if self.gone:
+            Pump.objects.filter(alive_until__lte=now).delete()  # dead pumps' rows
+            self.pump = Pump.objects.create(alive_until=alive_until, saturated=saturated)
+        else:
+            Pump.objects.filter(pk=self.pump.pk).update(alive_until=alive_until,
+                                                        saturated=saturated)
+            self.pump.alive_until = alive_until
+        self.saturated, self.gone = saturated, False
+
+    def leave(self) -> None:
+        if not self.gone:
+            Pump.objects.filter(pk=self.pump.pk).delete()
+            self.gone = True
+
+
+def pump_at_work() -> bool:
+    """Whether a live pump with free slots will find a new event without being asked."""
+    return Pump.objects.filter(alive_until__gt=timezone.now(), saturated=False).exists()
+
+
+def _wait(results: "queue.SimpleQueue", *, in_flight: int) -> list:
+    """The results that finished: waits up to POLL_SECONDS for the first, then up to
+    GATHER_SECONDS more for the others in flight, so a round records (and frees) more
+    than one slot when requests finish close together."""
     try:
-        finished = [results.get(timeout=timeout)]
+        finished = [results.get(timeout=POLL_SECONDS)]
     except queue.Empty:
         return []
-    while len(finished) < RECORD_BATCH:
+    gather_until = time.monotonic() + GATHER_SECONDS
+    while len(finished) < min(in_flight, RECORD_BATCH):
         try:
-            finished.append(results.get_nowait())
+            finished.append(results.get(timeout=max(gather_until - time.monotonic(), 0)))
         except queue.Empty:
             break
     return finished
@@ -110,8 +165,9 @@ def seconds_to_next_work(now: dt.datetime) -> float | None:
     deliverable = Subscription.objects.filter(claiming.deliverable())
     pending = Delivery.objects.filter(subscription=OuterRef("pk"), status=Delivery.Status.PENDING)
     times = [
+        # An endpoint whose breaker is open sends nothing before its pause ends.
         Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__gt=now,
-                                subscription__in=deliverable)
+                                subscription__in=deliverable.exclude(breaker_open_until__gt=now))
         .order_by("next_attempt_at").values_list("next_attempt_at", flat=True).first(),
         deliverable.filter(Exists(pending), breaker_open_until__gt=now)
         .order_by("breaker_open_until").values_list("breaker_open_until", flat=True).first(),

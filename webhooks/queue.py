@@ -21,5 +21,13 @@ def request_delivery(*, countdown: float | None = None) -> None:
 
 
 def request_delivery_after_commit() -> None:
-    """Once the current transaction commits (at once outside one)."""
-    transaction.on_commit(request_delivery)
+    """Once the current transaction commits (at once outside one), unless a pump with
+    free slots is at work: it looks for new events every round (webhooks.pump)."""
+    transaction.on_commit(_request_unless_a_pump_is_at_work)
+
+
+def _request_unless_a_pump_is_at_work() -> None:
+    from webhooks import pump
+
+    if not pump.pump_at_work():
+        request_delivery()

@@ -27,8 +27,9 @@ def delivery_body(envelope: dict) -> str:
 
 def fan_out_pending(*, batch: int = FAN_OUT_BATCH) -> int:
     """Fan out up to ``batch`` events not relayed yet, oldest first; returns how many.
-    Events another worker is fanning out (their rows locked) are skipped, not waited for."""
-    with transaction.atomic():
+    Events another worker is fanning out (their rows locked) are skipped, not waited for.
+    Inside the caller's transaction when there is one (the pump's round)."""
+    with transaction.atomic(savepoint=False):
         events = list(Event.objects.select_for_update(skip_locked=True)
                       .filter(relayed_at__isnull=True).order_by("created_at", "id")[:batch])
         if not events:

@@ -7,6 +7,11 @@ import threading
 import time
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # a pump opens many connections at once
+
+
 @dataclasses.dataclass
 class Reply:
     status: int = 204
@@ -20,6 +25,7 @@ class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+    at: float = dataclasses.field(default_factory=time.monotonic)  # when it arrived
 
 
 class Receiver:
@@ -28,9 +34,11 @@ class Receiver:
     def __init__(self, *replies: Reply):
         self.replies = list(replies) or [Reply()]
         self.requests: list[Received] = []
+        # Requests being answered right now, and the most there ever were at once.
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._changed = threading.Condition()
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
+        self.server = _Server(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self.server.serve_forever,
                                         kwargs={"poll_interval": 0.05}, daemon=True)
 
@@ -64,8 +72,14 @@ class Receiver:
     def _arrived(self, request: Received) -> Reply:
         with self._changed:
             self.requests.append(request)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
             self._changed.notify_all()
             return self.replies[min(len(self.requests), len(self.replies)) - 1]
+
+    def _answered(self) -> None:
+        with self._changed:
+            self.in_flight -= 1
 
     def _handler(self):
         receiver = self
@@ -76,6 +90,12 @@ class Receiver:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 reply = receiver._arrived(Received(self.path, dict(self.headers.items()), body))
+                try:
+                    self._answer(reply)
+                finally:
+                    receiver._answered()
+
+            def _answer(self, reply: Reply):
                 if reply.delay:
                     time.sleep(reply.delay)
                 try:
