@@ -5,6 +5,7 @@ them (the periodic sweep runs the pump too), and two requests cost one idle look
 
 import logging
 
+from django.conf import settings
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -14,7 +15,7 @@ def request_delivery(*, countdown: float | None = None) -> None:
     from webhooks import tasks
 
     try:
-        tasks.deliver.apply_async(countdown=countdown)
+        tasks.deliver.apply_async(countdown=countdown, queue=settings.CELERY_WEBHOOK_QUEUE)
     except Exception:  # the broker is down: the sweep delivers later
         logger.warning("Could not ask the workers to deliver webhooks; the sweep will",
                        exc_info=True)

@@ -1,10 +1,13 @@
-"""Real Celery workers, through the real Redis broker, deliver webhooks to a real
-receiver: from the API call that opens a claim to the signed POST, with the broker
-down on the web side, and with a worker killed in the middle of a delivery.
+"""Real Celery workers, through the real Redis broker, deliver webhooks to real
+receivers: from the API call that opens a claim to the signed POST; with the broker
+down on the web side; with a worker killed in the middle of a delivery; with one
+channel's endpoint hanging while another's keeps receiving; with the breaker opening,
+probing and closing; with two workers sharing one endpoint's cap; and with a plain
+worker (no -Q) serving both queues.
 
 Needs PostgreSQL (the workers are other processes and must see the test database) and
 a networked broker; `.ci/run` runs it in its PostgreSQL pass. Each test gets its own
-broker queue, so tasks left over by other runs are never consumed here.
+broker queues, so tasks left over by other runs are never consumed here.
 """
 
 import json
@@ -22,13 +25,13 @@ from django.db import connection
 from kombu.exceptions import OperationalError
 from standardwebhooks import Webhook
 
-from config.celery import app as celery_app
 from tests.claims.lifecycle_helpers import open_claim
 from tests.conftest import postgres_only
-from tests.webhooks.delivery_helpers import make_subscription
+from tests.factories import make_channel
+from tests.webhooks.delivery_helpers import make_event, make_subscription
 from tests.webhooks.receiver import Receiver, Reply
-from webhooks import tasks
-from webhooks.models import Delivery, DeliveryAttempt
+from webhooks import breaker, tasks
+from webhooks.models import Delivery, DeliveryAttempt, Subscription
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,32 +50,40 @@ WORKER_ENV = {
     "WEBHOOK_RETRY_SCHEDULE": "1,1,1",
     "WEBHOOK_CONNECT_TIMEOUT_SECONDS": "1",
     "WEBHOOK_READ_TIMEOUT_SECONDS": "3",
-    "WEBHOOK_LEASE_MARGIN_SECONDS": "1",  # a lease of 5 s
+    "WEBHOOK_ATTEMPT_DEADLINE_SECONDS": "3",
+    "WEBHOOK_LEASE_MARGIN_SECONDS": "1",  # a lease of 4 s
 }
 
 
 class Workers:
-    """Starts real workers consuming this test's queue (the test process sends there too)."""
+    """Starts real workers on this test's two queues (the test process sends there)."""
 
-    def __init__(self, queue: str, log_dir: Path):
-        self.queue = queue
+    def __init__(self, log_dir: Path):
+        suffix = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.webhook_queue = f"test-webhooks-{suffix}"
+        self.default_queue = f"test-celery-{suffix}"
         self.log_dir = log_dir
         self.processes: list[subprocess.Popen] = []
 
-    def start(self) -> subprocess.Popen:
+    def start(self, *, only_webhooks: bool = True, **env_overrides) -> subprocess.Popen:
+        """A worker as production starts one for the webhooks queue (``-Q``), or a
+        plain one (no ``-Q``: every queue)."""
         db = connection.settings_dict
         env = {
-            **os.environ, **WORKER_ENV,
+            **os.environ, **WORKER_ENV, **env_overrides,
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
             "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-            "CELERY_TASK_DEFAULT_QUEUE": self.queue,  # its retries come back here
+            "CELERY_WEBHOOK_QUEUE": self.webhook_queue,
+            "CELERY_TASK_DEFAULT_QUEUE": self.default_queue,
         }
-        log = self.log_dir / f"worker-{len(self.processes)}.log"
+        number = len(self.processes)
+        log = self.log_dir / f"worker-{number}.log"
+        queues = ["-Q", self.webhook_queue] if only_webhooks else []
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-             "--without-mingle", "--without-gossip", "--without-heartbeat", "-Q", self.queue,
-             "-n", f"{self.queue}-{len(self.processes)}@%h", "--loglevel=INFO"],
+             "--without-mingle", "--without-gossip", "--without-heartbeat", *queues,
+             "-n", f"{self.webhook_queue}-{number}@%h", "--loglevel=INFO"],
             cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
         )
         self.processes.append(process)
@@ -81,6 +92,10 @@ class Workers:
             assert process.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.1)
         return process
+
+    def sweep(self) -> None:
+        """What Celery beat does every WEBHOOK_SWEEP_SECONDS."""
+        tasks.sweep_deliveries.apply_async(queue=self.webhook_queue)
 
     def logs(self) -> str:
         return "\n".join(p.read_text() for p in sorted(self.log_dir.glob("worker-*.log")))
@@ -98,29 +113,28 @@ class Workers:
 
 
 @pytest.fixture
-def workers(tmp_path, settings):
+def workers(tmp_path, settings, monkeypatch):
     settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
-    queue = f"test-webhooks-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    default_queue = celery_app.conf.task_default_queue
-    celery_app.conf.task_default_queue = queue
-    started = Workers(queue, tmp_path)
+    started = Workers(tmp_path)
+    settings.CELERY_WEBHOOK_QUEUE = started.webhook_queue
+    monkeypatch.undo()  # the real webhooks.queue.request_delivery (tests/webhooks/conftest.py)
     yield started
     started.stop()
-    celery_app.conf.task_default_queue = default_queue
+    names = [started.webhook_queue, started.default_queue]
     redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(
-        queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
+        *names, *(f"_kombu.binding.{n}" for n in names),
+        *(f"_kombu.binding_permanent.{n}" for n in names))
 
 
-def wait_until(condition, *, timeout: float, sweep_every: float | None = None,
+def wait_until(condition, *, timeout: float, sweep=None, sweep_every: float = 1.0,
                describe=lambda: "") -> None:
-    """Poll ``condition``; with ``sweep_every``, run the sweep task through the broker
-    that often (what Celery beat does every WEBHOOK_SWEEP_SECONDS)."""
+    """Poll ``condition``; with ``sweep``, call it every ``sweep_every`` seconds."""
     deadline = time.monotonic() + timeout
     next_sweep = time.monotonic()
     while not condition():
         assert time.monotonic() < deadline, describe()
-        if sweep_every is not None and time.monotonic() >= next_sweep:
-            tasks.sweep_deliveries.delay()
+        if sweep is not None and time.monotonic() >= next_sweep:
+            sweep()
             next_sweep = time.monotonic() + sweep_every
         time.sleep(0.1)
 
@@ -154,16 +168,16 @@ def test_an_event_written_while_the_broker_is_down_is_delivered_by_the_sweep(
     with Receiver(Reply(500), Reply(204)) as receiver:
         _, secret = make_subscription(channel, receiver.url, ["sinistro-criado"])
         with monkeypatch.context() as down:
-            down.setattr(tasks.fan_out_event, "delay", broker_down)
-            down.setattr(tasks.deliver, "delay", broker_down)
+            down.setattr(tasks.deliver, "apply_async", broker_down)
             claim = open_claim(api, sale)  # the opening succeeds all the same
         event = claim.events.get(name="sinistro-criado")
         assert event.relayed_at is None and not Delivery.objects.exists()
 
-        # The first answer is a 500: the worker's own retry (a countdown on the
-        # broker, one second later) brings the second attempt.
-        wait_until(lambda: len(receiver.requests) >= 2, timeout=40, sweep_every=1.0,
-                   describe=workers.logs)
+        # The sweep (once) finds the event; the first answer is a 500, and the pump's
+        # own request for the retry (a countdown on the broker, a second later) brings
+        # the second attempt.
+        workers.sweep()
+        wait_until(lambda: len(receiver.requests) >= 2, timeout=40, describe=workers.logs)
         wait_until(lambda: Delivery.objects.filter(status="entregue").exists(), timeout=10,
                    describe=workers.logs)
 
@@ -177,7 +191,7 @@ def test_a_delivery_survives_its_worker_being_killed_mid_request(
         workers, api, channel, sale):
     first = workers.start()
     # The first request is held long enough to kill the worker waiting for it.
-    with Receiver(Reply(204, delay=4.0), Reply(204)) as receiver:
+    with Receiver(Reply(204, delay=2.5), Reply(204)) as receiver:
         _, secret = make_subscription(channel, receiver.url, ["sinistro-criado"])
         open_claim(api, sale)
         assert receiver.wait_for(1, timeout=30), workers.logs()
@@ -188,9 +202,9 @@ def test_a_delivery_survives_its_worker_being_killed_mid_request(
         assert held.status == "pendente" and held.lease_until is not None
 
         workers.start()
-        # Once the lease (5 s) expires, the sweep hands the delivery to the new worker.
+        # Once the lease (4 s) expires, the sweep's pump takes the delivery over.
         wait_until(lambda: Delivery.objects.filter(status="entregue").exists(), timeout=40,
-                   sweep_every=1.0, describe=workers.logs)
+                   sweep=workers.sweep, describe=workers.logs)
 
     assert len(receiver.requests) == 2
     assert len({r.headers["webhook-id"] for r in receiver.requests}) == 1
@@ -203,3 +217,88 @@ def test_a_delivery_survives_its_worker_being_killed_mid_request(
     assert [(a.error_class, a.status_code) for a in attempts] == [("LeaseExpired", None),
                                                                    ("", 204)]
     assert Delivery.objects.get().attempt_count == 2
+
+
+# --- at scale: fairness, the breaker, the per-endpoint cap, the queues ----------------------
+
+
+def test_a_hanging_endpoint_of_one_channel_does_not_delay_another_channels_events(workers):
+    workers.start(WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT="2")
+    with Receiver(Reply(204, delay=6.0)) as hanging, Receiver(Reply(204)) as healthy:
+        make_subscription(make_channel("Banco B"), hanging.url)
+        a, _ = make_subscription(make_channel("Banco A"), healthy.url)
+        for _ in range(6):  # channel B's events go first and hang (until the deadline)
+            make_event(channel=Subscription.objects.exclude(pk=a.pk).get().channel)
+        assert hanging.wait_for(2, timeout=30), workers.logs()
+
+        committed = {}
+        for _ in range(10):  # channel A's events keep coming meanwhile
+            event = make_event(channel=a.channel)
+            committed[str(event.pk)] = time.monotonic()
+            time.sleep(0.2)
+        assert healthy.wait_for(10, timeout=30), workers.logs()
+
+    latencies = [r.at - committed[r.headers["webhook-id"]] for r in healthy.requests]
+    assert max(latencies) < 2.0, latencies  # B's requests hang for seconds
+    assert hanging.max_in_flight == 2  # B held its two slots, no more
+
+
+def test_the_breaker_opens_after_failures_probes_after_the_pause_and_closes(workers):
+    workers.start(WEBHOOK_BREAKER_FAILURES="2", WEBHOOK_BREAKER_OPEN_SECONDS="3",
+                  WEBHOOK_RETRY_SCHEDULE="1,1,1,1")
+    with Receiver(Reply(500), Reply(500), Reply(204)) as receiver:
+        subscription, secret = make_subscription(make_channel(), receiver.url)
+        make_event(channel=subscription.channel)
+
+        # Two failures (a second apart) open it: nothing goes during the pause, even
+        # though the delivery's next attempt is due a second later.
+        assert receiver.wait_for(2, timeout=30), workers.logs()
+        wait_until(lambda: Subscription.objects.get(pk=subscription.pk).breaker_trips == 1,
+                   timeout=10, describe=workers.logs)
+        paused = Subscription.objects.get(pk=subscription.pk)
+        assert breaker.state(paused, paused.last_failure_at) is breaker.State.OPEN
+        # The pump asked for the next one at the end of the pause: the probe.
+        assert receiver.wait_for(3, timeout=30), workers.logs()
+        wait_until(lambda: Delivery.objects.filter(status="entregue").exists(), timeout=10,
+                   describe=workers.logs)
+
+    first, second, probe = (r.at for r in receiver.requests)
+    assert probe - second >= 2.5  # the pause, not the one-second retry
+    closed = Subscription.objects.get(pk=subscription.pk)
+    assert closed.breaker_open_until is None and closed.breaker_trips == 0
+    assert closed.consecutive_failures == 0
+    for request in receiver.requests:
+        Webhook(secret).verify(request.body, request.headers)
+
+
+def test_two_workers_share_an_endpoints_cap_and_never_send_one_attempt_twice(workers):
+    # Each worker holds at most 2 requests; the endpoint takes 3 at once: only both
+    # workers together can reach the cap, and never pass it.
+    limits = {"WEBHOOK_MAX_IN_FLIGHT": "2", "WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT": "3"}
+    workers.start(**limits)
+    workers.start(**limits)
+    with Receiver(Reply(204, delay=0.15)) as receiver:
+        subscription, _ = make_subscription(make_channel(), receiver.url)
+        events = [make_event(channel=subscription.channel) for _ in range(40)]
+        assert receiver.wait_for(40, timeout=60), workers.logs()
+        wait_until(lambda: Delivery.objects.filter(status="entregue").count() == 40,
+                   timeout=20, describe=workers.logs)
+        time.sleep(0.5)  # anything sent twice would have arrived by now
+
+    ids = [r.headers["webhook-id"] for r in receiver.requests]
+    assert sorted(ids) == sorted(str(e.pk) for e in events)  # each exactly once
+    assert receiver.max_in_flight == 3
+    assert DeliveryAttempt.objects.count() == 40
+    logs = workers.logs()
+    assert all(f"{workers.webhook_queue}-{n}@" in logs for n in (0, 1))
+
+
+def test_a_plain_worker_without_queues_serves_both_the_webhooks_and_the_default_queue(
+        workers):
+    workers.start(only_webhooks=False)
+    banner = workers.logs()
+    assert f".> {workers.webhook_queue} " in banner and f".> {workers.default_queue} " in banner
+    with Receiver(Reply(204)) as receiver:
+        subscription, _ = make_subscription(make_channel(), receiver.url)
+        make_event(channel=subscription.channel)
+        assert receiver.wait_for(1, timeout=30), workers.logs()
