@@ -8,7 +8,7 @@ from django.utils.safestring import mark_safe
 
 from api_common.problems import ProblemError
 from claims.workflow import EventName
-from webhooks import services
+from webhooks import breaker, services
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
 
 
@@ -24,17 +24,34 @@ class NothingToSaveMixin:
         return super().change_view(request, object_id, form_url, extra_context)
 
 
+class BreakerFilter(admin.SimpleListFilter):
+    title = "disjuntor"
+    parameter_name = "disjuntor"
+
+    def lookups(self, request, model_admin):
+        return [(state.value, breaker.LABELS[state]) for state in breaker.State]
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        return {
+            breaker.State.CLOSED: lambda: queryset.filter(breaker_open_until__isnull=True),
+            breaker.State.OPEN: lambda: queryset.filter(breaker_open_until__gt=now),
+            breaker.State.HALF_OPEN: lambda: queryset.filter(breaker_open_until__lte=now),
+        }.get(self.value(), lambda: queryset)()
+
+
 @admin.register(Subscription)
 class SubscriptionAdmin(NothingToSaveMixin, admin.ModelAdmin):
-    list_display = ["__str__", "channel", "url", "is_active", "health", "last_success_at",
-                    "consecutive_failures", "created_at"]
-    list_filter = ["is_active", "channel", ("disabled_at", admin.EmptyFieldListFilter)]
+    list_display = ["__str__", "channel", "url", "is_active", "health", "breaker_state",
+                    "last_success_at", "consecutive_failures", "created_at"]
+    list_filter = ["is_active", BreakerFilter, "channel",
+                   ("disabled_at", admin.EmptyFieldListFilter)]
     search_fields = ["=id", "url", "description", "channel__name"]
     list_select_related = ["channel"]
     actions = ["reenable", "ping"]
     fields = ["id", "channel", "description", "url", "is_active", "events",
-              "health", "last_success_at", "last_failure_at", "consecutive_failures",
-              "failing_since", "disabled_at", "disabled_reason", "previous_secret_expires_at",
+              "health", "breaker_state", "breaker_trips", "last_success_at",
+              "last_failure_at", "consecutive_failures", "failing_since", "disabled_at", "disabled_reason", "previous_secret_expires_at",
               "created_at", "updated_at"]
     readonly_fields = fields  # the channel owns its subscriptions through the API
 
@@ -58,6 +75,16 @@ class SubscriptionAdmin(NothingToSaveMixin, admin.ModelAdmin):
             return format_html('<strong class="prazo-vencido">{} falha(s) seguida(s) desde {}</strong>',
                                subscription.consecutive_failures, f"{since:%d/%m/%Y %H:%M}")
         return "Saudável"
+
+    @admin.display(description="disjuntor")
+    def breaker_state(self, subscription):
+        """Closed, open until when (its deliveries wait), or letting one probe through."""
+        state = breaker.state(subscription, timezone.now())
+        if state is breaker.State.OPEN:
+            until = timezone.localtime(subscription.breaker_open_until)
+            return format_html('<strong class="prazo-vencido">{} até {}</strong>',
+                               breaker.LABELS[state], f"{until:%d/%m/%Y %H:%M:%S}")
+        return breaker.LABELS[state]
 
     def has_add_permission(self, request):
         return False

@@ -10,6 +10,7 @@ from api_common.pagination import PAGINATION_PARAMETERS, OpaqueCursorPagination
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR
 from webhooks import schema, selectors, services
 from webhooks.serializers import (
+    BreakerSerializer,
     DeliveryIdSerializer,
     DeliveryListQuerySerializer,
     DeliverySerializer,
@@ -167,7 +168,8 @@ class DeliveryListApi(APIView):
         examples=[schema.DELIVERY_PAGE_RESPONSE],
         description=(
             "As entregas do webhook, das mais novas às mais antigas, com cada tentativa "
-            "(quando, status HTTP, duração, erro). Filtros: `status`, `evento`."
+            "(quando, status HTTP, duração, erro), e o `disjuntor` do destino (pausado "
+            "depois de falhas seguidas?). Filtros: `status`, `evento`."
         ),
     )
     def get(self, request, subscription_id):
@@ -181,7 +183,9 @@ class DeliveryListApi(APIView):
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(deliveries, request, view=self)
-        return paginator.get_paginated_response(DeliverySerializer(page, many=True).data)
+        response = paginator.get_paginated_response(DeliverySerializer(page, many=True).data)
+        response.data["disjuntor"] = BreakerSerializer(subscription).data
+        return response
 
 
 class RedeliverApi(APIView):

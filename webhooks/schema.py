@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from api_common.problems import PROBLEM_CONTENT_TYPE
 from api_common.schema import problems
-from webhooks.serializers import DeliverySerializer, SubscriptionSerializer
+from webhooks.serializers import BreakerSerializer, DeliverySerializer, SubscriptionSerializer
 
 TAGS = ["webhooks"]
 WEBHOOK_NOT_FOUND = problems({404: "Webhook inexistente ou de outro canal (`webhook-not-found`)."})
@@ -24,6 +24,7 @@ DeliveryPageSchema = inline_serializer(
     fields={
         "dados": DeliverySerializer(many=True),
         "pagina-seguinte": serializers.CharField(allow_null=True),
+        "disjuntor": BreakerSerializer(),
     },
 )
 
@@ -42,6 +43,7 @@ _SUBSCRIPTION = {
     "motivo-desativacao": None,
     "ultimo-sucesso-em": "2026-11-21T09:30:12.512000Z",
     "falhas-seguidas": 0,
+    "disjuntor": {"estado": "fechado", "pausado-ate": None},
 }
 _NEW = {**_SUBSCRIPTION, "ultimo-sucesso-em": None}
 _SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3bEwa2Vu6kI="
@@ -122,7 +124,9 @@ PING_RESPONSE = OpenApiExample(
     status_codes=["202"],
 )
 DELIVERY_PAGE_RESPONSE = OpenApiExample(
-    "Uma página de entregas", value={"dados": [_DELIVERY], "pagina-seguinte": None},
+    "Uma página de entregas",
+    value={"dados": [_DELIVERY], "pagina-seguinte": None,
+           "disjuntor": {"estado": "fechado", "pausado-ate": None}},
     response_only=True,
 )
 REDELIVER_RESPONSE = OpenApiExample(

@@ -40,7 +40,8 @@ def deliveries_with_attempts() -> QuerySet[Delivery]:
     """Deliveries as the channel reads them: the body it received is not repeated, and
     the receivers' response excerpts are for the insurer's staff only (never loaded)."""
     attempts = DeliveryAttempt.objects.defer("response_excerpt")
-    return Delivery.objects.defer("body").prefetch_related(
+    # The subscription comes along: its breaker decides when the next attempt goes.
+    return Delivery.objects.defer("body").select_related("subscription").prefetch_related(
         Prefetch("attempts", queryset=attempts)
     )
 

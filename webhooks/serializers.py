@@ -2,6 +2,7 @@
 ``api_common.serializers.KebabCaseSerializer``), the models' English names behind."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -10,8 +11,9 @@ from api_common.serializers import (
     QueryParametersSerializer,
     UTCDateTimeField,
 )
+from webhooks import breaker
 from webhooks.destinations import MAX_URL_LENGTH
-from webhooks.models import Delivery, DeliveryAttempt
+from webhooks.models import Delivery, DeliveryAttempt, Subscription
 from webhooks.services import PING, SUBSCRIBABLE_EVENTS, validate_event_names
 
 # What a delivery carries: one of the contract's events, or a ping.
@@ -82,6 +84,27 @@ class SubscriptionUpdateInputSerializer(SubscriptionInputSerializer):
     ativo = serializers.BooleanField(required=False, source="is_active")
 
 
+class BreakerSerializer(KebabCaseSerializer):
+    """The circuit breaker of the subscription's endpoint (docs/decisions.md)."""
+
+    estado = serializers.SerializerMethodField(help_text=(
+        "`fechado`: entregando. `aberto`: falhas seguidas pausaram o destino; as entregas "
+        "esperam, sem perder tentativas, até `pausado-ate`. `em-teste`: a pausa acabou e "
+        "uma entrega de prova decide se volta a `fechado` ou a `aberto` por mais tempo."))
+    pausado_ate = serializers.SerializerMethodField(
+        help_text="Até quando nada é enviado ao destino (null se não está pausado).")
+
+    @extend_schema_field(serializers.ChoiceField(choices=[s.value for s in breaker.State]))
+    def get_estado(self, subscription: Subscription) -> str:
+        return breaker.state(subscription, timezone.now()).value
+
+    @extend_schema_field(UTCDateTimeField(allow_null=True))
+    def get_pausado_ate(self, subscription: Subscription):
+        if breaker.state(subscription, timezone.now()) is not breaker.State.OPEN:
+            return None
+        return UTCDateTimeField().to_representation(subscription.breaker_open_until)
+
+
 class SubscriptionSerializer(KebabCaseSerializer):
     """A subscription as the channel reads it: never its secret."""
 
@@ -107,6 +130,7 @@ class SubscriptionSerializer(KebabCaseSerializer):
     falhas_seguidas = serializers.IntegerField(
         source="consecutive_failures", help_text="Falhas desde o último sucesso."
     )
+    disjuntor = BreakerSerializer(source="*", read_only=True)
 
     def get_motivo_desativacao(self, subscription) -> str | None:
         return subscription.disabled_reason or None
@@ -163,7 +187,13 @@ class DeliverySerializer(KebabCaseSerializer):
     def get_proxima_tentativa_em(self, delivery: Delivery):
         if delivery.status != Delivery.Status.PENDING:
             return None
-        return UTCDateTimeField().to_representation(delivery.next_attempt_at)
+        when = delivery.next_attempt_at
+        # While the endpoint is paused by its breaker, nothing goes before the pause ends.
+        paused_until = delivery.subscription.breaker_open_until
+        if when is not None and paused_until is not None and paused_until > max(
+                when, timezone.now()):
+            when = paused_until
+        return UTCDateTimeField().to_representation(when)
 
 
 class DeliveryListQuerySerializer(QueryParametersSerializer):

@@ -79,7 +79,8 @@ def test_a_delivery_shows_its_status_and_every_attempt(api, subscription):
     response = api.get(deliveries_url(subscription))
 
     assert response.status_code == 200
-    assert set(response.json()) == {"dados", "pagina-seguinte"}
+    assert set(response.json()) == {"dados", "pagina-seguinte", "disjuntor"}
+    assert response.json()["disjuntor"] == {"estado": "fechado", "pausado-ate": None}
     [item] = response.json()["dados"]
     assert set(item) == DELIVERY_KEYS
     assert item["id-entrega"] == str(made.id)
@@ -176,7 +177,9 @@ def test_the_list_pages_with_limite_and_pagina_seguinte(api, subscription):
 
 
 def test_an_empty_list_has_no_next_page(api, subscription):
-    assert api.get(deliveries_url(subscription)).json() == {"dados": [], "pagina-seguinte": None}
+    assert api.get(deliveries_url(subscription)).json() == {
+        "dados": [], "pagina-seguinte": None,
+        "disjuntor": {"estado": "fechado", "pausado-ate": None}}
 
 
 def count_queries(api, subscription) -> tuple[int, int]:
@@ -303,3 +306,34 @@ def test_another_channels_deliveries_are_never_listed(api, other_api, subscripti
     assert other_api.get(deliveries_url(own)).json()["dados"] == []
     assert other_api.get(deliveries_url(subscription)).json()["problem-id"] == (
         "webhook-not-found")
+
+
+# --- the breaker ---------------------------------------------------------------------------
+
+
+def test_a_paused_endpoint_shows_its_breaker_and_when_the_next_attempt_really_goes(
+        api, subscription):
+    made = delivery(subscription, next_attempt_at=timezone.now() + dt.timedelta(seconds=5))
+    paused_until = timezone.now() + dt.timedelta(minutes=4)
+    Subscription.objects.filter(pk=subscription.pk).update(
+        breaker_open_until=paused_until, breaker_trips=3, consecutive_failures=12)
+
+    page = api.get(deliveries_url(subscription)).json()
+    read = api.get(f"/api/v1/webhooks/{subscription.id}").json()
+
+    expected = {"estado": "aberto",
+                "pausado-ate": paused_until.isoformat(timespec="microseconds")
+                .replace("+00:00", "Z")}
+    assert page["disjuntor"] == read["disjuntor"] == expected
+    [item] = page["dados"]
+    assert item["id-entrega"] == str(made.pk)
+    assert item["proxima-tentativa-em"] == expected["pausado-ate"]
+
+
+def test_after_the_pause_the_breaker_is_in_test(api, subscription):
+    Subscription.objects.filter(pk=subscription.pk).update(
+        breaker_open_until=timezone.now() - dt.timedelta(seconds=1), breaker_trips=1)
+
+    read = api.get(f"/api/v1/webhooks/{subscription.id}").json()
+
+    assert read["disjuntor"] == {"estado": "em-teste", "pausado-ate": None}

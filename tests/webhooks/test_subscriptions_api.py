@@ -24,6 +24,7 @@ BODY = {
 SUBSCRIPTION_KEYS = {
     "id-webhook", "descricao", "ativo", "url", "eventos-habilitados", "criado-em",
     "desativado-em", "motivo-desativacao", "ultimo-sucesso-em", "falhas-seguidas",
+    "disjuntor",
 }
 UNKNOWN = "00000000-0000-4000-8000-000000000000"
 

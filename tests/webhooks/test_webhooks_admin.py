@@ -1,6 +1,8 @@
 """Staff see each subscription's health and every attempt, and can re-enable, ping and
 redeliver from the admin."""
 
+import datetime as dt
+
 import pytest
 from django.utils import timezone
 
@@ -99,3 +101,22 @@ def test_a_delivery_page_offers_nothing_to_save(supervisor, subscription):
 
     assert 'name="_save"' not in page and 'name="_continue"' not in page
     assert "Fechar" in page  # the way back instead
+
+
+def test_the_breaker_shows_in_the_list_and_filters_it(supervisor, subscription, channel):
+    healthy, _ = services.create_subscription(
+        channel=channel, description="Outro sistema", is_active=True,
+        url="http://127.0.0.1:9998/webhooks", events=["sinistro-criado"])
+    until = timezone.now() + dt.timedelta(minutes=2)
+    Subscription.objects.filter(pk=subscription.pk).update(breaker_open_until=until,
+                                                           breaker_trips=2)
+
+    listing = supervisor.get("/admin/webhooks/subscription/").content.decode()
+    paused = supervisor.get("/admin/webhooks/subscription/?disjuntor=aberto").content.decode()
+    page = supervisor.get(
+        f"/admin/webhooks/subscription/{subscription.pk}/change/").content.decode()
+
+    shown = f"Aberto (pausado) até {timezone.localtime(until):%d/%m/%Y %H:%M:%S}"
+    assert shown in listing and "Fechado (entregando)" in listing
+    assert "Sistema do banco" in paused and "Outro sistema" not in paused
+    assert shown in page and "Pausas seguidas" in page
