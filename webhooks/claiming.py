@@ -74,7 +74,8 @@ def claim(*, limit: int, now: dt.datetime | None = None) -> Claim:
     jobs = [
         Job(delivery_id=delivery_id, subscription_id=subscription_id, lease_token=token,
             url=endpoints[subscription_id].url, body=body.encode("utf-8"),
-            message_id=str(message_id), secrets=secrets_[subscription_id])
+            message_id=str(message_id), secrets=secrets_[subscription_id],
+            healthy_since=_healthy_since(endpoints[subscription_id]))
         for delivery_id, subscription_id, _, message_id, body in rows
     ]
     return Claim(token, jobs)
@@ -87,7 +88,14 @@ def _take_turns() -> None:
 
 
 ENDPOINT_FIELDS = ("url", "secret_encrypted", "previous_secret_encrypted",
-                   "previous_secret_expires_at", "breaker_open_until")
+                   "previous_secret_expires_at", "breaker_open_until", "breaker_trips",
+                   "consecutive_failures", "last_success_at")
+
+
+def _healthy_since(endpoint: Subscription) -> dt.datetime | None:
+    healthy = not endpoint.consecutive_failures and not endpoint.breaker_trips and \
+        endpoint.breaker_open_until is None
+    return endpoint.last_success_at if healthy else None
 
 
 def open_endpoints(now: dt.datetime):

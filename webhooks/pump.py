@@ -39,7 +39,10 @@ POLL_SECONDS = 0.05
 PRESENCE_TTL = dt.timedelta(seconds=10)
 PRESENCE_REFRESH = dt.timedelta(seconds=8)
 # Once one request finished, how long to wait for others before recording.
-GATHER_SECONDS = 0.002
+GATHER_SECONDS = 0.005
+# While requests are in flight, new events are looked for this often (rounds can be
+# a few milliseconds apart when a fast receiver answers).
+FAN_OUT_EVERY_SECONDS = 0.02
 # Results recorded per transaction, at most (the rest wait for the next turn).
 RECORD_BATCH = 500
 # A retry or a probe due within this long gets a pump of its own, scheduled on the
@@ -63,6 +66,7 @@ def run(*, max_seconds: float | None = None) -> Summary:
     sender = sender_module.sender()
     summary = Summary()
     in_flight, finished = 0, []
+    next_fan_out = 0.0
     presence = Presence()
     try:
         while True:
@@ -72,7 +76,10 @@ def run(*, max_seconds: float | None = None) -> Summary:
             # One transaction a round: new events fanned out, the finished attempts
             # recorded (their slots freed) and the free slots claimed again.
             with transaction.atomic():
-                fanned_out = relay.fan_out_pending()
+                fanned_out = 0
+                if not in_flight or time.monotonic() >= next_fan_out:
+                    fanned_out = relay.fan_out_pending()
+                    next_fan_out = time.monotonic() + FAN_OUT_EVERY_SECONDS
                 recording.record(finished)
                 claimed = claiming.claim(limit=room if claiming_open else 0)
             finished = []

@@ -7,7 +7,8 @@ Only the lease holder (the batch id on the row) decides what follows a failure; 
 worker whose lease was taken over only leaves its attempt on record. A success stands
 whoever holds the lease. Successes touch a subscription only when its health changes
 (failures to forget, a breaker to close, a ``last_success_at`` older than
-``LAST_SUCCESS_RESOLUTION``), so deliveries to one endpoint never queue on its row.
+``LAST_SUCCESS_RESOLUTION``), judged from the endpoint's row as the claim read it, so
+deliveries to one endpoint never queue on its row.
 """
 
 import datetime as dt
@@ -30,11 +31,10 @@ FAILED = Delivery.Status.FAILED
 LAST_SUCCESS_RESOLUTION = dt.timedelta(seconds=10)
 
 
-def record(results: list[Result], *, now: dt.datetime | None = None) -> list[float]:
-    """Record ``results`` (in the order they completed). Returns the delays of the
-    retries scheduled, in seconds (the pump waits for the nearest)."""
+def record(results: list[Result], *, now: dt.datetime | None = None) -> None:
+    """Record ``results`` (in the order they completed)."""
     if not results:
-        return []
+        return
     now = now or timezone.now()
     DeliveryAttempt.objects.bulk_create(
         DeliveryAttempt(
@@ -54,9 +54,9 @@ def record(results: list[Result], *, now: dt.datetime | None = None) -> list[flo
             next_attempt_at=None, lease_until=None, leased_by=None,
             attempt_count=F("attempt_count") + 1)
     active = _health(results, now)
-    retries = _schedule(failed, active, now) if failed else []
+    if failed:
+        _schedule(failed, active, now)
     metrics.record_attempts((_outcome_label(r), r.outcome.duration_ms / 1000) for r in results)
-    return retries
 
 
 def _outcome_label(result: Result) -> str:
@@ -79,9 +79,13 @@ def _health(results: list[Result], now: dt.datetime) -> dict[object, bool]:
     for result in results:
         by_endpoint[result.job.subscription_id].append(result)
     only_successes = [pk for pk, rs in by_endpoint.items() if all(r.outcome.succeeded for r in rs)]
-    if only_successes:
-        stale = now - LAST_SUCCESS_RESOLUTION
-        Subscription.objects.filter(pk__in=only_successes).filter(
+    stale = now - LAST_SUCCESS_RESOLUTION
+    # Healthy when claimed, with a recent success on record: nothing to write.
+    to_touch = [pk for pk in only_successes
+                if any(r.job.healthy_since is None or r.job.healthy_since < stale
+                       for r in by_endpoint[pk])]
+    if to_touch:
+        Subscription.objects.filter(pk__in=to_touch).filter(
             Q(consecutive_failures__gt=0) | Q(breaker_trips__gt=0)
             | Q(breaker_open_until__isnull=False) | Q(last_success_at__isnull=True)
             | Q(last_success_at__lt=stale),
@@ -129,7 +133,7 @@ def _failed(subscription: Subscription, result: Result, now: dt.datetime) -> Non
             logger.warning("Webhook subscription %s disabled: %s", subscription.pk, reason)
 
 
-def _schedule(failed: list[Result], active: dict[object, bool], now: dt.datetime) -> list[float]:
+def _schedule(failed: list[Result], active: dict[object, bool], now: dt.datetime) -> None:
     """What follows each failure: the next attempt from the schedule (or the receiver's
     Retry-After), or given up; only for the rows this batch still holds."""
     rows = {
@@ -137,7 +141,7 @@ def _schedule(failed: list[Result], active: dict[object, bool], now: dt.datetime
             pk__in=[r.job.delivery_id for r in failed]).values(
             "pk", "status", "leased_by", "attempt_count")
     }
-    changed, retries, taken_over = [], [], []
+    changed, taken_over = [], []
     for result in failed:
         row = rows.get(result.job.delivery_id)
         if row is None:  # its subscription was deleted meanwhile
@@ -157,11 +161,9 @@ def _schedule(failed: list[Result], active: dict[object, bool], now: dt.datetime
             item.status, item.next_attempt_at = FAILED, None
         else:
             item.status, item.next_attempt_at = PENDING, now + dt.timedelta(seconds=retry_in)
-            retries.append(retry_in)
         changed.append(item)
     if changed:
         Delivery.objects.bulk_update(
             changed, ["status", "next_attempt_at", "lease_until", "leased_by", "attempt_count"])
     if taken_over:
         Delivery.objects.filter(pk__in=taken_over).update(attempt_count=F("attempt_count") + 1)
-    return retries

@@ -65,6 +65,9 @@ class Job:
     body: bytes
     message_id: str
     secrets: tuple[str, ...]
+    # The endpoint's last success when claimed, if it was healthy then (no failures,
+    # breaker closed): recording skips writing a health that has not changed.
+    healthy_since: dt.datetime | None = None
 
 
 @dataclasses.dataclass(frozen=True)
