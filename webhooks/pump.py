@@ -22,7 +22,7 @@ import time
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, Min, OuterRef, Subquery
 from django.utils import timezone
 
 from webhooks import claiming, metrics, recording, relay
@@ -168,16 +168,19 @@ def _ask_for_the_next_pump(*, handed_back: bool) -> None:
 
 
 def seconds_to_next_work(now: dt.datetime) -> float | None:
-    """Until the nearest scheduled retry or breaker probe, if any."""
-    deliverable = Subscription.objects.filter(claiming.deliverable())
+    """Until the nearest scheduled retry or breaker probe, if any. One index probe per
+    endpoint (``delivery_due_per_endpoint``): a paused endpoint's long backlog is never
+    read."""
     pending = Delivery.objects.filter(subscription=OuterRef("pk"), status=Delivery.Status.PENDING)
+    next_retry = (pending.filter(next_attempt_at__gt=now).order_by("next_attempt_at")
+                  .values("next_attempt_at")[:1])
+    deliverable = Subscription.objects.filter(claiming.deliverable())
+    # An endpoint whose breaker is open sends nothing before its pause ends.
     times = [
-        # An endpoint whose breaker is open sends nothing before its pause ends.
-        Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__gt=now,
-                                subscription__in=deliverable.exclude(breaker_open_until__gt=now))
-        .order_by("next_attempt_at").values_list("next_attempt_at", flat=True).first(),
+        deliverable.exclude(breaker_open_until__gt=now)
+        .aggregate(at=Min(Subquery(next_retry)))["at"],
         deliverable.filter(Exists(pending), breaker_open_until__gt=now)
-        .order_by("breaker_open_until").values_list("breaker_open_until", flat=True).first(),
+        .aggregate(at=Min("breaker_open_until"))["at"],
     ]
     times = [t for t in times if t is not None]
     if not times:
