@@ -302,3 +302,28 @@ def test_a_plain_worker_without_queues_serves_both_the_webhooks_and_the_default_
         subscription, _ = make_subscription(make_channel(), receiver.url)
         make_event(channel=subscription.channel)
         assert receiver.wait_for(1, timeout=30), workers.logs()
+
+
+def test_with_two_workers_one_killed_mid_burst_nothing_is_lost(workers):
+    limits = {"WEBHOOK_MAX_IN_FLIGHT": "2", "WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT": "4"}
+    doomed = workers.start(**limits)
+    workers.start(**limits)
+    with Receiver(Reply(204, delay=0.5)) as receiver:
+        subscription, _ = make_subscription(make_channel(), receiver.url)
+        events = [make_event(channel=subscription.channel) for _ in range(20)]
+        assert receiver.wait_for(4, timeout=30), workers.logs()
+        doomed.kill()  # SIGKILL mid-burst: its requests in flight are never recorded
+        doomed.wait()
+        # The survivor goes on; the sweep hands it the dead worker's expired leases.
+        wait_until(lambda: Delivery.objects.filter(status="entregue").count() == 20,
+                   timeout=60, sweep=workers.sweep, describe=workers.logs)
+        time.sleep(0.5)
+
+    received = [r.headers["webhook-id"] for r in receiver.requests]
+    assert set(received) == {str(e.pk) for e in events}  # none lost
+    again = len(received) - len(set(received))
+    lost = DeliveryAttempt.objects.filter(error_class="LeaseExpired").count()
+    # At least once: only what the killed worker had in flight (2 at most) went twice,
+    # and each of those is on record as a lost attempt.
+    assert again <= lost and 1 <= lost <= 2
+    assert DeliveryAttempt.objects.exclude(error_class="LeaseExpired").count() == 20
