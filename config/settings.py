@@ -337,6 +337,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EventoEnum": "webhooks.services.SUBSCRIBABLE_EVENTS",
         "EventoOuPingEnum": "webhooks.serializers.DELIVERY_EVENTS",
+        "EstadoDisjuntorEnum": "webhooks.serializers.BREAKER_STATES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -326,7 +326,11 @@ def test_the_delivery_list_is_a_page_with_attempts_and_no_receiver_body(schema):
     delivery = resolve(schema, page["properties"]["dados"]["items"])
     attempt = resolve(schema, delivery["properties"]["historico-tentativas"]["items"])
 
-    assert set(page["properties"]) == {"dados", "pagina-seguinte"}
+    assert set(page["properties"]) == {"dados", "pagina-seguinte", "disjuntor"}
+    breaker = resolve(schema, page["properties"]["disjuntor"])
+    assert set(breaker["properties"]) == {"estado", "pausado-ate"}
+    state = resolve(schema, breaker["properties"]["estado"]["allOf"][0])
+    assert state["enum"] == ["fechado", "aberto", "em-teste"]
     assert {"limite", "pagina-seguinte", "status", "evento", "id-webhook"} == names
     assert set(delivery["properties"]) == {
         "id-entrega", "id-evento", "evento", "status", "tentativas", "proxima-tentativa-em",

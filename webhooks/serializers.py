@@ -18,6 +18,7 @@ from webhooks.services import PING, SUBSCRIBABLE_EVENTS, validate_event_names
 
 # What a delivery carries: one of the contract's events, or a ping.
 DELIVERY_EVENTS = (*SUBSCRIBABLE_EVENTS, PING)
+BREAKER_STATES = tuple(state.value for state in breaker.State)
 
 
 @extend_schema_field({
@@ -85,7 +86,7 @@ class SubscriptionUpdateInputSerializer(SubscriptionInputSerializer):
 
 
 class BreakerSerializer(KebabCaseSerializer):
-    """The circuit breaker of the subscription's endpoint (docs/decisions.md)."""
+    """O disjuntor do destino: pausa as entregas depois de falhas seguidas."""
 
     estado = serializers.SerializerMethodField(help_text=(
         "`fechado`: entregando. `aberto`: falhas seguidas pausaram o destino; as entregas "
@@ -94,7 +95,7 @@ class BreakerSerializer(KebabCaseSerializer):
     pausado_ate = serializers.SerializerMethodField(
         help_text="Até quando nada é enviado ao destino (null se não está pausado).")
 
-    @extend_schema_field(serializers.ChoiceField(choices=[s.value for s in breaker.State]))
+    @extend_schema_field(serializers.ChoiceField(choices=BREAKER_STATES))
     def get_estado(self, subscription: Subscription) -> str:
         return breaker.state(subscription, timezone.now()).value
 
