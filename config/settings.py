@@ -479,7 +479,12 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- Operations: health probes, structured logs (docs/operations.md) ----------------------
 # Load balancers probe /saude/vivo and /saude/pronto over plain http (no redirect).
+# /metricas is not exempt: its scrape carries a bearer token, which plain http would
+# show to the network; Prometheus scrapes https://host/metricas through the proxy.
 SECURE_REDIRECT_EXEMPT = [r"^saude/"]
+# The Prometheus scrape (GET /metricas) answers only Authorization: Bearer <this>; empty,
+# the endpoint is off (404). A long random value, like STORAGE_NOTIFICATION_TOKEN.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 # Seconds each readiness check (database, cache, broker, storage) may take.
 HEALTH_CHECK_TIMEOUT_SECONDS = env.float("HEALTH_CHECK_TIMEOUT_SECONDS", default=3.0)
 # Celery workers log through LOGGING below (JSON) instead of their own format.

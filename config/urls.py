@@ -14,6 +14,7 @@ from claims.upload_views import (
     LocalUploadView,
     StorageNotificationView,
 )
+from webhooks.metrics import views as metrics_views
 
 api_v1 = [
     path("", include("whitelabel.urls_api")),
@@ -47,6 +48,8 @@ urlpatterns = [
     # Load balancer probes (api_common.health): no authentication, no data.
     path("saude/vivo", health.liveness, name="saude-vivo"),
     path("saude/pronto", health.readiness, name="saude-pronto"),
+    # Prometheus (webhooks.metrics): a bearer token, off while METRICS_TOKEN is empty.
+    path("metricas", metrics_views.scrape, name="metricas"),
 ]
 
 handler400 = "api_common.problems.bad_request_view"
