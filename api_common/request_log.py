@@ -43,9 +43,9 @@ _request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "request_id", default=None
 )
 
-# Health probes arrive every few seconds from each load balancer: logged at DEBUG when
+# Health probes and metric scrapes arrive every few seconds: logged at DEBUG when
 # they succeed, so only failures reach an INFO log.
-_QUIET_PREFIXES = ("/saude/",)
+_QUIET_PREFIXES = ("/saude/", "/metricas")
 
 REDACTED = "[redigido]"
 _REDACTIONS = [

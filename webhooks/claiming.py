@@ -21,7 +21,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from webhooks import signing
+from webhooks import metrics, signing
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
 from webhooks.sender import Job
 
@@ -196,3 +196,4 @@ def _record_lost_attempts(lost: list[tuple[uuid.UUID, dt.datetime]]) -> None:
     )
     Delivery.objects.filter(pk__in=[pk for pk, _ in lost]).update(
         attempt_count=F("attempt_count") + 1)
+    metrics.record_attempts(("lease_expired", 0.0) for _ in lost)
