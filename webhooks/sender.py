@@ -33,11 +33,13 @@ import logging
 import os
 import queue
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Iterable
 
 import aiohttp
+import certifi
 from aiohttp.abc import AbstractResolver, ResolveResult
 from django.conf import settings
 from django.core.signals import setting_changed
@@ -237,10 +239,12 @@ class Sender:
         asyncio.run_coroutine_threadsafe(self._open(), self._loop).result()
 
     async def _open(self) -> None:
+        # The same trust store as before (requests' certifi), whatever the host has.
+        tls = ssl.create_default_context(cafile=certifi.where())
         for scheme, https in (("http", False), ("https", True)):
             connector = aiohttp.TCPConnector(
                 resolver=PinningResolver(https=https), use_dns_cache=False, limit=0,
-                keepalive_timeout=30)
+                keepalive_timeout=30, ssl=tls if https else False)
             self._sessions[scheme] = aiohttp.ClientSession(
                 connector=connector, headers={"User-Agent": settings.WEBHOOK_USER_AGENT},
                 auto_decompress=False, skip_auto_headers=("Accept-Encoding",))

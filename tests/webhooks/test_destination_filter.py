@@ -145,3 +145,65 @@ def test_a_receiver_dripping_its_answer_is_cut_off_at_the_attempt_deadline(setti
 
     assert outcome.error_class == "DeadlineExceeded" and outcome.status_code is None
     assert 550 <= outcome.duration_ms < 1000
+
+
+def _self_signed(tmp_path, name: str):
+    """A certificate for ``name`` that no trust store knows, and its key, as files."""
+    import datetime as dt
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = dt.datetime.now(dt.timezone.utc)
+    certificate = (
+        x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
+        .public_key(key.public_key()).serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(days=1)).not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_file, key_file
+
+
+def test_https_to_a_pinned_address_keeps_the_name_for_tls_and_checks_the_certificate(
+        settings, dns, tmp_path):
+    """The connection goes to the judged address, yet TLS speaks to the name (SNI) and
+    verifies the certificate: one no trust store knows is refused."""
+    import ssl
+
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    cert_file, key_file = _self_signed(tmp_path, NAME)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file, key_file)
+    seen = []
+    context.sni_callback = lambda sock, server_name, ctx: seen.append(server_name)
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def handshake():
+        connection, _ = server.accept()
+        try:
+            with context.wrap_socket(connection, server_side=True):
+                pass
+        except (ssl.SSLError, OSError):
+            pass  # the client refuses the certificate
+
+    thread = threading.Thread(target=handshake, daemon=True)
+    thread.start()
+    try:
+        outcome = post(f"https://{NAME}:{server.getsockname()[1]}/webhooks")
+    finally:
+        thread.join(5)
+        server.close()
+
+    assert seen == [NAME]  # reached at 127.0.0.1, greeted by name
+    assert outcome.error_class == "SSLError" and "certificate" in outcome.error_text.lower()
+    assert dns.lookups == 1
