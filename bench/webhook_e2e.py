@@ -390,7 +390,8 @@ def print_setup(bench: Bench) -> None:
         print("worker: " + " ".join(worker_command(queue, concurrency)[1:]))
     print(f"settings: WEBHOOK_MAX_IN_FLIGHT={bench.max_in_flight}, "
           f"WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT={bench.per_endpoint}, "
-          f"WEBHOOK_READ_TIMEOUT_SECONDS={read}; cores: {os.cpu_count()}")
+          f"WEBHOOK_READ_TIMEOUT_SECONDS={read}; cores: {os.cpu_count()}, load average "
+          f"{os.getloadavg()[0]:.1f} (other work on the machine skews every figure)")
     print(f"receiver: aiohttp, {bench.args.receiver_processes} processes (SO_REUSEPORT) "
           f"on {bench.base_url}")
 
