@@ -1,0 +1,400 @@
+"""Benchmark (not a test): webhook delivery end to end, from the committed outbox event to
+the receiver, through the real Redis broker and real Celery workers.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
+        .venv/bin/python bench/webhook_e2e.py [-n 1000] [--slow-events 1000] [--endpoints 10]
+        [--only fast|slow|fair] [--timeout 600] [--keep-db]
+
+DATABASE_URL only says where PostgreSQL is (its database is never written): the bench
+creates ``bench_e2e_<pid>``, migrates it once, and starts each run from a copy of it;
+everything is dropped at the end, also on failure or Ctrl-C (``--keep-db`` keeps the last
+run's database). Broker: Redis DB 12, with queue names of this run only. Each run starts
+two workers as production does (``celery -A config worker -Q <webhook queue> -c 2``, and
+``-Q <default queue> -c 1``) and stops them after. The events are written as the services
+write them: ``claims.models.Event`` created in ``transaction.atomic()``, one transaction
+per event, committed in a loop; the after-commit signal asks the workers to deliver.
+When no awaited webhook arrives for 5 s, the bench runs the sweep (beat's job) and says so.
+The receiver (bench/webhook_e2e_receiver.py) is aiohttp in other processes on loopback:
+/rapido answers 204 at once, /lento after 200 ms, /pendura after 30 s; it records each
+request's arrival (time.time()), its webhook-id and when it was answered.
+
+Figures:
+- receiver capacity: requests/s to /rapido from an aiohttp client with 64 in flight; the
+  baselines below must stay well under it (else they measure the receiver).
+- fast: N events to one subscription (/rapido). e2e rate = N / (last receipt - first
+  commit); next to a bare pooled ``requests.Session`` POSTing the same bodies (read back
+  from webhooks_delivery.body) one after the other. Event-to-receipt = receipt - the
+  event's commit. Target e2e >= 0.5x bare. Also shown: "producer alone", the commits
+  with no worker running (no e2e rate can beat the commits), and the rate from the first
+  receipt to the last.
+- slow: M events over E channels, one subscription each (/lento). e2e rate next to an
+  aiohttp client POSTing the same bodies with as many in flight as the system may have:
+  min(2 worker processes x WEBHOOK_MAX_IN_FLIGHT, E x WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
+  with the most requests the receiver saw open at once. Target >= 0.8x.
+- fair: channel A's p95 event-to-receipt for 490 events to /rapido alone (run A), and
+  with 10 events of channel B to /pendura interleaved evenly (run B, ended once A's 490
+  arrived). Target p95 B / p95 A <= 1.2x.
+"""
+
+import argparse
+import asyncio
+import math
+import os
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.webhook_e2e_support import (  # noqa: E402
+    Databases, Records, Workers, clean_broker, latency_line, percentile, post_all,
+    start_receiver, verdict, worker_command)
+
+BROKER = "redis://127.0.0.1:6379/12"
+RUN = f"bench_e2e_{os.getpid()}"
+WEBHOOK_QUEUE, DEFAULT_QUEUE = f"{RUN}_webhooks", f"{RUN}_default"
+STALL_SECONDS = 5.0
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=1000, help="events of the fast run (1000)")
+    parser.add_argument("--slow-events", type=int, default=1000, help="events to /lento")
+    parser.add_argument("--endpoints", type=int, default=10, help="subscriptions to /lento")
+    parser.add_argument("--only", choices=["fast", "slow", "fair"])
+    parser.add_argument("--timeout", type=float, default=600.0,
+                        help="seconds each run waits for its webhooks (600)")
+    parser.add_argument("--receiver-processes", type=int, default=2)
+    parser.add_argument("--keep-db", action="store_true")
+    return parser.parse_args()
+
+
+def configure(admin_url: str) -> Databases:
+    """The environment of this process and of the workers (they inherit it)."""
+    databases = Databases(admin_url, RUN)
+    os.environ.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": databases.url,
+        "CELERY_BROKER_URL": BROKER, "CELERY_WEBHOOK_QUEUE": WEBHOOK_QUEUE,
+        "CELERY_TASK_DEFAULT_QUEUE": DEFAULT_QUEUE,
+        "WEBHOOK_ALLOWED_NETWORKS": "127.0.0.0/8",  # the receiver is on loopback
+    })
+    os.environ.setdefault("SECRET_KEY", "bench-only-" + "x" * 50)
+    os.environ.pop("DJANGO_DEBUG", None)
+    import django
+
+    django.setup()
+    return databases
+
+
+class Bench:
+    def __init__(self, args, databases: Databases, workers: Workers, folder: Path,
+                 base_url: str):
+        from django.conf import settings
+
+        self.args, self.databases, self.base_url = args, databases, base_url
+        self.records = Records(folder)
+        self.workers = workers
+        self.max_in_flight = getattr(settings, "WEBHOOK_MAX_IN_FLIGHT", 100)
+        self.per_endpoint = getattr(settings, "WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", 8)
+        self.verdicts: list[str] = []
+        self.commit_rate = float("nan")
+        beat = getattr(settings, "CELERY_BEAT_SCHEDULE", {}).get("sweep-webhook-deliveries")
+        self.sweep_every = beat["schedule"] if beat else 30
+
+    # --- the pieces of a run -------------------------------------------------------------
+
+    def start_run(self, subscriptions: dict[str, str]) -> dict:
+        """A fresh database, a claim and a subscription per channel name, fresh workers.
+        Returns channel name -> claim."""
+        from tests.factories import ClaimFactory, make_channel
+        from tests.webhooks.delivery_helpers import make_subscription
+
+        self.databases.fresh()
+        claims = {}
+        for name, route in subscriptions.items():
+            channel = make_channel(name)
+            make_subscription(channel, f"{self.base_url}/{route}", ["sinistro-criado"])
+            claims[name] = ClaimFactory(coverage__sale__channel=channel)
+        clean_broker(BROKER, [WEBHOOK_QUEUE, DEFAULT_QUEUE])
+        self.workers.start(WEBHOOK_QUEUE, 2)
+        self.workers.start(DEFAULT_QUEUE, 1)
+        self.workers.wait_ready()
+        return claims
+
+    def insert(self, claims: list) -> dict[str, float]:
+        """One transaction per event, as the services write them; event id -> commit."""
+        started = time.perf_counter()
+        commits = dict(commit_event(claim) for claim in claims)
+        seconds = time.perf_counter() - started
+        self.commit_rate = len(claims) / seconds
+        print(f"  inserted {len(claims)} events in {seconds:.2f} s "
+              f"({self.commit_rate:,.0f} commits/s, the workers running)")
+        return commits
+
+    def wait(self, route: str, ids: set[str]) -> dict[str, float]:
+        """Until every id arrived on ``route`` (or the time-out); id -> first arrival.
+        A stall of 5 s runs the sweep, at most once per beat interval."""
+        from webhooks import tasks
+
+        got: dict[str, float] = {}
+        duplicates, sweeps = 0, 0
+        started = last_arrival = next_progress = time.monotonic()
+        last_sweep = -math.inf
+        while True:
+            for arrived_route, message_id, at, _ in self.records.read():
+                if arrived_route == route and message_id in ids:
+                    duplicates += message_id in got
+                    got[message_id] = min(at, got.get(message_id, at))
+                    last_arrival = time.monotonic()
+            now = time.monotonic()
+            if len(got) == len(ids) or now - started > self.args.timeout:
+                break
+            if now - last_arrival >= STALL_SECONDS and now - last_sweep >= self.sweep_every:
+                tasks.sweep_deliveries.delay()
+                sweeps, last_sweep = sweeps + 1, now
+                print(f"  nothing arrived for {now - last_arrival:.0f} s with "
+                      f"{len(ids) - len(got)} pending: ran webhooks.tasks.sweep_deliveries "
+                      f"(beat's job)", flush=True)
+            if now >= next_progress:
+                print(f"  ... {len(got)}/{len(ids)} arrived", flush=True)
+                next_progress = now + 15
+            time.sleep(0.1)
+        if len(got) < len(ids):
+            print(f"  TIMED OUT after {self.args.timeout:.0f} s: {len(got)} of {len(ids)} "
+                  f"arrived")
+        if sweeps:
+            print(f"  sweeps run by the bench: {sweeps} (at most one per {self.sweep_every} s,"
+                  f" beat's interval)")
+        if duplicates:
+            print(f"  duplicate receipts (same webhook-id again): {duplicates}")
+        return got
+
+    def end_run(self) -> None:
+        errors = self.workers.errors()
+        self.workers.stop()
+        if errors:
+            print("  worker errors (last lines):\n    " + errors.replace("\n", "\n    "))
+
+    def e2e(self, commits: dict, got: dict, label: str) -> float:
+        first_commit = min(commits.values())
+        span = max(got.values()) - first_commit if got else float("nan")
+        rate = len(got) / span if got else float("nan")
+        drain = (len(got) - 1) / (max(got.values()) - min(got.values())) if len(got) > 1 \
+            else float("nan")
+        print(f"  {label}: {len(got)} webhooks in {span:.2f} s after the first commit "
+              f"= {rate:,.1f} /s (first to last receipt: {drain:,.1f} /s)")
+        print("  " + latency_line([got[i] - commits[i] for i in got]))
+        return rate
+
+    def verdict(self, name, ratio, target, at_least, complete) -> None:
+        line = verdict(name, ratio if complete else float("nan"), target, at_least)
+        if not complete:
+            line += f" (incomplete run; measured {ratio:.2f})"
+        self.verdicts.append(line)
+        print("  " + line)
+
+    # --- the scenarios -------------------------------------------------------------------
+
+    def capacity(self) -> float:
+        bodies = [b'{"capacidade":true}'] * 3000
+        url = f"{self.base_url}/rapido"
+        rate = max(len(bodies) / asyncio.run(post_all(url, bodies, 64, f"cap{i}"))
+                   for i in range(3))
+        print(f"receiver capacity: {rate:,.0f} requests/s to /rapido (aiohttp client in this "
+              f"process, 64 in flight, best of 3; client and receiver share the cores: a "
+              f"lower bound)")
+        return rate
+
+    def producer(self) -> None:
+        """The commits alone (no worker running; the kicks wait in the broker and are
+        dropped): what the services' side costs, a ceiling on any end-to-end rate."""
+        from tests.factories import ClaimFactory, make_channel
+
+        self.databases.fresh()
+        claim = ClaimFactory(coverage__sale__channel=make_channel("Banco Produtor"))
+        started = time.perf_counter()
+        for _ in range(300):
+            commit_event(claim)
+        rate = 300 / (time.perf_counter() - started)
+        clean_broker(BROKER, [WEBHOOK_QUEUE, DEFAULT_QUEUE])
+        print(f"producer alone: {rate:,.0f} commits/s (an event's transaction and its "
+              f"after-commit kick to the broker; no worker running)")
+
+    def fast(self, capacity: float) -> None:
+        count = self.args.n
+        print(f"\n[fast] {count} events -> 1 subscription -> /rapido (204 at once)")
+        claims = self.start_run({"Banco Rapido": "rapido"})
+        commits = self.insert([claims["Banco Rapido"]] * count)
+        got = self.wait("rapido", set(commits))
+        self.end_run()
+        rate = self.e2e(commits, got, "end to end")
+        bodies = delivery_bodies()
+        if not bodies:
+            return self.verdict("fast e2e / bare", math.nan, 0.5, True, False)
+        session = requests.Session()
+        url = f"{self.base_url}/rapido"
+        session.post(url, data=bodies[0], headers={"Content-Type": "application/json"})
+        started = time.perf_counter()
+        for i, body in enumerate(bodies):
+            response = session.post(url, data=body, headers={
+                "Content-Type": "application/json", "webhook-id": f"bare-{i}"})
+            assert response.status_code == 204, response.status_code
+        bare = len(bodies) / (time.perf_counter() - started)
+        print(f"  bare pooled requests.Session, sequential, same {len(bodies)} bodies "
+              f"(~{len(bodies[0])} bytes): {bare:,.0f} /s ({bare / capacity:.0%} of the "
+              f"receiver's capacity)")
+        print(f"  this run's commits went at {self.commit_rate / bare:.2f}x bare: the most "
+              f"its ratio could be")
+        self.verdict("fast e2e / bare", rate / bare, 0.5, True, len(got) == count)
+
+    def slow(self) -> None:
+        count, endpoints = self.args.slow_events, self.args.endpoints
+        in_flight = min(2 * self.max_in_flight, endpoints * self.per_endpoint)
+        print(f"\n[slow] {count} events -> {endpoints} subscriptions of {endpoints} channels "
+              f"-> /lento (204 after 200 ms)")
+        names = [f"Banco Lento {i}" for i in range(endpoints)]
+        claims = self.start_run({name: "lento" for name in names})
+        since = time.time()
+        commits = self.insert([claims[names[i % endpoints]] for i in range(count)])
+        got = self.wait("lento", set(commits))
+        self.end_run()
+        rate = self.e2e(commits, got, "end to end")
+        print(f"  receiver: at most {self.records.max_in_flight('lento', since, time.time())}"
+              f" /lento requests open at once")
+        bodies = delivery_bodies()
+        if not bodies:
+            return self.verdict("slow e2e / bare", math.nan, 0.8, True, False)
+        since = time.time()
+        seconds = asyncio.run(post_all(f"{self.base_url}/lento", bodies, in_flight, "bare"))
+        self.records.read()
+        bare = len(bodies) / seconds
+        print(f"  bare aiohttp client, {in_flight} in flight = min(2 x {self.max_in_flight}, "
+              f"{endpoints} x {self.per_endpoint}): {bare:,.0f} /s (ideal {in_flight / 0.2:,.0f}"
+              f"; {self.records.max_in_flight('lento', since)} seen open at once)")
+        self.verdict("slow e2e / bare", rate / bare, 0.8, True, len(got) == count)
+
+    def fair(self) -> None:
+        print("\n[fair] channel A: 490 events -> /rapido; run B adds channel B: 10 events "
+              "-> /pendura (hangs 30 s), interleaved")
+        p95 = {}
+        for run in ("A", "B"):
+            channels = {"Canal A": "rapido", **({"Canal B": "pendura"} if run == "B" else {})}
+            claims = self.start_run(channels)
+            plan = [claims["Canal A"]] * 490
+            if run == "B":  # one of B's every 50 events, from the 25th on
+                for i in range(10):
+                    plan.insert(i * 50 + 25, claims["Canal B"])
+            print(f" run {run}:")
+            since = time.time()
+            commits = self.insert(plan)
+            wanted = {i for i, c in zip(commits, plan, strict=True) if c == claims["Canal A"]}
+            got = self.wait("rapido", wanted)
+            self.end_run()
+            self.e2e({i: commits[i] for i in wanted}, got, "channel A")
+            if run == "B":
+                print(f"  /pendura requests received: {self.records.count('pendura', since)}")
+            p95[run] = (sorted(got[i] - commits[i] for i in got), len(got) == len(wanted))
+        a, b = (percentile(p95[run][0], 0.95) for run in ("A", "B"))
+        print(f"  channel A p95: run A {a * 1000:,.0f} ms, run B {b * 1000:,.0f} ms")
+        self.verdict("fair p95 B / A", b / a, 1.2, False, p95["A"][1] and p95["B"][1])
+
+
+def commit_event(claim) -> tuple[str, float]:
+    from django.db import transaction
+
+    from claims.models import Event
+    from claims.services.common import standard_event_details
+
+    committed = []
+    with transaction.atomic():
+        # Registered first, so it runs first after the commit (before the relay's kick).
+        transaction.on_commit(lambda: committed.append(time.time()))
+        event = Event.objects.create(channel_id=claim.sale.channel_id, claim=claim,
+                                     name="sinistro-criado",
+                                     details=standard_event_details(claim))
+    return str(event.id), committed[0]
+
+
+def delivery_bodies() -> list[bytes]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT body FROM webhooks_delivery")
+        return [row[0].encode() for row in cursor.fetchall()]
+
+
+def interrupted(*_) -> None:
+    raise KeyboardInterrupt  # SIGTERM cleans up like Ctrl-C
+
+
+def main() -> None:
+    args = parse_args()
+    admin_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    if not admin_url.startswith(("postgres://", "postgresql://")):
+        sys.exit("needs PostgreSQL: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres")
+    databases = configure(admin_url)
+    signal.signal(signal.SIGTERM, interrupted)
+    receiver = None
+    with tempfile.TemporaryDirectory(prefix=f"{RUN}_") as folder:
+        workers = Workers(Path(folder))
+        try:
+            receiver, base_url = start_receiver(Path(folder), args.receiver_processes)
+            databases.create()
+            run_all(Bench(args, databases, workers, Path(folder), base_url))
+        except KeyboardInterrupt:
+            print("\ninterrupted: stopping the workers, dropping the databases", flush=True)
+            raise SystemExit(130) from None
+        finally:
+            for number in (signal.SIGINT, signal.SIGTERM):  # let the clean-up finish
+                signal.signal(number, signal.SIG_IGN)
+            workers.stop()
+            if receiver is not None:
+                receiver.terminate()
+                receiver.wait()
+            databases.drop(keep=args.keep_db)
+            clean_broker(BROKER, [WEBHOOK_QUEUE, DEFAULT_QUEUE])
+            if args.keep_db:
+                print(f"kept database {databases.name}")
+
+
+def run_all(bench: "Bench") -> None:
+    print_setup(bench)
+    capacity = bench.capacity()
+    bench.producer()
+    if bench.args.only in (None, "fast"):
+        bench.fast(capacity)
+    if bench.args.only in (None, "slow"):
+        bench.slow()
+    if bench.args.only in (None, "fair"):
+        bench.fair()
+    print()
+    for line in bench.verdicts:
+        print(line)
+
+
+def print_setup(bench: Bench) -> None:
+    from django.conf import settings
+    from django.db import connection
+
+    connection.ensure_connection()
+    version = connection.cursor().connection.info.server_version
+    read = getattr(settings, "WEBHOOK_READ_TIMEOUT_SECONDS", "?")
+    print(f"database: {connection.vendor} {version // 10000}.{version % 10000} "
+          f"({bench.databases.name}, a fresh copy per run); broker {BROKER}")
+    for queue, concurrency in ((WEBHOOK_QUEUE, 2), (DEFAULT_QUEUE, 1)):
+        print("worker: " + " ".join(worker_command(queue, concurrency)[1:]))
+    print(f"settings: WEBHOOK_MAX_IN_FLIGHT={bench.max_in_flight}, "
+          f"WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT={bench.per_endpoint}, "
+          f"WEBHOOK_READ_TIMEOUT_SECONDS={read}; cores: {os.cpu_count()}, load average "
+          f"{os.getloadavg()[0]:.1f} (other work on the machine skews every figure)")
+    print(f"receiver: aiohttp, {bench.args.receiver_processes} processes (SO_REUSEPORT) "
+          f"on {bench.base_url}")
+
+
+if __name__ == "__main__":
+    main()
