@@ -3,7 +3,7 @@ the receiver, through the real Redis broker and real Celery workers.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python bench/webhook_e2e.py [-n 1000] [--slow-events 1000] [--endpoints 10]
-        [--only fast|slow|fair] [--timeout 600] [--keep-db]
+        [--fair-rate 150] [--only fast|slow|fair] [--timeout 600] [--keep-db]
 
 DATABASE_URL only says where PostgreSQL is (its database is never written): the bench
 creates ``bench_e2e_<pid>``, migrates it once, and starts each run from a copy of it;
@@ -26,14 +26,17 @@ Figures:
   from webhooks_delivery.body) one after the other. Event-to-receipt = receipt - the
   event's commit. Target e2e >= 0.5x bare. Also shown: "producer alone", the commits
   with no worker running (no e2e rate can beat the commits), and the rate from the first
-  receipt to the last.
+  receipt to the last. fast, drained: the same N events written while no delivery
+  worker runs, then drained once the workers are ready (N / (last receipt - ready)):
+  the engine with the producer out of the way, against the same bare figure.
 - slow: M events over E channels, one subscription each (/lento). e2e rate next to an
   aiohttp client POSTing the same bodies with as many in flight as the system may have:
   min(2 worker processes x WEBHOOK_MAX_IN_FLIGHT, E x WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
   with the most requests the receiver saw open at once. Target >= 0.8x.
 - fair: channel A's p95 event-to-receipt for 490 events to /rapido alone (run A), and
   with 10 events of channel B to /pendura interleaved evenly (run B, ended once A's 490
-  arrived). Target p95 B / p95 A <= 1.2x.
+  arrived), both written as a steady stream at --fair-rate events/s (a burst would make
+  each run's p95 the producer's speed in that run). Target p95 B / p95 A <= 1.2x.
 """
 
 import argparse
@@ -66,6 +69,9 @@ def parse_args():
     parser.add_argument("-n", type=int, default=1000, help="events of the fast run (1000)")
     parser.add_argument("--slow-events", type=int, default=1000, help="events to /lento")
     parser.add_argument("--endpoints", type=int, default=10, help="subscriptions to /lento")
+    parser.add_argument("--fair-rate", type=float, default=150.0,
+                        help="events/s written in both fairness runs (150): a steady "
+                             "stream, so the two runs differ only by the hanging endpoint")
     parser.add_argument("--only", choices=["fast", "slow", "fair"])
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds each run waits for its webhooks (600)")
@@ -108,9 +114,10 @@ class Bench:
 
     # --- the pieces of a run -------------------------------------------------------------
 
-    def start_run(self, subscriptions: dict[str, str]) -> dict:
-        """A fresh database, a claim and a subscription per channel name, fresh workers.
-        Returns channel name -> claim."""
+    def start_run(self, subscriptions: dict[str, str], *, workers: bool = True) -> dict:
+        """A fresh database, a claim and a subscription per channel name, fresh workers
+        (unless ``workers`` is false: then :meth:`start_workers` later). Returns channel
+        name -> claim."""
         from tests.factories import ClaimFactory, make_channel
         from tests.webhooks.delivery_helpers import make_subscription
 
@@ -121,19 +128,29 @@ class Bench:
             make_subscription(channel, f"{self.base_url}/{route}", ["sinistro-criado"])
             claims[name] = ClaimFactory(coverage__sale__channel=channel)
         clean_broker(BROKER, [WEBHOOK_QUEUE, DEFAULT_QUEUE])
+        if workers:
+            self.start_workers()
+        return claims
+
+    def start_workers(self) -> None:
         self.workers.start(WEBHOOK_QUEUE, 2)
         self.workers.start(DEFAULT_QUEUE, 1)
         self.workers.wait_ready()
-        return claims
 
-    def insert(self, claims: list) -> dict[str, float]:
-        """One transaction per event, as the services write them; event id -> commit."""
+    def insert(self, claims: list, *, rate: float | None = None) -> dict[str, float]:
+        """One transaction per event, as the services write them; event id -> commit.
+        With ``rate``, one every 1/rate seconds (a steady stream) instead of at once."""
         started = time.perf_counter()
-        commits = dict(commit_event(claim) for claim in claims)
+        commits = {}
+        for index, claim in enumerate(claims):
+            if rate:
+                time.sleep(max(started + index / rate - time.perf_counter(), 0))
+            event_id, committed = commit_event(claim)
+            commits[event_id] = committed
         seconds = time.perf_counter() - started
         self.commit_rate = len(claims) / seconds
         print(f"  inserted {len(claims)} events in {seconds:.2f} s "
-              f"({self.commit_rate:,.0f} commits/s, the workers running)")
+              f"({self.commit_rate:,.0f} commits/s{', paced' if rate else ''})")
         return commits
 
     def wait(self, route: str, ids: set[str]) -> dict[str, float]:
@@ -251,6 +268,25 @@ class Bench:
         print(f"  this run's commits went at {self.commit_rate / bare:.2f}x bare: the most "
               f"its ratio could be")
         self.verdict("fast e2e / bare", rate / bare, 0.5, True, len(got) == count)
+        self.fast_drain(bare)
+
+    def fast_drain(self, bare: float) -> None:
+        """The same burst written while no delivery worker runs (a deploy, an outage):
+        the workers then drain it, the producer out of the way. Rate from the workers
+        being ready to the last receipt, against the same bare figure."""
+        count = self.args.n
+        print(f"\n[fast, drained] {count} events written first, then the workers start")
+        claims = self.start_run({"Banco Rapido": "rapido"}, workers=False)
+        commits = self.insert([claims["Banco Rapido"]] * count)
+        self.start_workers()
+        ready = time.time()
+        got = self.wait("rapido", set(commits))
+        self.end_run()
+        span = max(got.values()) - ready if got else math.nan
+        rate = len(got) / span
+        print(f"  drained {len(got)} webhooks in {span:.2f} s after the workers were ready "
+              f"= {rate:,.1f} /s (bare, above: {bare:,.0f} /s)")
+        self.verdict("fast drained / bare", rate / bare, 0.5, True, len(got) == count)
 
     def slow(self) -> None:
         count, endpoints = self.args.slow_events, self.args.endpoints
@@ -279,8 +315,9 @@ class Bench:
         self.verdict("slow e2e / bare", rate / bare, 0.8, True, len(got) == count)
 
     def fair(self) -> None:
-        print("\n[fair] channel A: 490 events -> /rapido; run B adds channel B: 10 events "
-              "-> /pendura (hangs 30 s), interleaved")
+        print(f"\n[fair] channel A: 490 events -> /rapido; run B adds channel B: 10 events "
+              f"-> /pendura (hangs 30 s), interleaved; both runs written at "
+              f"{self.args.fair_rate:g} events/s")
         p95 = {}
         for run in ("A", "B"):
             channels = {"Canal A": "rapido", **({"Canal B": "pendura"} if run == "B" else {})}
@@ -291,7 +328,7 @@ class Bench:
                     plan.insert(i * 50 + 25, claims["Canal B"])
             print(f" run {run}:")
             since = time.time()
-            commits = self.insert(plan)
+            commits = self.insert(plan, rate=self.args.fair_rate)
             wanted = {i for i, c in zip(commits, plan, strict=True) if c == claims["Canal A"]}
             got = self.wait("rapido", wanted)
             self.end_run()

@@ -42,7 +42,7 @@ PRESENCE_REFRESH = dt.timedelta(seconds=8)
 GATHER_SECONDS = 0.005
 # While requests are in flight, new events are looked for this often (rounds can be
 # a few milliseconds apart when a fast receiver answers).
-FAN_OUT_EVERY_SECONDS = 0.02
+FAN_OUT_EVERY_SECONDS = 0.05
 # Results recorded per transaction, at most (the rest wait for the next turn).
 RECORD_BATCH = 500
 # A retry or a probe due within this long gets a pump of its own, scheduled on the
