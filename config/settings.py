@@ -405,7 +405,7 @@ WEBHOOK_LEASE_MARGIN_SECONDS = env.float("WEBHOOK_LEASE_MARGIN_SECONDS", default
 # Requests in flight at once in each delivery worker process (webhooks.pump), and to one
 # subscription's endpoint at once, every worker together (docs/decisions.md).
 WEBHOOK_MAX_IN_FLIGHT = env.int("WEBHOOK_MAX_IN_FLIGHT", default=100)
-WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = env.int("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", default=10)
+WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = env.int("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", default=8)
 # The circuit breaker: this many failures in a row pause the endpoint for the first
 # interval, doubled after each failed probe up to the last one.
 WEBHOOK_BREAKER_FAILURES = env.int("WEBHOOK_BREAKER_FAILURES", default=5)

@@ -143,8 +143,9 @@ class Pump(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     alive_until = models.DateTimeField("ativa até")
-    # Every slot in use: a request for another pump (another worker process) is worth it.
-    saturated = models.BooleanField("sem vagas", default=False)
+    # Every slot in use, or only slow requests in flight: a request for another pump
+    # (another worker process) is worth it.
+    saturated = models.BooleanField("ocupada", default=False)
 
     class Meta:
         verbose_name = "bomba de entregas"

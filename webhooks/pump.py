@@ -33,16 +33,18 @@ from webhooks.models import Delivery, Pump, Subscription
 logger = logging.getLogger(__name__)
 
 # How long the pump waits for a request to finish before it looks for new work.
-POLL_SECONDS = 0.05
+POLL_SECONDS = 0.02
 # A live pump's row says so for this long, renewed when less than the refresh is left;
 # a pump killed (-9) keeps requests away for at most that long (then the sweep).
 PRESENCE_TTL = dt.timedelta(seconds=10)
 PRESENCE_REFRESH = dt.timedelta(seconds=8)
+# Nothing sent nor finished for this long: only slow requests are in flight.
+STALLED_SECONDS = 0.25
 # Once one request finished, how long to wait for others before recording.
 GATHER_SECONDS = 0.005
 # While requests are in flight, new events are looked for this often (rounds can be
 # a few milliseconds apart when a fast receiver answers).
-FAN_OUT_EVERY_SECONDS = 0.05
+FAN_OUT_EVERY_SECONDS = 0.02
 # Results recorded per transaction, at most (the rest wait for the next turn).
 RECORD_BATCH = 500
 # A retry or a probe due within this long gets a pump of its own, scheduled on the
@@ -67,6 +69,7 @@ def run(*, max_seconds: float | None = None) -> Summary:
     summary = Summary()
     in_flight, finished = 0, []
     next_fan_out = 0.0
+    last_progress = time.monotonic()
     presence = Presence()
     try:
         while True:
@@ -95,9 +98,15 @@ def run(*, max_seconds: float | None = None) -> Summary:
                 # leave the register first, then look once more.
                 presence.leave()
                 continue
-            presence.keep(saturated=in_flight >= settings.WEBHOOK_MAX_IN_FLIGHT)
+            # Another pump is worth asking for when every slot is taken, or when only
+            # slow requests are in flight: new events would then wait on this pump's
+            # polling instead of being picked up at once by an idle worker.
+            stalled = time.monotonic() - last_progress > STALLED_SECONDS
+            presence.keep(saturated=in_flight >= settings.WEBHOOK_MAX_IN_FLIGHT or stalled)
             finished = _wait(results, in_flight=in_flight) if in_flight else []
             in_flight -= len(finished)
+            if finished or claimed.jobs:
+                last_progress = time.monotonic()
         summary.handed_back = not claiming_open
     finally:
         presence.leave()

@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
                 ('alive_until', models.DateTimeField(verbose_name='ativa até')),
-                ('saturated', models.BooleanField(default=False, verbose_name='sem vagas')),
+                ('saturated', models.BooleanField(default=False, verbose_name='ocupada')),
             ],
             options={
                 'verbose_name': 'bomba de entregas',
