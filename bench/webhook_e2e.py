@@ -55,8 +55,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.webhook_e2e_support import (  # noqa: E402
-    Databases, Records, Workers, clean_broker, latency_line, percentile, post_all,
-    start_receiver, verdict, worker_command)
+    Databases, Records, Workers, clean_broker, commit_event, delivery_bodies, latency_line,
+    percentile, post_all, start_receiver, verdict, worker_command)
 
 BROKER = "redis://127.0.0.1:6379/12"
 RUN = f"bench_e2e_{os.getpid()}"
@@ -339,30 +339,6 @@ class Bench:
         a, b = (percentile(p95[run][0], 0.95) for run in ("A", "B"))
         print(f"  channel A p95: run A {a * 1000:,.0f} ms, run B {b * 1000:,.0f} ms")
         self.verdict("fair p95 B / A", b / a, 1.2, False, p95["A"][1] and p95["B"][1])
-
-
-def commit_event(claim) -> tuple[str, float]:
-    from django.db import transaction
-
-    from claims.models import Event
-    from claims.services.common import standard_event_details
-
-    committed = []
-    with transaction.atomic():
-        # Registered first, so it runs first after the commit (before the relay's kick).
-        transaction.on_commit(lambda: committed.append(time.time()))
-        event = Event.objects.create(channel_id=claim.sale.channel_id, claim=claim,
-                                     name="sinistro-criado",
-                                     details=standard_event_details(claim))
-    return str(event.id), committed[0]
-
-
-def delivery_bodies() -> list[bytes]:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT body FROM webhooks_delivery")
-        return [row[0].encode() for row in cursor.fetchall()]
 
 
 def interrupted(*_) -> None:

@@ -251,3 +251,26 @@ def verdict(name: str, ratio: float, target: float, at_least: bool) -> str:
     sign = ">=" if at_least else "<="
     return f"ratio {name}: {shown} (target {sign} {target}) {'PASS' if passed else 'MISS'}"
 
+
+def commit_event(claim) -> tuple[str, float]:
+    from django.db import transaction
+
+    from claims.models import Event
+    from claims.services.common import standard_event_details
+
+    committed = []
+    with transaction.atomic():
+        # Registered first, so it runs first after the commit (before the relay's kick).
+        transaction.on_commit(lambda: committed.append(time.time()))
+        event = Event.objects.create(channel_id=claim.sale.channel_id, claim=claim,
+                                     name="sinistro-criado",
+                                     details=standard_event_details(claim))
+    return str(event.id), committed[0]
+
+
+def delivery_bodies() -> list[bytes]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT body FROM webhooks_delivery")
+        return [row[0].encode() for row in cursor.fetchall()]
