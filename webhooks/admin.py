@@ -35,7 +35,7 @@ class BreakerFilter(admin.SimpleListFilter):
         now = timezone.now()
         return {
             breaker.State.CLOSED: lambda: queryset.filter(breaker_open_until__isnull=True),
-            breaker.State.OPEN: lambda: queryset.filter(breaker_open_until__gt=now),
+            breaker.State.OPEN: lambda: queryset.filter(breaker.is_open(now)),
             breaker.State.HALF_OPEN: lambda: queryset.filter(breaker_open_until__lte=now),
         }.get(self.value(), lambda: queryset)()
 

@@ -15,6 +15,7 @@ import datetime as dt
 import enum
 
 from django.conf import settings
+from django.db.models import Q
 
 from webhooks.models import Subscription
 
@@ -40,6 +41,17 @@ def state(subscription: Subscription, now: dt.datetime) -> State:
     if subscription.breaker_open_until > now:
         return State.OPEN
     return State.HALF_OPEN
+
+
+def is_open(now: dt.datetime, prefix: str = "") -> Q:
+    """Subscriptions (or, with ``prefix`` "subscription__", deliveries) paused now."""
+    return Q(**{f"{prefix}breaker_open_until__gt": now})
+
+
+def lets_requests_through(now: dt.datetime, prefix: str = "") -> Q:
+    """Closed, or half-open (its pause over: a probe may go)."""
+    return (Q(**{f"{prefix}breaker_open_until__isnull": True})
+            | Q(**{f"{prefix}breaker_open_until__lte": now}))
 
 
 def open_seconds(trips: int) -> float:

@@ -16,13 +16,13 @@ import uuid
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from webhooks import metrics, signing
-from webhooks.models import Delivery, DeliveryAttempt, Subscription
+from webhooks import breaker, metrics, signing
+from webhooks.models import Delivery, DeliveryAttempt, Subscription, deliverable, lease_free
 from webhooks.sender import Job
 
 PENDING = Delivery.Status.PENDING
@@ -33,15 +33,6 @@ CLAIM_LOCK_KEY = 0x5E6B_0001
 
 def lease_seconds() -> float:
     return settings.WEBHOOK_ATTEMPT_DEADLINE_SECONDS + settings.WEBHOOK_LEASE_MARGIN_SECONDS
-
-
-def deliverable() -> Q:
-    """Subscriptions that may receive: active, of an active channel with the API on."""
-    return Q(is_active=True, channel__is_active=True, channel__claims_api_enabled=True)
-
-
-def free_lease(now: dt.datetime, prefix: str = "") -> Q:
-    return Q(**{f"{prefix}lease_until__isnull": True}) | Q(**{f"{prefix}lease_until__lte": now})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,11 +95,10 @@ def open_endpoints(now: dt.datetime):
     in_flight = (Delivery.objects.filter(subscription=OuterRef("pk"), status=PENDING,
                                          lease_until__gt=now)
                  .order_by().values("subscription").annotate(n=Count("pk")).values("n"))
-    due = Delivery.objects.filter(free_lease(now), subscription=OuterRef("pk"), status=PENDING,
+    due = Delivery.objects.filter(lease_free(now), subscription=OuterRef("pk"), status=PENDING,
                                   next_attempt_at__lte=now)
     return (
-        Subscription.objects.filter(deliverable())
-        .filter(Q(breaker_open_until__isnull=True) | Q(breaker_open_until__lte=now))
+        Subscription.objects.filter(deliverable(), breaker.lets_requests_through(now))
         .filter(Exists(due))
         .annotate(in_flight=Coalesce(Subquery(in_flight), 0))
         .only(*ENDPOINT_FIELDS)

@@ -14,11 +14,10 @@ import random
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from webhooks import queue
-from webhooks.models import Delivery, Subscription
+from webhooks.models import Delivery, Subscription, deliverable, lease_free
 
 logger = logging.getLogger(__name__)
 
@@ -119,11 +118,9 @@ def give_up_undeliverable() -> int:
     """Nothing is sent for a disabled subscription (or channel): its pending deliveries
     not held by a live worker are given up; ``webhooks_redeliver`` brings them back."""
     now = timezone.now()
-    undeliverable = Subscription.objects.filter(
-        Q(is_active=False) | Q(channel__is_active=False) | Q(channel__claims_api_enabled=False))
+    undeliverable = Subscription.objects.exclude(deliverable())
     return Delivery.objects.filter(
-        Q(lease_until__isnull=True) | Q(lease_until__lte=now),
-        status=PENDING, subscription__in=undeliverable,
+        lease_free(now), status=PENDING, subscription__in=undeliverable,
     ).update(status=FAILED, lease_until=None, leased_by=None, next_attempt_at=None)
 
 
@@ -137,10 +134,9 @@ def redeliver_matching(*, channel, since: dt.datetime | None = None,
     are (they would be given up at once), and so do those a live worker holds.
     Returns how many were marked."""
     now = timezone.now()
-    free = Q(lease_until__isnull=True) | Q(lease_until__lte=now)
     matching = Delivery.objects.filter(
-        free, subscription__channel=channel, subscription__is_active=True,
-        subscription__channel__is_active=True, subscription__channel__claims_api_enabled=True,
+        lease_free(now), subscription__channel=channel,
+        subscription__in=Subscription.objects.filter(deliverable()),
     )
     if since is not None:
         matching = matching.filter(created_at__gte=since)
@@ -158,9 +154,8 @@ def requeue(delivery_ids) -> int:
     it. The one way to redeliver: the API, the admin and the command all come here.
     Returns how many were marked."""
     now = timezone.now()
-    free = Q(lease_until__isnull=True) | Q(lease_until__lte=now)
     with transaction.atomic():
-        marked = Delivery.objects.filter(free, pk__in=list(delivery_ids)).update(
+        marked = Delivery.objects.filter(lease_free(now), pk__in=list(delivery_ids)).update(
             status=PENDING, next_attempt_at=now, lease_until=None, leased_by=None,
             attempt_count=0, delivered_at=None)
         queue.request_delivery_after_commit()

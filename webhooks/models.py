@@ -11,6 +11,17 @@ from django.db import models
 from django.db.models import Q
 
 
+def deliverable() -> Q:
+    """Subscriptions that may receive: active, of an active channel with the claims API
+    on (the contract's rule 3)."""
+    return Q(is_active=True, channel__is_active=True, channel__claims_api_enabled=True)
+
+
+def lease_free(now) -> Q:
+    """Deliveries no live worker holds: never leased, or a lease that expired."""
+    return Q(lease_until__isnull=True) | Q(lease_until__lte=now)
+
+
 class Subscription(models.Model):
     """A channel's endpoint and the events it wants (contract: "assinatura")."""
 

@@ -25,10 +25,10 @@ from django.db import transaction
 from django.db.models import Exists, Min, OuterRef, Subquery
 from django.utils import timezone
 
-from webhooks import claiming, metrics, recording, relay
+from webhooks import breaker, claiming, metrics, recording, relay
 from webhooks import queue as queue_
 from webhooks import sender as sender_module
-from webhooks.models import Delivery, Pump, Subscription
+from webhooks.models import Delivery, Pump, Subscription, deliverable
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +56,6 @@ SHORT_WAIT_SECONDS = 60
 class Summary:
     fanned_out: int = 0
     sent: int = 0
-    rounds: int = 0
     handed_back: bool = False
 
 
@@ -73,7 +72,6 @@ def run(*, max_seconds: float | None = None) -> Summary:
     presence = Presence()
     try:
         while True:
-            summary.rounds += 1
             room = settings.WEBHOOK_MAX_IN_FLIGHT - in_flight
             claiming_open = time.monotonic() < stop_claiming_at
             # One transaction a round: new events fanned out, the finished attempts
@@ -183,12 +181,12 @@ def seconds_to_next_work(now: dt.datetime) -> float | None:
     pending = Delivery.objects.filter(subscription=OuterRef("pk"), status=Delivery.Status.PENDING)
     next_retry = (pending.filter(next_attempt_at__gt=now).order_by("next_attempt_at")
                   .values("next_attempt_at")[:1])
-    deliverable = Subscription.objects.filter(claiming.deliverable())
+    receiving = Subscription.objects.filter(deliverable())
     # An endpoint whose breaker is open sends nothing before its pause ends.
     times = [
-        deliverable.exclude(breaker_open_until__gt=now)
+        receiving.exclude(breaker.is_open(now))
         .aggregate(at=Min(Subquery(next_retry)))["at"],
-        deliverable.filter(Exists(pending), breaker_open_until__gt=now)
+        receiving.filter(Exists(pending), breaker.is_open(now))
         .aggregate(at=Min("breaker_open_until"))["at"],
     ]
     times = [t for t in times if t is not None]

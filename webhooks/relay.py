@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from claims.models import Event
 from webhooks import queue
-from webhooks.models import Delivery, Subscription
+from webhooks.models import Delivery, Subscription, deliverable
 
 logger = logging.getLogger(__name__)
 
@@ -55,8 +55,7 @@ def subscribers(events: list[Event]) -> dict[object, list[Subscription]]:
     subscription receives no past events."""
     by_channel = defaultdict(list)
     for subscription in Subscription.objects.filter(
-            channel_id__in={e.channel_id for e in events}, is_active=True,
-            channel__is_active=True, channel__claims_api_enabled=True):
+            deliverable(), channel_id__in={e.channel_id for e in events}):
         by_channel[subscription.channel_id].append(subscription)
     # enabled_events is a JSON list: SQLite has no JSON containment, and a channel has
     # a handful of subscriptions.

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from django.db.models import Count, Min, OuterRef, Q, Subquery
 
 from claims.models import Event
-from webhooks.models import Delivery, Subscription
+from webhooks import breaker
+from webhooks.models import Delivery, Subscription, lease_free
 
 PENDING = Delivery.Status.PENDING
 
@@ -74,9 +75,8 @@ def read(now: dt.datetime) -> Backlog:
 def _by_state(deliveries, now: dt.datetime) -> dict[str, int]:
     # The subscriptions table is small (a handful per channel): joining it costs little
     # next to the pending rows.
-    paused = Q(subscription__breaker_open_until__gt=now)
-    closed = (Q(subscription__breaker_open_until__isnull=True)
-              | Q(subscription__breaker_open_until__lte=now))
+    paused = breaker.is_open(now, "subscription__")
+    closed = breaker.lets_requests_through(now, "subscription__")
     # A delivery without a time is due now (the sweep gives it one).
     due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
     return deliveries.aggregate(
@@ -93,14 +93,13 @@ def _subscriptions(now: dt.datetime) -> dict:
     # instead would step over every delivery of a paused endpoint first, and a paused
     # endpoint is exactly the one with a long backlog.
     oldest_of_endpoint = (
-        Delivery.objects.filter(Q(lease_until__isnull=True) | Q(lease_until__lte=now),
-                                subscription=OuterRef("pk"), status=PENDING,
+        Delivery.objects.filter(lease_free(now), subscription=OuterRef("pk"), status=PENDING,
                                 next_attempt_at__lte=now)
         .order_by("next_attempt_at").values("next_attempt_at")[:1]
     )
-    closed = Q(breaker_open_until__isnull=True) | Q(breaker_open_until__lte=now)
+    closed = breaker.lets_requests_through(now)
     return Subscription.objects.aggregate(
-        open_breakers=Count("pk", filter=Q(breaker_open_until__gt=now)),
+        open_breakers=Count("pk", filter=breaker.is_open(now)),
         disabled_automatically=Count("pk", filter=Q(is_active=False, disabled_at__isnull=False)),
         disabled_by_hand=Count("pk", filter=Q(is_active=False, disabled_at__isnull=True)),
         oldest_due_at=Min(Subquery(oldest_of_endpoint), filter=closed),
