@@ -5,6 +5,7 @@ Django import it when called."""
 import asyncio
 import json
 import math
+import multiprocessing
 import os
 import signal
 import socket
@@ -268,9 +269,99 @@ def commit_event(claim) -> tuple[str, float]:
     return str(event.id), committed[0]
 
 
+def commit_in_processes(claims: list, producers: int) -> dict[str, float]:
+    """One event per claim, written by ``producers`` processes at once (as several web
+    processes write them), each committing its share one transaction per event;
+    event id -> commit."""
+    from django.db import connections
+
+    connections.close_all()  # a forked child opens its own
+    shares = [claims[i::producers] for i in range(producers)]
+    pool = multiprocessing.get_context("fork").Pool(producers, initializer=_as_a_child)
+    try:
+        parts = pool.map(_commit_share, shares)
+    finally:
+        pool.close()
+        pool.join()
+    return {event_id: at for part in parts for event_id, at in part}
+
+
+def _as_a_child() -> None:
+    # The bench's own handlers (clean-up on Ctrl-C or SIGTERM) are the parent's job.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _commit_share(claims: list) -> list[tuple[str, float]]:
+    return [commit_event(claim) for claim in claims]
+
+
 def delivery_bodies() -> list[bytes]:
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT body FROM webhooks_delivery")
         return [row[0].encode() for row in cursor.fetchall()]
+
+
+# --- waiting and the set-up ----------------------------------------------------------------
+
+STALL_SECONDS = 5.0
+
+
+def wait_for_receipts(records: "Records", route: str, ids: set[str], *, timeout: float,
+                      sweep_every: float) -> dict[str, float]:
+    """Until every id arrived on ``route`` (or ``timeout``); id -> first arrival. A
+    stall of 5 s runs the sweep (beat's job), at most once per ``sweep_every``."""
+    from webhooks import tasks
+
+    got: dict[str, float] = {}
+    duplicates, sweeps = 0, 0
+    started = last_arrival = next_progress = time.monotonic()
+    last_sweep = -math.inf
+    while True:
+        for arrived_route, message_id, at, _ in records.read():
+            if arrived_route == route and message_id in ids:
+                duplicates += message_id in got
+                got[message_id] = min(at, got.get(message_id, at))
+                last_arrival = time.monotonic()
+        now = time.monotonic()
+        if len(got) == len(ids) or now - started > timeout:
+            break
+        if now - last_arrival >= STALL_SECONDS and now - last_sweep >= sweep_every:
+            tasks.sweep_deliveries.delay()
+            sweeps, last_sweep = sweeps + 1, now
+            print(f"  nothing arrived for {now - last_arrival:.0f} s with "
+                  f"{len(ids) - len(got)} pending: ran webhooks.tasks.sweep_deliveries "
+                  f"(beat's job)", flush=True)
+        if now >= next_progress:
+            print(f"  ... {len(got)}/{len(ids)} arrived", flush=True)
+            next_progress = now + 15
+        time.sleep(0.1)
+    if len(got) < len(ids):
+        print(f"  TIMED OUT after {timeout:.0f} s: {len(got)} of {len(ids)} arrived")
+    if sweeps:
+        print(f"  sweeps run by the bench: {sweeps} (at most one per {sweep_every} s,"
+              f" beat's interval)")
+    if duplicates:
+        print(f"  duplicate receipts (same webhook-id again): {duplicates}")
+    return got
+
+
+def print_setup(bench, broker: str, workers: list[tuple[str, int]]) -> None:
+    from django.conf import settings
+    from django.db import connection
+
+    connection.ensure_connection()
+    version = connection.cursor().connection.info.server_version
+    read = getattr(settings, "WEBHOOK_READ_TIMEOUT_SECONDS", "?")
+    print(f"database: {connection.vendor} {version // 10000}.{version % 10000} "
+          f"({bench.databases.name}, a fresh copy per run); broker {broker}")
+    for queue, concurrency in workers:
+        print("worker: " + " ".join(worker_command(queue, concurrency)[1:]))
+    print(f"settings: WEBHOOK_MAX_IN_FLIGHT={bench.max_in_flight}, "
+          f"WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT={bench.per_endpoint}, "
+          f"WEBHOOK_READ_TIMEOUT_SECONDS={read}; cores: {os.cpu_count()}, load average "
+          f"{os.getloadavg()[0]:.1f} (other work on the machine skews every figure)")
+    print(f"receiver: aiohttp, {bench.args.receiver_processes} processes (SO_REUSEPORT) "
+          f"on {bench.base_url}")

@@ -9,6 +9,7 @@ from claims import roles
 from claims.authentication import ACCEPTED_TOKENS
 from tests.claims.lifecycle_helpers import logged_in, staff
 from tests.factories import CoverageFactory, SaleFactory, make_channel
+from webhooks.pump import forget_pumps_at_work
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
 pytest_plugins = ["tests.s3"]
@@ -37,9 +38,11 @@ def worker_process_env(**extra: str) -> dict[str, str]:
 def _clear_cache():
     cache.clear()  # token rate-limit counters must not leak between tests
     ACCEPTED_TOKENS.clear()  # nor this process's accepted bearer tokens
+    forget_pumps_at_work()  # nor a remembered live delivery pump
     yield
     cache.clear()
     ACCEPTED_TOKENS.clear()
+    forget_pumps_at_work()
 
 
 @pytest.fixture

@@ -33,9 +33,13 @@ LAST_SUCCESS_RESOLUTION = dt.timedelta(seconds=10)
 
 def record(results: list[Result], *, now: dt.datetime | None = None) -> None:
     """Record ``results`` (in the order they completed)."""
+    now = now or timezone.now()
+    unsent = [r for r in results if not r.outcome.sent]
+    if unsent:
+        _hand_back(unsent)
+        results = [r for r in results if r.outcome.sent]
     if not results:
         return
-    now = now or timezone.now()
     DeliveryAttempt.objects.bulk_create(
         DeliveryAttempt(
             delivery_id=result.job.delivery_id, attempted_at=result.attempted_at,
@@ -57,6 +61,16 @@ def record(results: list[Result], *, now: dt.datetime | None = None) -> None:
     if failed:
         _schedule(failed, active, now)
     metrics.record_attempts((_outcome_label(r), r.outcome.duration_ms / 1000) for r in results)
+
+
+def _hand_back(unsent: list[Result]) -> None:
+    """Jobs the sender never started: their leases end, with no attempt on record and
+    their schedule unchanged (due again at once)."""
+    for token in {r.job.lease_token for r in unsent}:
+        Delivery.objects.filter(
+            pk__in=[r.job.delivery_id for r in unsent if r.job.lease_token == token],
+            leased_by=token, status=PENDING,
+        ).update(lease_until=None, leased_by=None)
 
 
 def _outcome_label(result: Result) -> str:

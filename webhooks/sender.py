@@ -30,12 +30,14 @@ import dataclasses
 import datetime as dt
 import ipaddress
 import logging
+import math
 import os
 import queue
 import socket
 import ssl
 import threading
 import time
+from collections import defaultdict, deque
 from collections.abc import Iterable
 
 import aiohttp
@@ -70,6 +72,9 @@ class Job:
     # The endpoint's last success when claimed, if it was healthy then (no failures,
     # breaker closed): recording skips writing a health that has not changed.
     healthy_since: dt.datetime | None = None
+    # Never started after this (``time.monotonic()``): a job waiting behind its
+    # endpoint's requests in flight must not begin an attempt that could outlast its lease.
+    start_by: float = math.inf
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,6 +87,9 @@ class Outcome:
     error_class: str = ""
     error_text: str = ""
     duration_ms: int = 0
+    # False: never sent (its endpoint failed meanwhile, or it waited too long): no
+    # attempt was made and its lease is handed back.
+    sent: bool = True
 
     @property
     def succeeded(self) -> bool:
@@ -228,11 +236,21 @@ def _since(started: float) -> int:
 
 class Sender:
     """An event loop in a daemon thread with one connection pool per scheme. The caller
-    hands it jobs and reads :class:`Result` objects from the queue it gave."""
+    hands it jobs and reads :class:`Result` objects from the queue it gave.
+
+    At most ``WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`` of one endpoint's jobs are in flight
+    at once; the others wait their turn here and start as soon as one of its requests
+    finishes, with no round trip to the database (a pump may lease a fast endpoint's
+    deliveries ahead: webhooks.claiming). A failure hands the endpoint's waiting jobs
+    back unsent, so a failing endpoint gets no more requests than its cap before the
+    failures are counted."""
 
     def __init__(self):
         self._loop = asyncio.new_event_loop()
         self._sessions: dict[str, aiohttp.ClientSession] = {}
+        # Touched only on the event loop's thread.
+        self._waiting: dict[object, deque] = defaultdict(deque)
+        self._active: dict[object, int] = defaultdict(int)
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
                                         name="webhook-sender")
         self._thread.start()
@@ -256,20 +274,48 @@ class Sender:
 
     def _start(self, jobs: list[Job], results) -> None:
         for job in jobs:
+            self._waiting[job.subscription_id].append((job, results))
+        for endpoint in {job.subscription_id for job in jobs}:
+            self._start_waiting(endpoint)
+
+    def _start_waiting(self, endpoint) -> None:
+        waiting = self._waiting[endpoint]
+        while waiting and self._active[endpoint] < settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT:
+            job, results = waiting.popleft()
+            if time.monotonic() > job.start_by:
+                results.put(_unsent(job))
+                continue
+            self._active[endpoint] += 1
             self._loop.create_task(self._run(job, results))
+        if not waiting:
+            del self._waiting[endpoint]
+        if not self._active[endpoint]:
+            del self._active[endpoint]
+
+    def _hand_back(self, endpoint=None) -> None:
+        """The waiting jobs (of one endpoint, or all), unsent."""
+        for key in [endpoint] if endpoint is not None else list(self._waiting):
+            for job, results in self._waiting.pop(key, ()):
+                results.put(_unsent(job))
 
     async def _run(self, job: Job, results) -> None:
         attempted_at = dt.datetime.now(dt.timezone.utc)
+        outcome = Outcome(error_class="CancelledError")
         try:
             outcome = await post(self._sessions, job)
         except BaseException as error:  # never lose a result: the slot must come back
             outcome = Outcome(error_class=type(error).__name__, error_text=str(error))
-            results.put(Result(job, attempted_at, outcome))
             raise
-        results.put(Result(job, attempted_at, outcome))
+        finally:
+            results.put(Result(job, attempted_at, outcome))
+            self._active[job.subscription_id] -= 1
+            if not outcome.succeeded:
+                self._hand_back(job.subscription_id)
+            self._start_waiting(job.subscription_id)
 
     def close(self) -> None:
         async def close_sessions():
+            self._hand_back()
             for session in self._sessions.values():
                 await session.close()
 
@@ -278,6 +324,10 @@ class Sender:
         finally:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=5)
+
+
+def _unsent(job: Job) -> Result:
+    return Result(job, dt.datetime.now(dt.timezone.utc), Outcome(sent=False))
 
 
 _sender: Sender | None = None

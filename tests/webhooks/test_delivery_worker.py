@@ -271,24 +271,28 @@ def test_the_breaker_opens_after_failures_probes_after_the_pause_and_closes(work
         Webhook(secret).verify(request.body, request.headers)
 
 
-def test_two_workers_share_an_endpoints_cap_and_never_send_one_attempt_twice(workers):
-    # Each worker holds at most 2 requests; the endpoint takes 3 at once: only both
-    # workers together can reach the cap, and never pass it.
-    limits = {"WEBHOOK_MAX_IN_FLIGHT": "2", "WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT": "3"}
+def test_two_workers_keep_each_endpoints_cap_and_never_send_one_attempt_twice(workers):
+    # Three endpoints, each worker holding at most 4 requests: both workers are needed,
+    # and each endpoint is worked by one pump at a time, up to its cap of 3.
+    limits = {"WEBHOOK_MAX_IN_FLIGHT": "4", "WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT": "3"}
     workers.start(**limits)
     workers.start(**limits)
-    with Receiver(Reply(204, delay=0.15)) as receiver:
-        subscription, _ = make_subscription(make_channel(), receiver.url)
-        events = [make_event(channel=subscription.channel) for _ in range(40)]
-        assert receiver.wait_for(40, timeout=60), workers.logs()
-        wait_until(lambda: Delivery.objects.filter(status="entregue").count() == 40,
+    with Receiver(Reply(204, delay=0.15)) as a, Receiver(Reply(204, delay=0.15)) as b, \
+            Receiver(Reply(204, delay=0.15)) as c:
+        events = []
+        for receiver in (a, b, c):
+            subscription, _ = make_subscription(make_channel(), receiver.url)
+            events += [make_event(channel=subscription.channel) for _ in range(12)]
+        for receiver in (a, b, c):
+            assert receiver.wait_for(12, timeout=60), workers.logs()
+        wait_until(lambda: Delivery.objects.filter(status="entregue").count() == 36,
                    timeout=20, describe=workers.logs)
         time.sleep(0.5)  # anything sent twice would have arrived by now
 
-    ids = [r.headers["webhook-id"] for r in receiver.requests]
+    ids = [r.headers["webhook-id"] for receiver in (a, b, c) for r in receiver.requests]
     assert sorted(ids) == sorted(str(e.pk) for e in events)  # each exactly once
-    assert receiver.max_in_flight == 3
-    assert DeliveryAttempt.objects.count() == 40
+    assert max(receiver.max_in_flight for receiver in (a, b, c)) == 3
+    assert DeliveryAttempt.objects.count() == 36
     logs = workers.logs()
     assert all(f"{workers.webhook_queue}-{n}@" in logs for n in (0, 1))
 

@@ -3,6 +3,9 @@ circuit breaker, fairness between endpoints, and the register that spares the we
 processes a request per event. The real workers are in test_delivery_worker.py."""
 
 import datetime as dt
+import queue
+import time
+
 import pytest
 from django.db import connection
 from django.utils import timezone
@@ -10,8 +13,8 @@ from django.utils import timezone
 from tests.factories import make_channel
 from tests.webhooks.delivery_helpers import make_event, make_subscription
 from tests.webhooks.receiver import Receiver, Reply
-from webhooks import breaker, claiming, pump, relay
-from webhooks.models import Delivery, Pump, Subscription
+from webhooks import breaker, claiming, pump, recording, relay, sender, signing
+from webhooks.models import Delivery, DeliveryAttempt, Pump, Subscription
 
 pytestmark = pytest.mark.django_db
 
@@ -73,6 +76,88 @@ def test_a_claim_costs_the_same_statements_for_one_endpoint_or_twenty(
     relay.fan_out_pending()
     with django_assert_num_queries(len(one.captured_queries)):
         assert len(claiming.claim(limit=100).jobs) == 40
+
+
+# --- leasing a fast endpoint's deliveries ahead -------------------------------------------
+
+
+def due_endpoint(events: int) -> Subscription:
+    subscription = endpoint("https://hooks.example.com/adiante", events)
+    relay.fan_out_pending()
+    return subscription
+
+
+def test_a_fast_endpoint_alone_with_the_pump_is_leased_ahead():
+    subscription = due_endpoint(40)
+    assert len(claiming.claim(limit=100).jobs) == 3  # not known to be fast: its cap
+    Delivery.objects.update(lease_until=None, leased_by=None)
+
+    ahead = claiming.claim(limit=100, held={}, fast={subscription.pk}).jobs
+    assert len(ahead) == 3 * claiming.LEASE_AHEAD
+    # Another pump finds the endpoint at (over) its cap and takes nothing.
+    assert claiming.claim(limit=100, held={}, fast={subscription.pk}).jobs == []
+    # The holder itself may keep its lead.
+    assert claiming.claim(limit=100, held={subscription.pk: len(ahead)},
+                          fast={subscription.pk}).jobs == []
+
+
+def test_a_pump_takes_nothing_of_an_endpoint_another_pump_is_working_on():
+    subscription = due_endpoint(40)
+    other = claiming.claim(limit=2).jobs  # another pump's two requests, under the cap
+    assert len(other) == 2
+    assert claiming.claim(limit=100, held={}, fast={subscription.pk}).jobs == []
+    assert claiming.claim(limit=100, held={}).jobs == []
+    # Its holder may fill the cap.
+    assert len(claiming.claim(limit=100, held={subscription.pk: 2}).jobs) == 1
+
+
+def test_leased_ahead_the_endpoint_still_never_has_more_requests_at_once_than_its_cap(
+        monkeypatch):
+    claims = []
+    real_claim = claiming.claim
+    monkeypatch.setattr(claiming, "claim",
+                        lambda **kw: claims.append(real_claim(**kw)) or claims[-1])
+    with Receiver(Reply(204, delay=0.02)) as receiver:
+        endpoint(receiver.url, 40)
+        pump.run()
+
+    assert len(receiver.requests) == 40
+    assert receiver.max_in_flight == 3
+    assert max(len(c.jobs) for c in claims) > 3  # it did lease ahead
+    assert Delivery.objects.filter(status="entregue").count() == 40
+
+
+def test_a_failure_hands_the_endpoints_waiting_deliveries_back_unsent(settings):
+    settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = 1
+    with Receiver(Reply(500)) as receiver:
+        subscription = endpoint(receiver.url, 4)
+        relay.fan_out_pending()
+        jobs = claiming.claim(limit=100, held={}, fast={subscription.pk}).jobs
+        assert len(jobs) == 4
+        results = queue.SimpleQueue()
+        sender.sender().submit(jobs, results)
+        finished = [results.get(timeout=10) for _ in jobs]
+        recording.record(finished)
+
+    assert len(receiver.requests) == 1
+    assert [r.outcome.sent for r in finished] == [True, False, False, False]
+    assert DeliveryAttempt.objects.count() == 1
+    waiting = Delivery.objects.exclude(pk=finished[0].job.delivery_id)
+    # No attempt spent, the lease given back: due again at once.
+    assert {(d.attempt_count, d.lease_until, d.leased_by) for d in waiting} == {(0, None, None)}
+
+
+def test_a_job_that_waited_past_its_start_by_is_never_sent():
+    with Receiver(Reply(204)) as receiver:
+        job = sender.Job(delivery_id="d", subscription_id="s", lease_token=None,
+                         url=receiver.url, body=b"{}", message_id="msg_1",
+                         secrets=(signing.new_secret(),), start_by=time.monotonic() - 1)
+        results = queue.SimpleQueue()
+        sender.sender().submit([job], results)
+        result = results.get(timeout=10)
+
+    assert result.outcome.sent is False
+    assert receiver.requests == []
 
 
 # --- the circuit breaker -----------------------------------------------------------------
@@ -162,11 +247,13 @@ def test_while_a_pump_with_free_slots_is_at_work_a_new_event_asks_for_no_other(
     assert delivery_requests == []
 
     Pump.objects.filter(pk=alive.pk).update(saturated=True)
+    pump.forget_pumps_at_work()  # else remembered for a tenth of a second
     with django_capture_on_commit_callbacks(execute=True):
         make_event()
     assert delivery_requests == [None]
 
     Pump.objects.filter(pk=alive.pk).update(saturated=False, alive_until=timezone.now())
+    pump.forget_pumps_at_work()
     with django_capture_on_commit_callbacks(execute=True):
         make_event()  # that pump died: its row expired
     assert delivery_requests == [None, None]
@@ -179,3 +266,34 @@ def test_a_pump_leaves_the_register_when_it_stops():
 
     assert len(receiver.requests) == 2
     assert not Pump.objects.exists()
+
+
+def test_a_yes_is_remembered_for_a_tenth_of_a_second_sparing_a_read_per_event(
+        django_assert_num_queries):
+    alive = Pump.objects.create(alive_until=timezone.now() + dt.timedelta(seconds=10))
+    assert pump.pump_at_work()
+    alive.delete()
+    with django_assert_num_queries(0):
+        assert pump.pump_at_work()  # remembered
+    pump.forget_pumps_at_work()
+    assert not pump.pump_at_work()
+    assert not pump.pump_at_work()  # a "no" is never remembered
+
+
+def test_an_event_committed_on_a_remembered_yes_as_the_pump_leaves_is_still_delivered(
+        monkeypatch):
+    with Receiver(Reply(204)) as receiver:
+        subscription = endpoint(receiver.url, 1)
+
+        committed = []
+
+        def a_web_process_commits_an_event():
+            assert not Pump.objects.exists()  # the pump has left the register
+            if not committed:
+                committed.append(make_event(subscription.channel))
+
+        monkeypatch.setattr(pump, "_wait_out_remembered_answers",
+                            a_web_process_commits_an_event)
+        pump.run()
+
+    assert len(receiver.requests) == 2

@@ -36,7 +36,9 @@ def set_(pending: Delivery, **fields) -> None:
 def test_due_deliveries_and_those_whose_worker_died_are_sent():
     now = timezone.now()
     with Receiver(Reply(204)) as receiver:
-        due, dead_worker, live_worker, later, done = deliveries(5, url=receiver.url)
+        due, dead_worker, later, done = deliveries(4, url=receiver.url)
+        # Another endpoint, which a live worker is sending to: left to that worker.
+        live_worker, waiting_for_it = deliveries(2, url=receiver.url)
         set_(dead_worker, lease_until=now - dt.timedelta(seconds=1))
         set_(live_worker, lease_until=now + dt.timedelta(seconds=30))
         set_(later, next_attempt_at=now + dt.timedelta(minutes=5))
@@ -49,7 +51,7 @@ def test_due_deliveries_and_those_whose_worker_died_are_sent():
     assert result["sent"] == 2
     dead_worker.refresh_from_db()
     assert [a.error_class for a in dead_worker.attempts.all()] == ["LeaseExpired", ""]
-    for untouched in (live_worker, later):
+    for untouched in (live_worker, waiting_for_it, later):
         untouched.refresh_from_db()
         assert untouched.status == Delivery.Status.PENDING and not untouched.attempts.exists()
 

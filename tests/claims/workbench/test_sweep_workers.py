@@ -50,6 +50,11 @@ def two_workers(tmp_path):
         for n, log in zip((1, 2), logs, strict=True)
     ]
     try:
+        # Both consuming before any sweep is sent: else the first one up takes them all.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not all(
+                " ready." in log.read_text() for log in logs):
+            time.sleep(0.2)
         yield queue, logs
     finally:
         for process in processes:
