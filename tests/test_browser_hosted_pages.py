@@ -78,7 +78,13 @@ def _pdf(tmp_path) -> Path:
 
 def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pdf: Path):
     page = visit.page
+    # The channel sent the link by WhatsApp: the app fetched it for a preview first.
+    preview = requests.get(link, headers={"User-Agent": "WhatsApp/2.23.20.0 A"}, timeout=10)
+    assert preview.status_code == 200 and "Continuar" in preview.text
     page.goto(link)
+    expect(page.get_by_role("heading", name="Acompanhe o seu sinistro")).to_be_visible()
+    visit.check("link-continuar")
+    page.get_by_role("button", name="Continuar").click()
     expect(page).to_have_url(re.compile(r"/segurado/$"))  # the token left the address bar
     expect(page.get_by_role("heading", name=re.compile(r"^Olá, "))).to_be_visible()
     expect(page.get_by_role("banner")).to_contain_text("Banco Azul")
@@ -109,6 +115,12 @@ def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pd
     expect(item).to_contain_text("Aguardando envio.")
     visit.check("sinistro-aguardando-documentos")
 
+    broken = pdf.with_name("certidao-cortada.pdf")
+    broken.write_bytes(b"%PDF-1.4\n1 0 obj<</Type/Catalog")  # cut off: no pages, no end
+    item.get_by_label("Escolher arquivo para Certidão de óbito").set_input_files(broken)
+    expect(item.locator(".upload-status")).to_contain_text("scolha outro")
+    expect(item.get_by_role("button", name="Tentar de novo")).to_be_hidden()
+    visit.check("arquivo-recusado")
     item.get_by_label("Escolher arquivo para Certidão de óbito").set_input_files(pdf)
     expect(page.locator(".status-box .badge")).to_have_text("Documentos em análise")
     expect(page.locator("li.document", has_text="Certidão de óbito")).to_contain_text(
@@ -122,6 +134,7 @@ def _a_used_link_asks_for_a_new_one(browser, link: str, shots: Path | None):
     context = browser.new_context(**PHONE)  # another browser: no session
     page = context.new_page()
     page.goto(link)
+    page.get_by_role("button", name="Continuar").click()
     expect(page.get_by_role("heading", name="Este link não está mais disponível")).to_be_visible()
     expect(page.get_by_text("peça um novo link")).to_be_visible()
     visit = Visit(page, shots)

@@ -5,6 +5,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
+from idempotency.services import idempotent
 from whitelabel import services
 from whitelabel.serializers import GeneratedLinkSerializer, GenerateLinkInputSerializer
 
@@ -29,6 +30,7 @@ class GenerateLinkApi(APIView):
             "canal; 24 horas por padrão), e abre uma sessão restrita a essa venda."
         ),
     )
+    @idempotent
     def post(self, request):
         data = GenerateLinkInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -21,10 +21,17 @@ def path_of(url: str) -> str:
 
 
 def open_session(url: str) -> Client:
+    """The person's browser: opens the link (a page that spends nothing) and taps
+    "Continuar", which posts the form with its CSRF token."""
     client = Client(enforce_csrf_checks=True)
-    response = client.get(path_of(url))
-    assert response.status_code == 302, response.content[:300]
+    response = post_form(client, path_of(url), {})
+    assert response.status_code == 303, response.content[:300]
     return client
+
+
+def exchange(client: Client, path: str):
+    """The "Continuar" of the link's page (the test client skips the CSRF check)."""
+    return client.post(path)
 
 
 def csrf_token(client: Client, page: str) -> str:

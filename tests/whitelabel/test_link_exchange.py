@@ -7,16 +7,17 @@ from django.test import Client
 from django.utils import timezone
 
 from claims.models import Sale
-from tests.whitelabel.helpers import SESSION_COOKIE, generate_link, open_session, path_of
+from tests.whitelabel.helpers import (SESSION_COOKIE, exchange, generate_link, open_session,
+                                     path_of)
 from whitelabel.models import AccessLink
 
 REFUSED = "Este link não está mais disponível"
 
 
 def test_the_link_sets_a_session_cookie_and_redirects_to_a_clean_address(link_url, settings):
-    response = Client().get(path_of(link_url))
+    response = exchange(Client(), path_of(link_url))
 
-    assert response.status_code == 302
+    assert response.status_code == 303
     assert response["Location"] == "/segurado/"
     assert response["Referrer-Policy"] == "no-referrer"
     assert "no-store" in response["Cache-Control"]
@@ -30,9 +31,47 @@ def test_the_link_sets_a_session_cookie_and_redirects_to_a_clean_address(link_ur
 def test_the_cookie_is_secure_in_production(link_url, settings):
     settings.SESSION_COOKIE_SECURE = True
 
-    response = Client().get(path_of(link_url), secure=True)
+    response = Client().post(path_of(link_url), secure=True)
 
     assert response.cookies[SESSION_COOKIE]["secure"]
+
+
+WHATSAPP = "WhatsApp/2.23.20.0 A"
+
+
+def test_a_messaging_apps_preview_spends_nothing_and_the_person_still_gets_in(
+        link_url, django_assert_num_queries):
+    preview = Client(HTTP_USER_AGENT=WHATSAPP)
+    with django_assert_num_queries(0):  # not even a lookup: no oracle for a guesser
+        opened = preview.get(path_of(link_url))
+        head = preview.head(path_of(link_url))
+
+    assert opened.status_code == head.status_code == 200
+    page = opened.content.decode()
+    assert "Continuar" in page and REFUSED not in page
+    assert SESSION_COOKIE not in opened.cookies
+    assert opened["Referrer-Policy"] == "same-origin" and "no-store" in opened["Cache-Control"]
+    assert AccessLink.objects.get().exchanged_at is None
+
+    person = open_session(link_url)  # opens the same page, taps "Continuar"
+    assert person.get("/segurado/").status_code == 200
+
+
+def test_every_token_opens_the_same_page_used_forged_or_good(api, sale, link_url):
+    used = path_of(generate_link(api, sale)["url"])
+    open_session(used)
+
+    pages = {Client().get(path).content.decode().split("csrfmiddlewaretoken")[0]
+             for path in (used, path_of(link_url), "/segurado/acesso/" + "A" * 43)}
+
+    assert len(pages) == 1
+
+
+def test_continuar_without_the_pages_csrf_token_spends_nothing(link_url):
+    response = Client(enforce_csrf_checks=True).post(path_of(link_url))
+
+    assert response.status_code == 403
+    assert AccessLink.objects.get().exchanged_at is None
 
 
 def test_the_home_page_opens_with_the_session(insured, sale):
@@ -45,7 +84,7 @@ def test_the_home_page_opens_with_the_session(insured, sale):
 def test_a_link_works_once(link_url):
     open_session(link_url)
 
-    response = Client().get(path_of(link_url))
+    response = exchange(Client(), path_of(link_url))
 
     assert response.status_code == 403
     assert REFUSED in response.content.decode()
@@ -67,7 +106,7 @@ def test_expired_used_and_forged_tokens_get_the_same_page_and_status(api, sale, 
     expired = path_of(link_url)
     forged = "/segurado/acesso/" + "A" * 43
 
-    answers = [Client().get(path) for path in (expired, used, forged, "/segurado/acesso/x")]
+    answers = [exchange(Client(), path) for path in (expired, used, forged, "/segurado/acesso/x")]
 
     assert {a.status_code for a in answers} == {403}
     bodies = {a.content.decode().replace(a.wsgi_request.META.get("CSRF_COOKIE", ""), "")
@@ -99,7 +138,7 @@ def test_a_deactivated_channel_closes_its_links_and_sessions(insured, api, sale,
     channel.save()
 
     assert insured.get("/segurado/").status_code == 403
-    assert Client().get(path_of(unused)).status_code == 403
+    assert exchange(Client(), path_of(unused)).status_code == 403
 
 
 def test_a_cancelled_sale_still_lets_the_person_follow_claims(insured, sale):
@@ -133,10 +172,11 @@ def test_leaving_ends_the_session(insured):
 def test_exchanges_are_rate_limited_per_client_address(db, settings):
     settings.WHITELABEL_EXCHANGE_RATE_LIMIT = 3
 
-    answers = [Client().get("/segurado/acesso/" + "B" * 43).status_code for _ in range(4)]
+    answers = [exchange(Client(), "/segurado/acesso/" + "B" * 43).status_code
+               for _ in range(4)]
 
     assert answers == [403, 403, 403, 429]
-    limited = Client().get("/segurado/acesso/" + "B" * 43)
+    limited = exchange(Client(), "/segurado/acesso/" + "B" * 43)
     assert 0 < int(limited["Retry-After"]) <= settings.WHITELABEL_RATE_WINDOW_SECONDS
     assert "Muitas tentativas" in limited.content.decode()
 
@@ -144,9 +184,9 @@ def test_exchanges_are_rate_limited_per_client_address(db, settings):
 def test_two_browsers_racing_for_one_link_get_one_session(link_url):
     first, second = Client(), Client()
 
-    answers = [first.get(path_of(link_url)), second.get(path_of(link_url))]
+    answers = [exchange(first, path_of(link_url)), exchange(second, path_of(link_url))]
 
-    assert sorted(a.status_code for a in answers) == [302, 403]
+    assert sorted(a.status_code for a in answers) == [303, 403]
 
 
 def test_an_unknown_address_under_the_hosted_pages_is_a_portuguese_404(insured):

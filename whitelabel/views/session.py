@@ -10,7 +10,7 @@ from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from api_common import ratelimit
 from whitelabel import services
@@ -65,26 +65,36 @@ def insured_page(view=None, *, json: bool = False):
     return decorate(view) if view else decorate
 
 
-@require_GET
+@require_http_methods(["GET", "HEAD", "POST"])
 def exchange(request, token: str):
-    """``gerar-url``'s link: trade the token for a session cookie and go to a clean
-    address, so the token stays neither in the address bar nor in the history."""
-    window = ratelimit.current_window(
-        "whitelabel-exchange", get_client_ip_address(request) or "?",
-        settings.WHITELABEL_RATE_WINDOW_SECONDS)
-    if ratelimit.count(window) > settings.WHITELABEL_EXCHANGE_RATE_LIMIT:
-        return refusal(request, status=429, template="whitelabel/too_many_requests.html",
-                       headers={"Retry-After": str(window.retry_after)})
+    """``gerar-url``'s link. Opening it (``GET``, ``HEAD``) spends nothing and reads
+    nothing: a messaging app's preview or a mail scanner fetching it sees the same
+    harmless page for every token. The person's "Continuar" (a ``POST``, CSRF-checked,
+    so no other site can log a browser into someone else's link) trades the token for a
+    session cookie and goes to a clean address: the token stays neither in the address
+    bar nor in the history."""
     if len(token) > MAX_TOKEN_LENGTH:
         return refusal(request)
     home = HttpResponseRedirect(reverse("whitelabel:home"))
     current = services.link_for_session(request.COOKIES.get(SESSION_COOKIE, ""))
     if services.is_token_of(current, token):
         return _private(home)  # the same link again, in the same browser: carry on
+    if request.method != "POST":
+        # Referrer-Policy same-origin (not no-referrer, which makes browsers send
+        # "Origin: null" with the form, failing the CSRF check): the address with the
+        # token goes to this site only.
+        return _private(render(request, "whitelabel/continue.html"))
+    window = ratelimit.current_window(
+        "whitelabel-exchange", get_client_ip_address(request) or "?",
+        settings.WHITELABEL_RATE_WINDOW_SECONDS)
+    if ratelimit.count(window) > settings.WHITELABEL_EXCHANGE_RATE_LIMIT:
+        return refusal(request, status=429, template="whitelabel/too_many_requests.html",
+                       headers={"Retry-After": str(window.retry_after)})
     try:
         link, session = services.exchange(token)
     except services.LinkRefused:
         return refusal(request)
+    home.status_code = 303
     home.set_cookie(
         SESSION_COOKIE, session,
         max_age=int((link.expires_at - timezone.now()).total_seconds()),

@@ -46,9 +46,16 @@
       };
       request.onload = function () {
         if (request.status >= 200 && request.status < 300) { resolve(); return; }
-        var message = "O envio falhou.";
-        try { message = JSON.parse(request.responseText).detail || message; } catch (e) {}
-        reject(new Error(message));
+        if (request.status === 422 || request.status === 415 || request.status === 413) {
+          // The file itself was refused: sending it again would be refused again.
+          var refused = new Error(request.status === 413
+            ? "O arquivo é grande demais; escolha outro."
+            : "O arquivo parece corrompido ou incompleto; escolha outro.");
+          refused.chooseAnother = true;
+          reject(refused);
+          return;
+        }
+        reject(new Error("O envio falhou. Tente de novo."));
       };
       request.onerror = function () { reject(new Error("A conexão caiu durante o envio.")); };
       request.send(file);
@@ -114,7 +121,10 @@
             fail(result.mensagem);
           }
         })
-        .catch(function (error) { fail(error.message); });
+        .catch(function (error) {
+          if (error.chooseAnother) { lastFile = null; }  // no "Tentar de novo"
+          fail(error.message);
+        });
     }
 
     inputs.forEach(function (input) {
