@@ -31,7 +31,7 @@ def _operations(result):
                 yield path, method, operation
 
 
-def _problem(description: str, headers: dict | None = None) -> dict:
+def problem_response(description: str, headers: dict | None = None) -> dict:
     response = {"description": description,
                 "content": {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_REF}}}
     if headers:
@@ -104,14 +104,14 @@ def common_responses(result, generator, request, public):
         if not path.startswith("/api/"):
             continue  # the token and upload views answer for themselves (see below)
         responses = operation.setdefault("responses", {})
-        responses.setdefault("405", _problem(
+        responses.setdefault("405", problem_response(
             "Método não permitido neste endereço (`method-not-allowed`).", ALLOW))
-        responses.setdefault("406", _problem(
+        responses.setdefault("406", problem_response(
             "`Accept` não admite JSON (`not-acceptable`)."))
-        responses.setdefault("429", _problem(
+        responses.setdefault("429", problem_response(
             "Limite de requisições excedido (`too-many-requests`).", RETRY_AFTER))
         if "requestBody" in operation:
-            responses.setdefault("415", _problem(
+            responses.setdefault("415", problem_response(
                 "Corpo em formato não aceito (`unsupported-media-type`)."))
     return result
 
@@ -295,8 +295,8 @@ def _token_operation() -> dict:
                     "headers": {"WWW-Authenticate": {"schema": {"type": "string"}}}},
             "413": {"description": "Corpo grande demais para um pedido de token.",
                     "content": {PROBLEM_CONTENT_TYPE: oauth_problem}},
-            "405": _problem("Só POST (`method-not-allowed`).", ALLOW),
-            "429": _problem("Tokens demais para este cliente (`too-many-token-requests`: "
+            "405": problem_response("Só POST (`method-not-allowed`).", ALLOW),
+            "429": problem_response("Tokens demais para este cliente (`too-many-token-requests`: "
                             "reutilize o token) ou falhas demais (`too-many-failed-token-"
                             "requests`).", RETRY_AFTER),
         },
@@ -329,13 +329,13 @@ def _upload_operation() -> dict:
         },
         "responses": {
             "200": {"description": "Arquivo recebido: aparece em `documentos-recebidos`."},
-            "403": _problem("Link de envio inválido ou expirado (`upload-link-invalid`, "
+            "403": problem_response("Link de envio inválido ou expirado (`upload-link-invalid`, "
                             "`upload-link-expired`)."),
-            "409": _problem("Este link já recebeu um arquivo (`upload-already-received`)."),
-            "413": _problem("Arquivo grande demais (`upload-too-large`)."),
-            "415": _problem("`Content-Type` diferente do registrado "
+            "409": problem_response("Este link já recebeu um arquivo (`upload-already-received`)."),
+            "413": problem_response("Arquivo grande demais (`upload-too-large`)."),
+            "415": problem_response("`Content-Type` diferente do registrado "
                             "(`upload-content-type-mismatch`)."),
-            "422": _problem("Conteúdo não confere com o tipo do arquivo (`upload-rejected`)."),
+            "422": problem_response("Conteúdo não confere com o tipo do arquivo (`upload-rejected`)."),
         },
     }
 

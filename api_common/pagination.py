@@ -3,7 +3,7 @@ from urllib.parse import parse_qs, urlparse
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiParameter, inline_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import CursorPagination
@@ -77,3 +77,13 @@ PAGINATION_PARAMETERS = [
         description=f"Itens por página (1 a {OpaqueCursorPagination.max_page_size}).",
     ),
 ]
+
+
+def page_schema(name: str, items: serializers.Serializer, **more_fields):
+    """The OpenAPI shape of one page of :class:`OpaqueCursorPagination`: ``dados`` (the
+    ``items`` serializer, ``many=True``) and ``pagina-seguinte``, plus ``more_fields``."""
+    return inline_serializer(name=name, fields={
+        OpaqueCursorPagination.items_key: items,
+        "pagina-seguinte": serializers.CharField(allow_null=True),
+        **more_fields,
+    })

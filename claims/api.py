@@ -3,16 +3,17 @@ validate input -> one service or selector call -> serialize output."""
 
 from django.http import HttpResponseRedirect
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api_common.pagination import PAGINATION_PARAMETERS, OpaqueCursorPagination
+from api_common.pagination import PAGINATION_PARAMETERS, OpaqueCursorPagination, page_schema
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
+from idempotency.services import idempotent
 from claims import selectors, services, uploads
 from claims.throttles import ChannelRateThrottle, UploadUrlRateThrottle
 from claims.serializers import (
+    ClaimListQuerySerializer,
     ClaimSerializer,
     DocumentUploadInputSerializer,
     DocumentUploadSerializer,
@@ -27,13 +28,7 @@ CLAIM_NOT_FOUND = problems({404: "Sinistro inexistente ou de outro canal (`claim
 SALE_NOT_FOUND = problems({404: "Venda inexistente ou de outro canal (`sale-not-found`)."})
 
 
-SalePageSchema = inline_serializer(
-    name="PaginaDeVendas",
-    fields={
-        "dados": SaleSerializer(many=True),
-        "pagina-seguinte": serializers.CharField(allow_null=True),
-    },
-)
+SalePageSchema = page_schema("PaginaDeVendas", SaleSerializer(many=True))
 
 
 class SaleListApi(APIView):
@@ -82,6 +77,7 @@ class OpenClaimApi(APIView):
             )}),
         },
     )
+    @idempotent
     def post(self, request, sale_id):
         data = OpenClaimInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -92,6 +88,34 @@ class OpenClaimApi(APIView):
             **data.validated_data,
         )
         return Response(ClaimSerializer(claim).data)  # the service's claim, details in hand
+
+
+ClaimPageSchema = page_schema("PaginaDeSinistros", ClaimSerializer(many=True))
+
+
+class ClaimListApi(APIView):
+    pagination_class = OpaqueCursorPagination
+
+    @extend_schema(
+        operation_id="listar-sinistros",
+        tags=["sinistros"],
+        parameters=[ClaimListQuerySerializer, *PAGINATION_PARAMETERS],
+        responses={200: ClaimPageSchema, **VALIDATION_ERROR, **AUTH_ERRORS},
+        description=(
+            "Os sinistros do canal, do mais novo ao mais antigo, em páginas. Para conciliar "
+            "depois de perder webhooks: guarde o maior `atualizado-em` visto e peça "
+            "`atualizado-desde` com ele. Mostra o estado registrado; documentos ainda em "
+            "verificação aparecem quando o sinistro é consultado (`consultar-sinistro`)."
+        ),
+    )
+    def get(self, request):
+        query = ClaimListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        claims = selectors.claims_for_channel(channel=request.user.channel,
+                                              **query.validated_data)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(claims, request, view=self)
+        return paginator.get_paginated_response(ClaimSerializer(page, many=True).data)
 
 
 class ClaimDetailApi(APIView):
@@ -126,6 +150,7 @@ class DocumentUploadApi(APIView):
             "`documentos-recebidos` depois de conferido (tamanho, tipo, conteúdo)."
         ),
     )
+    @idempotent
     def post(self, request, number):
         data = DocumentUploadInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -189,6 +214,7 @@ class OutstandingBalanceApi(APIView):
             **problems({422: "Sinistro encerrado (`claim-closed`)."}),
         },
     )
+    @idempotent
     def post(self, request, number):
         data = OutstandingBalanceInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -221,6 +247,7 @@ class PaymentDetailsApi(APIView):
             "a `em-regulacao`; nenhum evento é emitido (quem informa já sabe)."
         ),
     )
+    @idempotent
     def post(self, request, number):
         data = PaymentDetailsSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -41,6 +41,11 @@ class ChannelPrincipal:
         """How history rows name this caller."""
         return f"canal:{self.channel.slug}"
 
+    @property
+    def idempotency_scope(self):
+        """Whose Idempotency-Keys these are (idempotency.services): the channel's."""
+        return self.channel.pk
+
 
 class InvalidToken(AuthenticationFailed):
     """A bearer token was presented and is not usable; the detail says why."""

@@ -6,6 +6,7 @@ urlpatterns = [
     path("vendas", api.SaleListApi.as_view(), name="sale-list"),
     path("vendas/<uuid:sale_id>", api.SaleDetailApi.as_view(), name="sale-detail"),
     path("vendas/<uuid:sale_id>/abrir-sinistro", api.OpenClaimApi.as_view(), name="claim-open"),
+    path("sinistros", api.ClaimListApi.as_view(), name="claim-list"),
     path("sinistros/<str:number>", api.ClaimDetailApi.as_view(), name="claim-detail"),
     path(
         "sinistros/<str:number>/enviar-documento",

@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 
 from api_common.pagination import PAGINATION_PARAMETERS, OpaqueCursorPagination
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR
+from idempotency.services import idempotent
 from webhooks import schema, selectors, services
 from webhooks.serializers import (
     BreakerSerializer,
@@ -47,6 +48,7 @@ class SubscriptionListApi(APIView):
             "`webhook-signature`); ela só é mostrada aqui e em `rotacionar-chave-hmac`."
         ),
     )
+    @idempotent
     def post(self, request):
         data = SubscriptionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -121,6 +123,7 @@ class RotateSecretApi(APIView):
             "Rotacionar de novo nesse prazo descarta a chave mais antiga."
         ),
     )
+    @idempotent
     def post(self, request, subscription_id):
         subscription, secret = services.rotate_secret(
             channel=request.user.channel, subscription_id=subscription_id
@@ -147,6 +150,7 @@ class PingApi(APIView):
             "Acompanhe o resultado em `entregas`."
         ),
     )
+    @idempotent
     def post(self, request, subscription_id):
         delivery = services.send_ping(channel=request.user.channel, subscription_id=subscription_id)
         return Response(DeliveryIdSerializer(delivery).data, status=202)
@@ -205,6 +209,7 @@ class RedeliverApi(APIView):
             "(o receptor deduplica por ele)."
         ),
     )
+    @idempotent
     def post(self, request, subscription_id, delivery_id):
         delivery = services.redeliver(
             channel=request.user.channel,

@@ -2,9 +2,9 @@
 examples (one story told across the operations)."""
 
 from drf_spectacular.utils import OpenApiExample, inline_serializer
-from rest_framework import serializers
 
 from api_common.problems import PROBLEM_CONTENT_TYPE
+from api_common.pagination import page_schema
 from api_common.schema import problems
 from webhooks.serializers import BreakerSerializer, DeliverySerializer, SubscriptionSerializer
 
@@ -19,14 +19,8 @@ NOT_ACTIVE = problems({422: "O webhook está desativado (`webhook-not-active`)."
 SubscriptionListSchema = inline_serializer(
     name="ListaDeWebhooks", fields={"dados": SubscriptionSerializer(many=True)}
 )
-DeliveryPageSchema = inline_serializer(
-    name="PaginaDeEntregas",
-    fields={
-        "dados": DeliverySerializer(many=True),
-        "pagina-seguinte": serializers.CharField(allow_null=True),
-        "disjuntor": BreakerSerializer(),
-    },
-)
+DeliveryPageSchema = page_schema("PaginaDeEntregas", DeliverySerializer(many=True),
+                                 disjuntor=BreakerSerializer())
 
 # --- examples -----------------------------------------------------------------------------
 

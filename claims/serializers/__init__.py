@@ -6,6 +6,7 @@ One module per concern: ``common`` (shared rules, contact), ``payment_details``,
 """
 
 from claims.serializers.claims import (
+    ClaimListQuerySerializer,
     ClaimSerializer,
     DenialSerializer,
     DocumentationSerializer,
@@ -39,7 +40,8 @@ from claims.serializers.sales import (
 )
 
 __all__ = [
-    "BankAccountSerializer", "BeneficiarySerializer", "BoletoSerializer", "ClaimSerializer",
+    "BankAccountSerializer", "BeneficiarySerializer", "BoletoSerializer", "ClaimListQuerySerializer",
+    "ClaimSerializer",
     "ContactSerializer", "CoverageSerializer", "DenialSerializer", "DocumentationSerializer",
     "DocumentUploadInputSerializer", "DocumentUploadSerializer", "InsuredSerializer",
     "OpenClaimInputSerializer", "OutstandingBalanceInputSerializer", "PaidBeneficiarySerializer",

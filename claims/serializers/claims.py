@@ -19,6 +19,7 @@ from rest_framework import serializers
 from api_common.serializers import (
     KebabCaseSerializer,
     MoneyField,
+    QueryParametersSerializer,
     UTCDateTimeField,
 )
 from claims.formatting import coverage_label
@@ -227,6 +228,13 @@ class DenialSerializer(KebabCaseSerializer):
 
 class ClaimSerializer(KebabCaseSerializer):
     numero_sinistro = serializers.CharField(source="number")
+    id_sinistro = serializers.UUIDField(
+        source="id", help_text="O mesmo `id-sinistro` dos webhooks de pagamento.")
+    id_venda = serializers.UUIDField(source="sale_id")
+    atualizado_em = UTCDateTimeField(
+        source="updated_at",
+        help_text="Última mudança do sinistro; use-o em `atualizado-desde` para buscar só "
+                  "o que mudou depois.")
     status = serializers.ChoiceField(choices=ClaimStatus.choices)
     valor = MoneyField(source="amount")
     valor_restante = MoneyField(source="remaining_amount")
@@ -247,3 +255,14 @@ class ClaimSerializer(KebabCaseSerializer):
         if claim.status != ClaimStatus.DENIED:
             data.pop("recusa")
         return drop_blank(data, "natureza", "relato-do-ocorrido")
+
+
+class ClaimListQuerySerializer(QueryParametersSerializer):
+    id_venda = serializers.UUIDField(
+        required=False, source="sale_id", help_text="Só os sinistros desta venda.")
+    status = serializers.ChoiceField(choices=ClaimStatus.choices, required=False)
+    id_sinistro = serializers.UUIDField(required=False, source="claim_id")
+    atualizado_desde = UTCDateTimeField(
+        required=False, source="updated_since",
+        help_text="Só os sinistros que mudaram neste instante ou depois (`atualizado-em`): "
+                  "quem perdeu webhooks busca o que mudou desde o último que recebeu.")

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class IdempotencyConfig(AppConfig):
+    name = "idempotency"
+    verbose_name = "Idempotência da API"
