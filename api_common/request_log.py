@@ -143,6 +143,17 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class RefusedHostFilter(logging.Filter):
+    """Django logs each request whose Host is not in ALLOWED_HOSTS at ERROR with its
+    whole traceback; scanners send them all day, and nothing is wrong with the service.
+    One warning line each (the request line says the rest)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = record.stack_info = None
+        return True
+
+
 class RedactingJsonFormatter(JsonFormatter):
     """python-json-logger's formatter, with the finished line redacted.
 

@@ -125,10 +125,10 @@ def test_the_hosted_page_link_token_is_redacted(api, sale, log_lines):
     link_token = link_path.rsplit("/", 1)[1]
 
     browser = Client()
-    exchanged = browser.get(link_path)
+    exchanged = browser.post(link_path)
     home = browser.get(exchanged["Location"])
 
-    assert (exchanged.status_code, home.status_code) == (302, 200)
+    assert (exchanged.status_code, home.status_code) == (303, 200)
     [*_, exchange_line, home_line] = request_lines(log_lines())
     assert exchange_line["path"] == "/segurado/acesso/[redigido]"
     assert home_line["path"] == "/segurado/"
@@ -183,3 +183,13 @@ def test_a_bearer_token_or_secret_in_any_message_is_masked(log_lines, channel):
     assert token not in message and channel.plain_secret not in message
     assert "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" not in message
     assert message.count("[redigido]") == 3
+
+
+def test_a_refused_host_is_one_warning_line_without_a_traceback(client, db, caplog):
+    with caplog.at_level(logging.INFO):
+        response = client.get("/api/v1/vendas", HTTP_HOST="sinistros.evil.example")
+
+    assert response.status_code == 400
+    [refused] = [r for r in caplog.records if r.name == "django.security.DisallowedHost"]
+    assert refused.levelname == "WARNING" and refused.exc_info is None
+    assert "sinistros.evil.example" in refused.getMessage()

@@ -182,11 +182,11 @@ def test_every_endpoint_refuses_such_text_naming_the_field(api, claim, method, u
     assert list(invalid_fields(response)) == [field]
 
 
-def test_a_body_declared_in_a_charset_that_is_no_text_encoding_is_malformed(api, sale):
+def test_a_body_declared_in_a_charset_that_is_no_text_encoding_is_unsupported(api, sale):
     response = api.post(open_url(sale), json.dumps(OPEN_BODY).encode(),
                         content_type="application/json; charset=rot13")
 
-    assert_problem(response, 400, "malformed-request")
+    assert_problem(response, 415, "unsupported-media-type")
 
 
 def test_bytes_that_are_not_utf8_are_malformed(api, sale):
