@@ -39,3 +39,20 @@ def count(window: Window) -> int:
 
 def used(window: Window) -> int:
     return cache.get(window.key, 0)
+
+
+def reserve(window: Window, limit: int) -> bool:
+    """Take one of the window's ``limit`` slots before acting (an atomic increment), so
+    requests racing each other never pass the limit together; False, and nothing taken,
+    when none is left. Give an unused slot back with :func:`release`."""
+    if count(window) <= limit:
+        return True
+    release(window)
+    return False
+
+
+def release(window: Window) -> None:
+    try:
+        cache.decr(window.key)
+    except ValueError:  # the window ended meanwhile: nothing to give back
+        pass

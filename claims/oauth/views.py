@@ -48,8 +48,8 @@ def _remember_authorized_client(sender, request, token, **kwargs):
 
 @method_decorator(csrf_exempt, name="dispatch")
 class RateLimitedTokenView(TokenView):
-    """Failed attempts are limited per client id and per client address before any
-    secret is hashed; issued tokens per authenticated client (tokens last 12 hours and
+    """Failed attempts are limited per client id and address and per address before
+    any secret is hashed; issued tokens per client (tokens last 12 hours and
     must be reused). Every error is a problem (RFC 9457) that also carries RFC 6749's
     ``error`` and ``error_description``, so OAuth client libraries read it too."""
 
@@ -60,24 +60,34 @@ class RateLimitedTokenView(TokenView):
             return oauth_problem(refused.status, refused.error, refused.description, refused.headers)
 
         address = get_client_ip_address(request) or "?"
+        # Failures per client id *and* address (plus per address), as Auth0's brute-force
+        # protection does: someone who knows a channel's client id (not a secret) and
+        # fails from elsewhere cannot lock the channel out of its own address.
         failure_windows = [
-            (ratelimit.current_window("oauth-failures-client", token_request.client_id,
+            (ratelimit.current_window("oauth-failures-client-address",
+                                      f"{token_request.client_id}\n{address}",
                                       settings.TOKEN_FAILURE_WINDOW_SECONDS),
-             settings.TOKEN_FAILURE_LIMIT_PER_CLIENT),
+             settings.TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS),
             (ratelimit.current_window("oauth-failures-address", address,
                                       settings.TOKEN_FAILURE_WINDOW_SECONDS),
              settings.TOKEN_FAILURE_LIMIT_PER_ADDRESS),
         ]
+        issued = ratelimit.current_window(
+            "oauth-tokens-issued", token_request.client_id, settings.TOKEN_RATE_WINDOW_SECONDS)
+        # Every slot is taken before the secret is checked, so concurrent requests never
+        # pass a limit together; the ones not used are given back after.
+        taken = []
         for window, limit in failure_windows:
-            if ratelimit.used(window) >= limit:
+            if not ratelimit.reserve(window, limit):
+                _release(taken)
                 return too_many(
                     window, problem_id="too-many-failed-token-requests",
                     title="Muitas tentativas de autenticação falharam",
                     advice="Confira client_id e client_secret",
                 )
-        issued = ratelimit.current_window(
-            "oauth-tokens-issued", token_request.client_id, settings.TOKEN_RATE_WINDOW_SECONDS)
-        if ratelimit.used(issued) >= settings.TOKEN_RATE_LIMIT:
+            taken.append(window)
+        if not ratelimit.reserve(issued, settings.TOKEN_RATE_LIMIT):
+            _release(taken)
             return too_many(
                 issued, problem_id="too-many-token-requests",
                 title="Limite de emissão de tokens excedido",
@@ -85,17 +95,20 @@ class RateLimitedTokenView(TokenView):
             )
 
         request.token_params = token_request.params
-        response = self.authorization_flow_token_response(request)
+        try:
+            response = self.authorization_flow_token_response(request)
+        except BaseException:
+            _release([*taken, issued])
+            raise
 
         application = getattr(request, "authorized_application", None)
         if response.status_code == 200 and application is not None:
-            ratelimit.count(ratelimit.current_window(
-                "oauth-tokens-issued", application.client_id, settings.TOKEN_RATE_WINDOW_SECONDS))
+            _release(taken)  # not a failure
             upgrade_client_secret_hash(application, token_request.client_secret)
             return response
-        if response.status_code == 401:
-            for window, _limit in failure_windows:
-                ratelimit.count(window)
+        ratelimit.release(issued)  # no token issued
+        if response.status_code != 401:
+            _release(taken)  # a malformed request, not a wrong secret
         return as_problem(response)
 
     def http_method_not_allowed(self, request, *args, **kwargs):
@@ -106,6 +119,11 @@ class RateLimitedTokenView(TokenView):
             detail="Use POST para pedir um token.",
             headers={"Allow": "POST"},
         )
+
+
+def _release(windows) -> None:
+    for window in windows:
+        ratelimit.release(window)
 
 
 def oauth_problem(status: int, error: str, description: str, headers=None):

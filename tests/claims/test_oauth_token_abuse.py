@@ -68,18 +68,30 @@ def hashing_calls(monkeypatch):
 # --- failures are limited before any secret is checked -------------------------------
 
 
-def test_failures_for_one_client_id_are_refused_before_hashing(channel, settings, hashing_calls):
-    settings.TOKEN_FAILURE_LIMIT_PER_CLIENT = 3
-    for i in range(3):  # from three addresses: the client id is what is counted
-        assert post_json(credentials(channel, "wrong"), address=f"198.51.100.{i}").status_code == 401
+def test_failures_for_one_client_id_from_one_address_are_refused_before_hashing(
+        channel, settings, hashing_calls):
+    settings.TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = 3
+    for _ in range(3):
+        assert post_json(credentials(channel, "wrong"), address="198.51.100.7").status_code == 401
     assert len(hashing_calls) == 3
 
-    refused = post_json(credentials(channel), address="192.0.2.50")
+    refused = post_json(credentials(channel), address="198.51.100.7")
 
     body = assert_oauth_problem_429(refused, "too-many-failed-token-requests")
     assert len(hashing_calls) == 3  # the right secret was never even looked at
     assert "client_secret" in body["detail"]
     assert not AccessToken.objects.exists()
+
+
+def test_a_channel_gets_its_token_from_its_address_while_others_hammer_its_client_id(
+        channel, settings):
+    settings.TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = 3
+    for attacker in range(5):  # five addresses, each up to its limit and past it
+        answers = [post_json(credentials(channel, "wrong"), address=f"203.0.113.{attacker}")
+                   .status_code for _ in range(4)]
+        assert answers == [401, 401, 401, 429]
+
+    assert post_json(credentials(channel), address="192.0.2.50").status_code == 200
 
 
 def assert_oauth_problem_429(response, problem_id):
@@ -104,7 +116,7 @@ def test_failures_from_one_address_are_refused_before_hashing(db, settings, hash
 
 
 def test_successful_requests_are_not_counted_as_failures(channel, settings):
-    settings.TOKEN_FAILURE_LIMIT_PER_CLIENT = 1
+    settings.TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = 1
     settings.TOKEN_FAILURE_LIMIT_PER_ADDRESS = 1
     for _ in range(3):
         assert post_json(credentials(channel)).status_code == 200
