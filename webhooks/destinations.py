@@ -8,10 +8,12 @@ rebinding) is still refused at send time. This check is what the channel sees at
 in Portuguese, naming the reason.
 """
 
+import concurrent.futures
 import ipaddress
 import socket
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from webhooks.networks import IPAddress, forbidden_reason, in_allowed_networks
@@ -79,12 +81,24 @@ def _ip_literal(host: str) -> IPAddress | None:
         return None
 
 
+# The system resolver's own time-out is 5 s per try, held by a web thread: lookups run
+# here and are waited for WEBHOOK_RESOLVE_TIMEOUT_SECONDS. One that outlives its wait
+# finishes in the background; the pool bounds how many can.
+_LOOKUPS = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="dns")
+
+
 def _resolve(host: str, port: int) -> list[IPAddress]:
     """Every address ``getaddrinfo`` gives for ``host``. It also normalizes the old
     numeric spellings (``127.1``, ``2130706433``, ``0x7f.1``, octal) exactly as the HTTP
     client will read them, so those are judged by the address they stand for."""
+    lookup = _LOOKUPS.submit(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = lookup.result(timeout=settings.WEBHOOK_RESOLVE_TIMEOUT_SECONDS)
+    except concurrent.futures.TimeoutError:
+        raise ValidationError(
+            f"O host {host} não respondeu no DNS em "
+            f"{settings.WEBHOOK_RESOLVE_TIMEOUT_SECONDS:g} s; confira o nome e tente de novo."
+        ) from None
     except (OSError, UnicodeError, ValueError):
         infos = []
     addresses = {ipaddress.ip_address(sockaddr[0]) for *_, sockaddr in infos}

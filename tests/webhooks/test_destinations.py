@@ -3,6 +3,9 @@
 Names resolve through the fake resolver of tests/webhooks/conftest.py.
 """
 
+import socket
+import threading
+
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -40,8 +43,8 @@ def test_a_public_https_destination_is_accepted(url):
     ("https://172.16.5.4/", "O endereço 172.16.5.4 é privado ou reservado e não pode receber webhooks."),
     ("https://192.168.0.10/",
      "O endereço 192.168.0.10 é privado ou reservado e não pode receber webhooks."),
-    ("https://100.64.0.1/", "O endereço 100.64.0.1 é reservado (CGNAT, metadados de nuvem ou "
-                            "tradução) e não pode receber webhooks."),
+    ("https://100.64.0.1/", "O endereço 100.64.0.1 é reservado (CGNAT, metadados de nuvem, "
+                            "tradução ou documentação) e não pode receber webhooks."),
     ("https://[fd00::1]/", "O endereço fd00::1 é privado ou reservado e não pode receber webhooks."),
     ("https://169.254.1.1/", "O endereço 169.254.1.1 é link-local e não pode receber webhooks."),
     ("https://[fe80::1]/", "O endereço fe80::1 é link-local e não pode receber webhooks."),
@@ -49,12 +52,16 @@ def test_a_public_https_destination_is_accepted(url):
     ("https://[ff02::1]/", "O endereço ff02::1 é multicast e não pode receber webhooks."),
     ("https://169.254.169.254/latest/meta-data/",
      "O endereço 169.254.169.254 é link-local e não pode receber webhooks."),
-    ("https://[fd00:ec2::254]/", "O endereço fd00:ec2::254 é reservado (CGNAT, metadados de nuvem "
-                                 "ou tradução) e não pode receber webhooks."),
+    ("https://[fd00:ec2::254]/", "O endereço fd00:ec2::254 é reservado (CGNAT, metadados de nuvem, "
+                                 "tradução ou documentação) e não pode receber webhooks."),
     ("https://[::ffff:127.0.0.1]/",
      "O endereço ::ffff:127.0.0.1 é IPv4 mapeado em IPv6 e não pode receber webhooks."),
     ("https://0.0.0.0/", "O endereço 0.0.0.0 é privado ou reservado e não pode receber webhooks."),
     ("https://[::]/", "O endereço :: é privado ou reservado e não pode receber webhooks."),
+    ("https://[fec0::1]/",
+     "O endereço fec0::1 é privado ou reservado (site-local) e não pode receber webhooks."),
+    ("https://[3fff::1]/", "O endereço 3fff::1 é reservado (CGNAT, metadados de nuvem, "
+                           "tradução ou documentação) e não pode receber webhooks."),
 ])
 def test_a_forbidden_ip_literal_is_refused_naming_the_address_and_why(url, message):
     assert refusal(url) == message
@@ -214,3 +221,22 @@ def test_allowed_networks_still_need_an_allowed_port(loopback_allowed):
 
 def test_every_address_of_the_host_must_be_inside_the_allowed_networks(loopback_allowed):
     assert "resolve para ::1, que é de loopback" in refusal("http://local-duplo.example.com:9000/")
+
+
+def test_a_name_whose_dns_does_not_answer_in_time_is_refused_without_waiting_for_it(
+        settings, monkeypatch):
+    settings.WEBHOOK_RESOLVE_TIMEOUT_SECONDS = 0.2
+    answered = threading.Event()
+
+    def slow_getaddrinfo(*args, **kwargs):
+        answered.wait(5)  # a resolver that does not answer (released at the end)
+        return []
+
+    monkeypatch.setattr(socket, "getaddrinfo", slow_getaddrinfo)
+    try:
+        message = refusal("https://lento.example.com/")
+    finally:
+        answered.set()
+
+    assert message == ("O host lento.example.com não respondeu no DNS em 0.2 s; confira o "
+                       "nome e tente de novo.")
