@@ -116,6 +116,10 @@ def _issued_cursor(value) -> bool:
 
 
 def _make_valid(case) -> None:
+    if case.operation.path.endswith("/enviar-documento") and isinstance(case.body, dict):
+        # Which document types a claim asks for is its state, not a shape: the demo's
+        # claims ask for none, and the field is then omitted.
+        case.body.pop("tipo", None)
     if case.operation.path == "/oauth/token" and isinstance(case.body, dict):
         case.body.update(DEMO_CLIENT)  # no schema knows a client's secret
     elif isinstance(case.body, dict):

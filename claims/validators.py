@@ -28,15 +28,18 @@ _CNPJ = re.compile(r"[0-9A-Z]{12}[0-9]{2}")  # 12 digits or capitals, 2 numeric 
 
 # Shapes published in the OpenAPI schema (ECMA-262 and Python alike). Every accepted value
 # has its shape; the check digits, CRCs and lengths by kind are checked below.
-CPF_PATTERN = r"^[0-9]{11}$"
-CPF_OR_CNPJ_PATTERN = r"^(?:[0-9]{11}|[0-9A-Z]{12}[0-9]{2})$"
+# One digit repeated (00000000000, 11111111111111) has check digits that compute, yet
+# the Receita issues no such number: the shapes leave them out.
+CPF_PATTERN = r"^(?!([0-9])\1{10}$)[0-9]{11}$"
+CNPJ_PATTERN = r"^(?!([0-9])\1{13}$)[0-9A-Z]{12}[0-9]{2}$"
+CPF_OR_CNPJ_PATTERN = r"^(?!([0-9])\1{10}$|([0-9])\2{13}$)(?:[0-9]{11}|[0-9A-Z]{12}[0-9]{2})$"
 COMPE_PATTERN = r"^[0-9]{3}$"
 ISPB_PATTERN = r"^[0-9]{8}$"
 BOLETO_PATTERN = r"^(?:[0-9]{44}|[0-9]{47}|[0-9]{48})$"
 BRCODE_PATTERN = r"^000201.*6304[0-9A-Fa-f]{4}$"
 PIX_KEY_PATTERNS = {
     "CPF": CPF_PATTERN,
-    "CNPJ": r"^[0-9A-Z]{12}[0-9]{2}$",
+    "CNPJ": CNPJ_PATTERN,
     "telefone": r"^\+55(?:1[1-9]|[2-9][0-9])[0-9]{8,9}$",
     "chave aleatória": (r"^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
                         r"|[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})$"),
@@ -49,11 +52,16 @@ PIX_KEY_PATTERNS = {
 def _check_cpf(value: str, prefix: str = "") -> None:
     # stdnum takes repeated digits (111.111.111-11) whose check digits happen to match;
     # the Receita issues none of them.
-    if value == value[0] * 11 or not cpf.is_valid(value):
+    if value == value[0] * 11:
+        raise ValidationError(f"{prefix}CPF inválido: números repetidos não são um CPF válido.")
+    if not cpf.is_valid(value):
         raise ValidationError(f"{prefix}CPF inválido: dígitos verificadores não conferem.")
 
 
 def _check_cnpj(value: str, prefix: str = "") -> None:
+    # stdnum refuses repeated digits (00.000.000/0000-00), whose check digits compute.
+    if value == value[0] * 14:
+        raise ValidationError(f"{prefix}CNPJ inválido: números repetidos não são um CNPJ válido.")
     if not cnpj.is_valid(value):
         raise ValidationError(f"{prefix}CNPJ inválido: dígitos verificadores não conferem.")
 

@@ -53,7 +53,12 @@ def test_opening_returns_the_claim_resource_in_the_contract_shape(api, sale):
         "numero-sinistro", "status", "valor", "valor-restante", "pagamentos", "cobertura",
         "data-aviso", "data-ocorrencia", "solicitante", "pessoa-para-contato", "natureza",
         "relato-do-ocorrido", "saldo-devedor", "documentacao",
+        # Ours, beyond the contract's: for reconciliation (GET /api/v1/sinistros).
+        "id-sinistro", "id-venda", "atualizado-em",
     }
+    stored = Claim.objects.get(number=claim["numero-sinistro"])
+    assert claim["id-sinistro"] == str(stored.pk) and claim["id-venda"] == str(sale.pk)
+    assert claim["atualizado-em"] == stored.updated_at.isoformat().replace("+00:00", "Z")
     assert claim["status"] == "criado"
     assert claim["cobertura"] == "cobertura/morte"
     assert claim["natureza"] == "morte-natural"
