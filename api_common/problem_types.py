@@ -89,8 +89,10 @@ _TYPES = [
     ),
     ProblemType(
         "unsupported-media-type", 415, "Tipo de conteúdo não suportado",
-        "O corpo não foi enviado como application/json.",
-        "Envie o corpo em JSON com Content-Type: application/json.",
+        "O corpo não foi enviado como application/json, ou o Content-Type nomeia um "
+        "charset que o serviço não lê (um codec que não é de texto, como rot13 ou hex; "
+        "em formulários, qualquer um além de UTF-8).",
+        "Envie o corpo em JSON, em UTF-8, com Content-Type: application/json.",
     ),
     ProblemType(
         "invalid-client", 401, "Cliente não autenticado",
@@ -126,9 +128,10 @@ _TYPES = [
     ),
     ProblemType(
         "too-many-failed-token-requests", 429, "Muitas tentativas de autenticação falharam",
-        "Falhas de autenticação demais em /oauth/token para este client_id "
-        "(TOKEN_FAILURE_LIMIT_PER_CLIENT) ou deste endereço (TOKEN_FAILURE_LIMIT_PER_ADDRESS) "
-        "na janela; recusado antes de qualquer verificação do segredo.",
+        "Falhas de autenticação demais em /oauth/token para este client_id a partir deste "
+        "endereço (TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS) ou deste endereço "
+        "(TOKEN_FAILURE_LIMIT_PER_ADDRESS) na janela; recusado antes de qualquer "
+        "verificação do segredo.",
         "Confira client_id e client_secret e tente de novo depois de Retry-After segundos. "
         "Os tokens já emitidos continuam valendo.",
     ),
@@ -181,6 +184,13 @@ _TYPES = [
         "delivery-not-found", 404, "Entrega não encontrada",
         "Nenhuma entrega com este id-entrega neste webhook.",
         "Liste as entregas do webhook e use um id-entrega de lá.",
+    ),
+    ProblemType(
+        "idempotency-key-reused", 422, "Chave de idempotência já usada em outro pedido",
+        "A Idempotency-Key já foi usada, nas últimas 24 horas, com outro caminho ou outro "
+        "corpo (só a mesma operação repete a primeira resposta).",
+        "Use uma chave nova para cada operação; repita a mesma chave só para repetir o "
+        "mesmo pedido.",
     ),
     # --- business rules -------------------------------------------------------------------
     ProblemType(

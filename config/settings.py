@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "csp",
+    "idempotency",
     "api_common",  # the problem pages' templates and stylesheet
     "claims",
     "webhooks",
@@ -74,6 +75,8 @@ MIDDLEWARE = [
     # First: errors on the machine paths become problem JSON whoever answered them, and
     # /api/v1 responses are marked no-store.
     "api_common.middleware.MachinePathMiddleware",
+    # Before anything reads the request: a charset it cannot be read in is a 415.
+    "api_common.charsets.RefuseUnreadableCharsetMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -346,6 +349,7 @@ SPECTACULAR_SETTINGS = {
         "api_common.openapi_hooks.token_and_upload_operations",
         "api_common.openapi_hooks.common_responses",
         "api_common.openapi_hooks.operation_links",
+        "idempotency.openapi.idempotency_header",
     ],
 }
 
@@ -383,9 +387,12 @@ API_AUTH_CACHE_SECONDS = env.int("API_AUTH_CACHE_SECONDS", default=10)
 # for its whole lifetime, so a healthy client asks a few times a day).
 TOKEN_RATE_LIMIT = env.int("TOKEN_RATE_LIMIT", default=20)
 TOKEN_RATE_WINDOW_SECONDS = env.int("TOKEN_RATE_WINDOW_SECONDS", default=3600)
-# Failed client authentications, counted per claimed client id and per client address
-# and checked before any secret is looked at; past either, 429 until the window ends.
-TOKEN_FAILURE_LIMIT_PER_CLIENT = env.int("TOKEN_FAILURE_LIMIT_PER_CLIENT", default=30)
+# Failed client authentications, counted per claimed client id from one address and
+# per address, reserved before any secret is looked at; past either, 429 until the
+# window ends. Per client id and address: failures from elsewhere never lock a channel
+# out of its own address.
+TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = env.int("TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS",
+                                                 default=10)
 TOKEN_FAILURE_LIMIT_PER_ADDRESS = env.int("TOKEN_FAILURE_LIMIT_PER_ADDRESS", default=20)
 TOKEN_FAILURE_WINDOW_SECONDS = env.int("TOKEN_FAILURE_WINDOW_SECONDS", default=600)
 
@@ -394,6 +401,9 @@ TOKEN_FAILURE_WINDOW_SECONDS = env.int("TOKEN_FAILURE_WINDOW_SECONDS", default=6
 # unless inside one of these CIDRs (development and tests; `make run` sets 127.0.0.0/8),
 # and plain http is accepted only to them.
 WEBHOOK_ALLOWED_NETWORKS = env.list("WEBHOOK_ALLOWED_NETWORKS", default=[])
+# Saving a subscription resolves its host: a name that does not answer within this
+# long is refused (the request does not hold a web thread for the resolver's 5 s).
+WEBHOOK_RESOLVE_TIMEOUT_SECONDS = env.float("WEBHOOK_RESOLVE_TIMEOUT_SECONDS", default=2.0)
 WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=5.0)
 WEBHOOK_READ_TIMEOUT_SECONDS = env.float("WEBHOOK_READ_TIMEOUT_SECONDS", default=15.0)
 # The whole of one attempt (connect, send, the answer's head and excerpt): a receiver
@@ -414,6 +424,9 @@ WEBHOOK_BREAKER_MAX_OPEN_SECONDS = env.float("WEBHOOK_BREAKER_MAX_OPEN_SECONDS",
 # A pump hands its worker process back after this long (a new one goes on at once), so
 # a worker serving every queue still runs the other tasks during a long backlog.
 WEBHOOK_PUMP_MAX_SECONDS = env.float("WEBHOOK_PUMP_MAX_SECONDS", default=60.0)
+# A pump with nothing to do keeps looking for new events this long before it returns,
+# so a steady stream of events finds one at work instead of asking the broker each time.
+WEBHOOK_PUMP_LINGER_SECONDS = env.float("WEBHOOK_PUMP_LINGER_SECONDS", default=2.0)
 # Seconds to wait after each failed attempt (about three days in all), with jitter.
 WEBHOOK_RETRY_SCHEDULE = [
     int(seconds) for seconds in env.list(
@@ -470,12 +483,21 @@ CELERY_BEAT_SCHEDULE = {
         "task": "claims.tasks.workbench_sweep",
         "schedule": env.int("WORKBENCH_SWEEP_SECONDS", default=15 * 60),
     },
+    # Forgets Idempotency-Key answers past their retention.
+    "purge-idempotency-keys": {
+        "task": "idempotency.tasks.purge_keys",
+        "schedule": env.int("IDEMPOTENCY_PURGE_SECONDS", default=60 * 60),
+    },
     # Deletes expired OAuth tokens (one row per token issued; a client takes a few a day).
     "clear-expired-tokens": {
         "task": "claims.tasks.clear_expired_tokens",
         "schedule": env.int("TOKEN_CLEANUP_SECONDS", default=6 * 60 * 60),
     },
 }
+
+# A POST with an Idempotency-Key answers a retry with the same key and body with its
+# first answer for this long (idempotency.services).
+IDEMPOTENCY_KEY_HOURS = env.int("IDEMPOTENCY_KEY_HOURS", default=24)
 
 # --- Operations: health probes, structured logs (docs/operations.md) ----------------------
 # Load balancers probe /saude/vivo and /saude/pronto over plain http (no redirect).
@@ -496,7 +518,10 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "api_common.request_log.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "api_common.request_log.RequestIdFilter"},
+        "refused_host": {"()": "api_common.request_log.RefusedHostFilter"},
+    },
     "formatters": {
         "json": JSON_FORMATTER,
     },
@@ -512,5 +537,8 @@ LOGGING = {
         "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.request": {"handlers": [], "level": "ERROR", "propagate": True},
         "django.server": {"handlers": [], "level": "ERROR", "propagate": True},
+        # A Host outside ALLOWED_HOSTS: one warning line, no traceback.
+        "django.security.DisallowedHost": {"handlers": [], "level": "WARNING",
+                                           "filters": ["refused_host"], "propagate": True},
     },
 }

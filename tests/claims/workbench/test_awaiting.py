@@ -4,6 +4,7 @@ every service change, so the list filters by it."""
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from claims.awaiting import Awaiting, awaiting_for
 from tests.claims.lifecycle_helpers import VALID_PIX, acted, claim_under_review, open_claim
@@ -42,7 +43,7 @@ def test_the_services_keep_it_true_along_a_claims_life(api, sale, team):
     seen.append(claim.awaiting)
     payment = claim.payments.get()
     claim = acted(sergio, claim, "liquidar-pagamento", {
-        "payment": payment.pk, "transaction_id": "TX-1", "paid_on": payment.created_at.date()})
+        "payment": payment.pk, "transaction_id": "TX-1", "paid_on": timezone.localdate(payment.created_at)})
     seen.append(claim.awaiting)
     claim = acted(ana, claim, "finalizar", {"reason": ""})
     seen.append(claim.awaiting)
