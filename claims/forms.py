@@ -29,16 +29,24 @@ class GroupedForm(forms.Form):
 
 def apply_serializer(form: forms.Form, serializer_class, data: dict, field_for: dict[str, str]):
     """Validate ``data`` (contract shape) with ``serializer_class``; errors go to the
-    form field named by the longest matching prefix of their ``campo`` in ``field_for``.
-    Returns the validated data, or None when invalid."""
+    form field named by the longest matching prefix of their ``campo`` in ``field_for``,
+    except to a field that already has one (its own check failed, or an earlier error of
+    the serializer's). Returns the validated data, or None when invalid."""
     serializer = serializer_class(data=data)
     if serializer.is_valid():
         return serializer.validated_data
+    failed = set(form.errors)  # their own errors already say what is wrong
     for error in flatten_validation_errors(serializer.errors):
         campo = error["campo"]
         matches = [key for key in field_for if campo == key or campo.startswith(key + ".")]
         field = field_for[max(matches, key=len)] if matches else None
+        if field in failed:
+            continue
+        if field is not None and field not in form.fields:
+            field = None
         form.add_error(field, error["mensagem"] if field else f"{campo}: {error['mensagem']}")
+        if field is not None:
+            failed.add(field)
     return None
 
 
@@ -49,8 +57,8 @@ class PaymentDetailsForm(GroupedForm):
     beneficiario_tipo = forms.ChoiceField(label="Tipo de beneficiário", choices=BeneficiaryKind.choices)
     beneficiario_nome = forms.CharField(label="Nome do beneficiário", max_length=200)
     beneficiario_cpf_ou_cnpj = forms.CharField(
-        label="CPF ou CNPJ do beneficiário", max_length=14,
-        help_text="Somente dígitos (CNPJ alfanumérico: letras maiúsculas e dígitos).",
+        label="CPF ou CNPJ do beneficiário", max_length=18,  # with its punctuation
+        help_text="Com ou sem pontuação (CNPJ alfanumérico: letras maiúsculas e dígitos).",
     )
     metodo_pagamento = forms.ChoiceField(label="Método de pagamento", choices=PaymentMethod.choices)
     pix_chave = forms.CharField(
@@ -86,43 +94,52 @@ class PaymentDetailsForm(GroupedForm):
         "dados-pagamento.pix-brcode": "brcode",
     }
 
+    ACCOUNT_FIELDS = (("banco", "banco"), ("agencia", "agencia"),
+                      ("agencia-digito-verificador", "agencia_digito"),
+                      ("conta", "conta"), ("conta-digito-verificador", "conta_digito"))
+
     def clean(self):
         cleaned = super().clean()
-        if self.errors:
-            return cleaned
+        method = cleaned.get("metodo_pagamento")
+        account_given = any(cleaned.get(field, "").strip() for _, field in self.ACCOUNT_FIELDS)
+        if method == PaymentMethod.PIX and not cleaned.get("pix_chave", "").strip() \
+                and not account_given:
+            self.add_error("pix_chave", "Informe a chave PIX ou os dados da conta.")
+        # Checked with the serializer even when some fields already failed, so every
+        # mistake shows in one round; a field keeps its first error (apply_serializer).
         cleaned["payment_details"] = apply_serializer(
             self, PaymentDetailsSerializer, self.contract_data(cleaned), self.FIELD_FOR_CAMPO
         )
         return cleaned
 
-    @staticmethod
-    def contract_data(cleaned: dict) -> dict:
-        method = cleaned["metodo_pagamento"]
+    @classmethod
+    def contract_data(cls, cleaned: dict) -> dict:
+        """The contract's ``detalhes-pagamento`` of what was typed; a part left out where
+        its field failed (that field's own error says why)."""
+        method = cleaned.get("metodo_pagamento")
         account = {
             key: cleaned[field].strip()
-            for key, field in (("banco", "banco"), ("agencia", "agencia"),
-                               ("agencia-digito-verificador", "agencia_digito"),
-                               ("conta", "conta"), ("conta-digito-verificador", "conta_digito"))
-            if cleaned.get(field, "").strip()
+            for key, field in cls.ACCOUNT_FIELDS if cleaned.get(field, "").strip()
         }
         if method == PaymentMethod.PIX:
             key = cleaned.get("pix_chave", "").strip()
-            detail = {"chave": key} if key else {"conta-bancaria": account}
+            detail = {"chave": key} if key or not account else {"conta-bancaria": account}
         elif method == PaymentMethod.TED:
             detail = account
         elif method == PaymentMethod.BOLETO:
             detail = {"codigo-de-barras": cleaned.get("boleto", "").strip()}
         else:
             detail = {"brcode": cleaned.get("brcode", "").strip()}
-        return {
-            "beneficiario": {
-                "tipo": cleaned["beneficiario_tipo"],
-                "nome": cleaned["beneficiario_nome"].strip(),
-                # People type 529.982.247-25: the punctuation goes, the digits stay.
-                "cpf-ou-cnpj": re.sub(r"[\s./-]", "", cleaned["beneficiario_cpf_ou_cnpj"]).upper(),
-            },
-            "dados-pagamento": {"metodo-pagamento": method, method: detail},
+        beneficiary = {
+            "tipo": cleaned.get("beneficiario_tipo", ""),
+            "nome": cleaned.get("beneficiario_nome", "").strip(),
+            # People type 529.982.247-25: the punctuation goes, the digits stay.
+            "cpf-ou-cnpj": re.sub(r"[\s./-]", "", cleaned.get("beneficiario_cpf_ou_cnpj", "")).upper(),
         }
+        data = {"beneficiario": beneficiary}
+        if method:
+            data["dados-pagamento"] = {"metodo-pagamento": method, method: detail}
+        return data
 
     @staticmethod
     def initial_from(details: dict | None) -> dict:
@@ -185,21 +202,22 @@ class OpenClaimForm(GroupedForm):
 
     def clean(self):
         cleaned = super().clean()
-        if self.errors:
-            return cleaned
-        contact = {"nome": cleaned["contact_name"]}
+        # Checked with the serializer even when some fields already failed, so every
+        # mistake shows in one round; what failed is left out (its own error says why).
+        contact = {"nome": cleaned["contact_name"]} if "contact_name" in cleaned else {}
         if cleaned.get("contact_email"):
             contact["email"] = cleaned["contact_email"]
         if cleaned.get("contact_phone") or cleaned.get("contact_area_code"):
             contact["telefone"] = {"codigo-area": cleaned.get("contact_area_code", ""),
                                    "numero-telefone": cleaned.get("contact_phone", "")}
         data = {
-            "cobertura": cleaned["coverage"],
-            "data-ocorrencia": cleaned["occurred_at"].isoformat(),
-            "solicitante": {"nome": cleaned["requester_name"]},
+            "cobertura": cleaned.get("coverage", ""),
+            "solicitante": {"nome": cleaned.get("requester_name", "")},
             "pessoa-para-contato": contact,
             "relato-do-ocorrido": cleaned.get("narrative", ""),
         }
+        if cleaned.get("occurred_at"):
+            data["data-ocorrencia"] = cleaned["occurred_at"].isoformat()
         if cleaned.get("nature"):
             data["natureza"] = cleaned["nature"]
         if cleaned.get("outstanding_balance") is not None:

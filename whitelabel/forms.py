@@ -7,7 +7,7 @@ from django import forms
 from django.utils import timezone
 
 from claims.forms import OpenClaimForm, PaymentDetailsForm
-from claims.models import NATURES_BY_COVERAGE, Nature
+from claims.models import NATURES_BY_COVERAGE, BeneficiaryKind, Nature, PaymentMethod
 
 
 class HostedOpenClaimForm(OpenClaimForm):
@@ -26,8 +26,9 @@ class HostedOpenClaimForm(OpenClaimForm):
                                   "contact_phone"]),
     ]
 
-    def __init__(self, *args, coverage: str, **kwargs):
+    def __init__(self, *args, coverage: str, sale, **kwargs):
         super().__init__(*args, coverage_choices=[(coverage, coverage)], **kwargs)
+        self.sale = sale
         del self.fields["outstanding_balance"]
         self.fields["coverage"].widget = forms.HiddenInput()
         self.fields["coverage"].initial = coverage
@@ -59,21 +60,109 @@ class HostedOpenClaimForm(OpenClaimForm):
     def clean_occurred_at(self):
         """A date, read as the start of that day in Brazil's time (the API takes a moment)."""
         day = self.cleaned_data["occurred_at"]
+        # Said here, with the other mistakes; the service checks it again when opening.
+        if not self.sale.valid_from <= day <= self.sale.valid_until:
+            raise forms.ValidationError(
+                "Esta data está fora do período coberto pelo seu seguro "
+                f"({self.sale.valid_from:%d/%m/%Y} a {self.sale.valid_until:%d/%m/%Y}).")
         return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
 
 
 class HostedPaymentDetailsForm(PaymentDetailsForm):
-    """The admin's payment-data form, in groups a person can follow on a phone."""
+    """The admin's payment-data form in words a person outside the insurer uses, its
+    method fields in one group per method: the page's script shows only the chosen
+    method's (``payment.js``); without script every group shows, each saying which
+    method it is for."""
 
     groups = [
         ("Quem recebe", ["beneficiario_tipo", "beneficiario_nome", "beneficiario_cpf_ou_cnpj"]),
         ("Como receber", ["metodo_pagamento"]),
         ("PIX com chave", ["pix_chave"]),
-        ("Conta bancária (TED, ou PIX sem chave)",
+        ("Conta bancária (depósito, ou PIX sem chave)",
          ["banco", "agencia", "agencia_digito", "conta", "conta_digito"]),
         ("Boleto", ["boleto"]),
         ("PIX copia e cola", ["brcode"]),
     ]
+    # Which methods each group's fields belong to (the script's data-metodos).
+    METHODS_OF_GROUP = {
+        "PIX com chave": "pix",
+        "Conta bancária (depósito, ou PIX sem chave)": "pix ted",
+        "Boleto": "boleto",
+        "PIX copia e cola": "pix-brcode",
+    }
+    WORDS = {
+        "beneficiario_tipo": ("A indenização vai para", ""),
+        "beneficiario_nome": ("Nome completo de quem recebe", ""),
+        "beneficiario_cpf_ou_cnpj": (
+            "CPF de quem recebe (ou CNPJ, se for uma empresa)",
+            "Pode digitar com ou sem pontos e traços."),
+        "metodo_pagamento": ("Escolha uma forma", ""),
+        "pix_chave": ("Chave PIX", "O CPF, CNPJ, e-mail, celular (com +55) ou a chave aleatória. "
+                                   "Não tem chave? Deixe em branco e informe a conta."),
+        "banco": ("Número do banco",
+                  "Depósito: os 3 números do banco, como 001 (Banco do Brasil) ou 341 (Itaú). "
+                  "PIX sem chave: o código do banco no PIX, com 8 números."),
+        "agencia": ("Agência, sem o dígito", ""),
+        "agencia_digito": ("Dígito da agência, se houver", ""),
+        "conta": ("Conta, sem o dígito", ""),
+        "conta_digito": ("Dígito da conta", ""),
+        "boleto": ("Números do boleto",
+                   "Os números que aparecem acima do código de barras, com ou sem espaços."),
+        "brcode": ("Código PIX copia e cola",
+                   "O texto que começa com 000201, copiado do aplicativo do banco."),
+    }
+    KIND_WORDS = {
+        BeneficiaryKind.INSURED: "O próprio segurado",
+        BeneficiaryKind.CREDITOR: "A instituição que concedeu o crédito (banco ou loja)",
+        BeneficiaryKind.OTHER: "Outra pessoa ou empresa (por exemplo, um herdeiro)",
+    }
+    METHOD_WORDS = {
+        PaymentMethod.PIX: "PIX",
+        PaymentMethod.TED: "Depósito em conta bancária",
+        PaymentMethod.BOLETO: "Pagamento de um boleto",
+        PaymentMethod.PIX_BRCODE: "PIX copia e cola",
+    }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, (label, help_text) in self.WORDS.items():
+            self.fields[name].label, self.fields[name].help_text = label, help_text
+        self.fields["beneficiario_tipo"].choices = [
+            (value, self.KIND_WORDS.get(value, words))
+            for value, words in self.fields["beneficiario_tipo"].choices]
+        self.fields["metodo_pagamento"].choices = [
+            (value, self.METHOD_WORDS.get(value, words))
+            for value, words in self.fields["metodo_pagamento"].choices]
+        for name in ("beneficiario_tipo", "metodo_pagamento"):
+            self.fields[name].widget = forms.RadioSelect(choices=self.fields[name].choices)
+        self.fields["beneficiario_cpf_ou_cnpj"].widget.attrs["autocomplete"] = "off"
+        for name in ("banco", "agencia", "agencia_digito", "conta"):
+            self.fields[name].widget.attrs["inputmode"] = "numeric"
+
+    # The API's messages name codes a person does not know (COMPE, ISPB, BR Code, EMV
+    # fields): on these fields, what to do instead.
+    PLAIN_ERRORS = {
+        "banco": "Confira o número do banco: 3 números para depósito (como 001), "
+                 "8 números para PIX sem chave.",
+        "boleto": "Confira os números do boleto: copie-os de novo, todos, sem faltar nenhum.",
+        "brcode": "Este código PIX copia e cola está incompleto ou foi alterado: copie-o "
+                  "de novo no aplicativo do banco.",
+    }
+
+    def clean(self):
+        cleaned = super().clean()
+        for name, words in self.PLAIN_ERRORS.items():
+            typed = (self.data.get(self.add_prefix(name)) or "").strip()
+            if name in self.errors and typed:  # a blank one keeps "obrigatório"
+                self.errors[name].data = [words]  # the same list: it keeps its field id
+        return cleaned
+
+    @property
+    def method_groups(self):
+        """(legend, fields, methods) per group; ``methods`` empty for the groups every
+        method shows."""
+        return [(legend, fields, self.METHODS_OF_GROUP.get(legend, ""))
+                for legend, fields in self.grouped_fields]
 
 
 class OptionalPaymentDetailsForm(HostedPaymentDetailsForm):
@@ -87,8 +176,6 @@ class OptionalPaymentDetailsForm(HostedPaymentDetailsForm):
                                                    *self.fields["metodo_pagamento"].choices]
         for name in ("beneficiario_tipo", "beneficiario_nome", "beneficiario_cpf_ou_cnpj"):
             self.fields[name].required = False
-        self.fields["beneficiario_tipo"].choices = [("", "—"),
-                                                    *self.fields["beneficiario_tipo"].choices]
 
     def clean(self):
         if not self.cleaned_data.get("metodo_pagamento"):

@@ -9,7 +9,7 @@ from django.utils import timezone
 from claims.formatting import coverage_label
 from claims.models import Claim, ClaimHistory, Coverage, DocumentFile, Sale
 from claims.regulatory_clock import ClockKind
-from claims.workflow import CLOSED_STATUSES
+from claims.workflow import CLOSED_STATUSES, OPEN_STATUSES
 from whitelabel import wording
 
 
@@ -19,6 +19,12 @@ def claims_of_sale(sale: Sale) -> QuerySet[Claim]:
 
 def active_coverages(sale: Sale) -> list[Coverage]:
     return list(sale.coverages.filter(is_active=True).order_by("name"))
+
+
+def open_claim_numbers(sale: Sale) -> dict[str, str]:
+    """Coverage name -> number of its claim under way (at most one per coverage)."""
+    return dict(sale.claims.filter(status__in=OPEN_STATUSES)
+                .values_list("coverage__name", "number"))
 
 
 def claim_of_sale(sale: Sale, number: str) -> Claim | None:

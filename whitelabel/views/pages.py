@@ -56,17 +56,23 @@ def home(request):
 def open_claim(request):
     sale, link = request.sale, request.access_link
     coverages = {c.name: coverage_label(c.name) for c in selectors.active_coverages(sale)}
+    # A coverage with a claim under way cannot take another: shown, with that claim.
+    communicated = selectors.open_claim_numbers(sale)
+    available = [name for name in coverages if name not in communicated]
     chosen = request.POST.get("coverage") or request.GET.get("cobertura", "")
-    if chosen not in coverages and len(coverages) == 1:
+    if chosen not in available and len(coverages) == 1:
         chosen = next(iter(coverages))
-    if chosen not in coverages:
+    if chosen not in available:
         return render(request, "whitelabel/choose_coverage.html", {
-            "brand": request.brand, "sale": sale, "coverages": coverages.items(),
+            "brand": request.brand, "sale": sale, "any_available": bool(available),
+            "coverages": [(name, words, communicated.get(name))
+                          for name, words in coverages.items()],
         })
     if request.method == "POST":
-        form = HostedOpenClaimForm(request.POST, coverage=chosen)
+        form = HostedOpenClaimForm(request.POST, coverage=chosen, sale=sale)
         payment = OptionalPaymentDetailsForm(request.POST, prefix="pagamento")
-        if form.is_valid() and payment.is_valid():
+        # Both checked, so every mistake on the page shows at once.
+        if all([form.is_valid(), payment.is_valid()]):
             try:
                 claim = services.open_claim(
                     channel=sale.channel, sale_id=sale.pk, actor=link.actor,
@@ -96,7 +102,7 @@ def open_claim(request):
             "contact_area_code": sale.insured_phone_area_code,
             "contact_phone": sale.insured_phone_number,
         }
-        form = HostedOpenClaimForm(coverage=chosen, initial=insured)
+        form = HostedOpenClaimForm(coverage=chosen, sale=sale, initial=insured)
         payment = OptionalPaymentDetailsForm(
             prefix="pagamento", initial=PaymentDetailsForm.initial_from(link.payment_details))
     return render(request, "whitelabel/open_claim.html", {

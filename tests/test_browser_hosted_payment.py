@@ -1,0 +1,102 @@
+"""The payment section on a phone, in a real browser: only the chosen method's fields
+show, a PIX without a key says what is missing, and without script every group shows
+with its legend (the page still works)."""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from claims.workflow import ClaimStatus
+from tests.browser import TIMEOUT_MS, launch, needs_chromium, screenshot_on_failure
+from tests.factories import ClaimFactory
+from tests.test_browser_hosted_pages import PHONE, Visit, _generate_link, hosted  # noqa: F401
+
+KEY = "Chave PIX"
+BANK = "Número do banco"
+BOLETO = "Números do boleto"
+BRCODE = "Código PIX copia e cola"
+
+
+def _enter(page, link: str, number: str) -> None:
+    page.goto(link)
+    page.get_by_role("button", name="Continuar").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Olá, "))).to_be_visible()
+    page.goto(page.url.replace("/segurado/", f"/segurado/sinistros/{number}/dados-pagamento"))
+    expect(page.get_by_role("heading", name="Dados de pagamento")).to_be_visible()
+
+
+def _shown(page) -> set[str]:
+    return {label for label in (KEY, BANK, BOLETO, BRCODE) if page.get_by_label(label).is_visible()}
+
+
+@needs_chromium
+@pytest.mark.django_db(transaction=True)
+def test_the_payment_section_shows_only_the_chosen_methods_fields(
+        hosted, live_server, tmp_path, channel, sale):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                         status=ClaimStatus.PENDING_PAYMENT_DATA)
+    link = _generate_link(live_server.url, channel, sale)
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_context(**PHONE).new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        expect.set_options(timeout=TIMEOUT_MS)
+        shots = os.environ.get("SCREENSHOTS_DIR")
+        visit = Visit(page, Path(shots) if shots else None)
+        try:
+            with screenshot_on_failure(page, tmp_path):
+                _enter(page, link, claim.number)
+                assert _shown(page) == set()  # no method chosen yet
+                page.get_by_role("radio", name="Pagamento de um boleto").check()
+                assert _shown(page) == {BOLETO}
+                page.get_by_role("radio", name="PIX copia e cola").check()
+                assert _shown(page) == {BRCODE}
+                page.get_by_role("radio", name="PIX", exact=True).check()
+                assert _shown(page) == {KEY, BANK}
+                visit.check("dados-pagamento-pix")
+
+                page.get_by_label("O próprio segurado").check()
+                page.get_by_label("Nome completo de quem recebe").fill("Maria da Silva")
+                page.get_by_label(re.compile("^CPF de quem recebe")).fill("529.982.247-25")
+                page.get_by_role("button", name="Enviar dados de pagamento").click()
+                expect(page.locator("#id_pix_chave_error")).to_have_text(
+                    "Informe a chave PIX ou os dados da conta.")
+                assert _shown(page) == {KEY, BANK}  # the choice survives the round trip
+                visit.check("dados-pagamento-erro")
+
+                page.get_by_label(KEY).fill("maria@example.com")
+                page.get_by_role("button", name="Enviar dados de pagamento").click()
+                expect(page.get_by_role("status").first).to_contain_text(
+                    "Dados de pagamento recebidos")
+                assert visit.csp_refusals == []
+        finally:
+            browser.close()
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.UNDER_REGULATION
+    assert claim.payment_details["payment_method"] == {"method": "pix",
+                                                       "pix": {"key": "maria@example.com"}}
+
+
+@needs_chromium
+@pytest.mark.django_db(transaction=True)
+def test_without_script_every_methods_group_shows_with_its_legend(
+        hosted, live_server, tmp_path, channel, sale):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                         status=ClaimStatus.PENDING_PAYMENT_DATA)
+    link = _generate_link(live_server.url, channel, sale)
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_context(**PHONE, java_script_enabled=False).new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        try:
+            with screenshot_on_failure(page, tmp_path):
+                _enter(page, link, claim.number)
+                assert _shown(page) == {KEY, BANK, BOLETO, BRCODE}
+                for legend in ("PIX com chave", "Conta bancária (depósito, ou PIX sem chave)", "Boleto",
+                               "PIX copia e cola"):
+                    expect(page.locator("legend", has_text=legend).first).to_be_visible()
+        finally:
+            browser.close()

@@ -1,0 +1,153 @@
+"""The hosted forms as a person meets them: a coverage already communicated is shown
+with its claim, every mistake of a form in one round, and the payment section in plain
+words, one method's fields at a time (the browser half is in test_browser_hosted_pages)."""
+
+import datetime as dt
+import re
+
+import pytest
+from django.utils import timezone
+
+from claims.models import Claim
+from claims.workflow import ClaimStatus
+from tests.factories import ClaimFactory
+from tests.whitelabel.helpers import post_form
+from tests.whitelabel.test_pages import NEW, opening, text
+
+JARGON = ("ISPB", "COMPE", "BR Code", "alfanumérico", "Credor", "EMV")
+
+
+def errors_of(response) -> dict[str, list[str]]:
+    """Field name -> its error messages, as drawn next to each field."""
+    html = response.content.decode()
+    return {name: re.findall(r"<li>(.*?)</li>", items)
+            for name, items in re.findall(r'<ul class="errorlist" id="id_(.+?)_error">(.*?)</ul>',
+                                          html, re.S)}
+
+
+def test_a_coverage_with_a_claim_under_way_is_shown_as_communicated_with_its_link(insured, sale):
+    existing = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                            status=ClaimStatus.PENDING_DOCUMENTS)
+    ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/perda-de-renda"),
+                 status=ClaimStatus.DENIED)  # closed: a new one may be communicated
+
+    page = text(insured.get(NEW))
+
+    assert f'Morte: já comunicado · <a href="/segurado/sinistros/{existing.number}">' \
+           f'acompanhe o sinistro {existing.number}</a>' in page
+    assert 'value="cobertura/morte"' not in page
+    assert 'value="cobertura/perda-de-renda"' in page
+    assert 'value="cobertura/invalidez-permanente"' in page
+    # Asking for the communicated one by its address shows the chooser again.
+    assert "já comunicado" in text(insured.get(NEW, {"cobertura": "cobertura/morte"}))
+    refused = post_form(insured, NEW, opening())
+    assert "já comunicado" in text(refused) and Claim.objects.count() == 2
+
+
+def test_with_every_coverage_communicated_there_is_nothing_to_continue(insured, sale):
+    for coverage in sale.coverages.all():
+        ClaimFactory(sale=sale, coverage=coverage, status=ClaimStatus.UNDER_REGULATION)
+
+    page = text(insured.get(NEW))
+
+    assert page.count("já comunicado") == sale.coverages.count()
+    assert "Continuar" not in page
+    assert "Todas as coberturas do seu seguro já têm um sinistro em andamento" in page
+
+
+def test_every_mistake_of_the_opening_shows_in_one_round(insured, sale):
+    data = opening(**{
+        "requester_name": "",                      # the form's own check
+        "contact_area_code": "1",                  # the API serializer's check (2 or 3 digits)
+        "occurred_at": "2019-05-01",               # the sale's validity
+        "pagamento-metodo_pagamento": "pix",       # the payment section's checks
+        "pagamento-beneficiario_tipo": "segurado",
+        "pagamento-beneficiario_nome": "",
+        "pagamento-beneficiario_cpf_ou_cnpj": "11111111111",
+    })
+
+    response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", data)
+
+    errors = errors_of(response)
+    assert set(errors) == {"requester_name", "contact_area_code", "occurred_at",
+                           "pagamento-beneficiario_nome", "pagamento-beneficiario_cpf_ou_cnpj",
+                           "pagamento-pix_chave"}
+    assert errors["occurred_at"] == ["Esta data está fora do período coberto pelo seu seguro "
+                                     "(01/01/2025 a 31/12/2030)."]
+    assert errors["pagamento-pix_chave"] == ["Informe a chave PIX ou os dados da conta."]
+    assert all(len(messages) == 1 for messages in errors.values()), errors
+    assert not Claim.objects.exists()
+
+
+def test_pix_without_a_key_asks_for_the_key_or_the_account_not_for_bank_fields(insured, sale):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                         status=ClaimStatus.PENDING_PAYMENT_DATA)
+    page = f"/segurado/sinistros/{claim.number}/dados-pagamento"
+    data = {"beneficiario_tipo": "segurado", "beneficiario_nome": "Maria da Silva",
+            "beneficiario_cpf_ou_cnpj": "529.982.247-25", "metodo_pagamento": "pix"}
+
+    response = post_form(insured, page, data)
+
+    assert errors_of(response) == {"pix_chave": ["Informe a chave PIX ou os dados da conta."]}
+    with_account = {**data, "banco": "00000000", "agencia": "1234", "conta": "56789",
+                    "conta_digito": "0"}
+    assert post_form(insured, page, with_account).status_code == 302
+    claim.refresh_from_db()
+    assert claim.payment_details["payment_method"]["pix"]["bank_account"]["bank"] == "00000000"
+
+
+@pytest.mark.parametrize("field, typed, words", [
+    ("banco", "1", "Confira o número do banco: 3 números para depósito (como 001)"),
+    ("boleto", "1234", "Confira os números do boleto"),
+    ("brcode", "000201xyz", "Este código PIX copia e cola está incompleto ou foi alterado"),
+])
+def test_the_payment_section_refuses_in_plain_words(insured, sale, field, typed, words):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                         status=ClaimStatus.PENDING_PAYMENT_DATA)
+    method = {"banco": "ted", "boleto": "boleto", "brcode": "pix-brcode"}[field]
+    data = {"beneficiario_tipo": "segurado", "beneficiario_nome": "Maria da Silva",
+            "beneficiario_cpf_ou_cnpj": "52998224725", "metodo_pagamento": method,
+            "agencia": "1234", "conta": "5678", field: typed}
+
+    response = post_form(insured, f"/segurado/sinistros/{claim.number}/dados-pagamento", data)
+
+    assert list(errors_of(response)) == [field]
+    assert words in errors_of(response)[field][0]
+    assert not any(word in text(response) for word in JARGON)
+
+
+def test_the_payment_section_is_in_plain_words_one_group_per_method(insured, sale):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                         status=ClaimStatus.PENDING_PAYMENT_DATA)
+
+    for url in (f"/segurado/sinistros/{claim.number}/dados-pagamento",
+                f"{NEW}?cobertura=cobertura/invalidez-permanente"):
+        page = text(insured.get(url))
+        assert not [word for word in JARGON if word in page], url
+        for words in ("Como receber", "Escolha uma forma", "Depósito em conta bancária",
+                      "Pagamento de um boleto", "PIX copia e cola", "O próprio segurado"):
+            assert words in page
+        groups = re.findall(r'data-metodos="([^"]+)"', page)
+        assert groups == ["pix", "pix ted", "boleto", "pix-brcode"]
+        assert "whitelabel/payment" in page  # the script that shows one method at a time
+
+
+def test_payment_data_typed_with_punctuation_at_opening_is_stored_as_digits(insured):
+    data = opening(**{"pagamento-metodo_pagamento": "ted", "pagamento-beneficiario_tipo": "outro",
+                      "pagamento-beneficiario_nome": "Empresa Ltda",
+                      "pagamento-beneficiario_cpf_ou_cnpj": "11.222.333/0001-81",
+                      "pagamento-banco": "001", "pagamento-agencia": "1234",
+                      "pagamento-conta": "56789"})
+
+    response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", data)
+
+    assert response.status_code == 302, errors_of(response)
+    assert Claim.objects.get().payment_details["beneficiary"]["tax_id"] == "11222333000181"
+
+
+def test_the_opening_date_is_checked_against_the_local_calendar(insured):
+    tomorrow = (timezone.localdate() + dt.timedelta(days=1)).isoformat()
+
+    response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", opening(occurred_at=tomorrow))
+
+    assert errors_of(response) == {"occurred_at": ["A data da ocorrência não pode estar no futuro."]}
