@@ -1,9 +1,13 @@
 """Health probes for load balancers and orchestrators, under /saude/.
 
 ``/saude/vivo`` (liveness) answers from the process alone: if it fails, restart the
-process. ``/saude/pronto`` (readiness) runs django-health-check's checks of what a
-request needs (database, cache, Celery broker, document storage) at once, each within
-``HEALTH_CHECK_TIMEOUT_SECONDS``: if it fails, send no traffic here for now.
+process. ``/saude/pronto`` (readiness) runs django-health-check's checks of the
+service's dependencies (database, cache, Celery broker, document storage) at once, each
+within ``HEALTH_CHECK_TIMEOUT_SECONDS``, and names each one's state. Without the
+database or the storage no request can be served: 503, send no traffic here for now.
+Without the cache or the broker every request still is (rate limits count per process,
+the outbox and the sweep keep webhooks): 200 ``degradado``, so a Redis outage never
+takes every process out of the load balancer (docs/operations.md, "Redis outage").
 
 Both answer JSON with no authentication; they name the checks and never show data, hosts
 or credentials (the reason a check failed goes to the log, with the request id).
@@ -53,9 +57,14 @@ def _checks() -> dict[str, HealthCheck]:
     return checks
 
 
+# Without these no request can be served; the others only slow or delay some work.
+ESSENTIAL = frozenset({"banco-de-dados", "armazenamento"})
+
+
 class ReadinessView(HealthCheckView):
-    """django-health-check's view, always answering JSON: 200 when every check passes,
-    503 (what load balancers expect for "not ready") when any fails."""
+    """django-health-check's view, always answering JSON: 200 when the essential checks
+    pass (``pronto``, or ``degradado`` naming what failed), 503 (what load balancers
+    expect for "not ready") when an essential one fails."""
 
     async def get(self, request, *args, **kwargs):
         checks = _checks()
@@ -65,11 +74,12 @@ class ReadinessView(HealthCheckView):
             )
         outcome = {name: ("ok" if result.error is None else "falhou")
                    for name, result in zip(checks, results, strict=True)}
-        ready = all(result.error is None for result in results)
-        return JsonResponse(
-            {"status": "pronto" if ready else "indisponivel", "verificacoes": outcome},
-            status=200 if ready else 503,
-        )
+        failed = {name for name, state in outcome.items() if state != "ok"}
+        if failed & ESSENTIAL:
+            status, code = "indisponivel", 503
+        else:
+            status, code = ("degradado" if failed else "pronto"), 200
+        return JsonResponse({"status": status, "verificacoes": outcome}, status=code)
 
 
 @require_safe

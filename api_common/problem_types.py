@@ -386,6 +386,14 @@ _TYPES = [
         group=UPLOAD,
     ),
     ProblemType(
+        "upload-notification-not-queued", 503, "Notificação não enfileirada",
+        "A notificação de arquivo criado chegou, mas a fila de tarefas não respondeu: "
+        "nada foi registrado.",
+        "Reenvie a notificação mais tarde (o armazenamento reenvia sozinho as que não "
+        "receberam 2xx).",
+        group=UPLOAD,
+    ),
+    ProblemType(
         "download-link-invalid", 403, "Link de download inválido",
         "Link de download local expirado, alterado ou de arquivo que não está mais recebido.",
         "Peça um novo link em GET /api/v1/sinistros/{numero-sinistro}/documentos/{id}.",

@@ -1,12 +1,28 @@
 """Fixed-window counters in the shared cache (Redis in production, so every web process
 counts together). A window is ``window`` seconds aligned to the epoch; a counter lives
-for one window."""
+for one window.
+
+The database is the source of truth; the cache only counts. When the cache does not
+answer, each process counts alone in its own memory (the same windows and limits, so a
+limit still holds per process: with N web processes, at most N times it) and leaves
+the cache alone for ``CACHE_RETRY_SECONDS`` before asking it again: an outage costs no
+request and no connection attempt per request (docs/operations.md, "Redis outage")."""
 
 import hashlib
+import logging
+import threading
 import time
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+# How long counting stays in this process after the cache failed, before it is asked again.
+CACHE_RETRY_SECONDS = 5.0
+# What a cache that cannot be reached raises (redis-py; OSError for the sockets below it).
+CACHE_FAILURES = (RedisError, OSError)
 
 
 @dataclass(frozen=True)
@@ -26,8 +42,65 @@ def current_window(name: str, subject: str, seconds: int) -> Window:
                   retry_after=start + seconds - now)
 
 
-def count(window: Window) -> int:
-    """Add one to the window's counter and return the new value."""
+class LocalCounters:
+    """This process's counters while the cache is away: thread-safe, each dropped when
+    its window ends, at most ``MAX_KEYS`` held (the oldest go first)."""
+
+    MAX_KEYS = 50_000
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._counts: dict[str, tuple[int, float]] = {}  # key -> (count, window's end)
+
+    def add(self, window: Window, amount: int) -> int:
+        now = time.monotonic()
+        with self._lock:
+            value, ends = self._counts.get(window.key, (0, now + window.retry_after))
+            if ends <= now:
+                value, ends = 0, now + window.retry_after
+            value = max(value + amount, 0)
+            self._counts[window.key] = (value, ends)
+            if len(self._counts) > self.MAX_KEYS:
+                self._forget(now)
+            return value
+
+    def get(self, window: Window) -> int:
+        value, ends = self._counts.get(window.key, (0, 0.0))
+        return value if ends > time.monotonic() else 0
+
+    def clear(self) -> None:
+        with self._lock:
+            self._counts.clear()
+
+    def _forget(self, now: float) -> None:
+        self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
+        while len(self._counts) > self.MAX_KEYS:
+            del self._counts[next(iter(self._counts))]
+
+
+local_counters = LocalCounters()
+_cache_away_until = 0.0
+
+
+def _cache_away() -> bool:
+    return time.monotonic() < _cache_away_until
+
+
+def _cache_failed(error: Exception) -> None:
+    global _cache_away_until
+    _cache_away_until = time.monotonic() + CACHE_RETRY_SECONDS
+    logger.warning("Rate limits: the shared cache did not answer (%s: %s); counting in "
+                   "this process for %.0f s", type(error).__name__, error, CACHE_RETRY_SECONDS)
+
+
+def cache_is_back() -> None:
+    """Ask the cache again at the next count (tests; an operator's shell)."""
+    global _cache_away_until
+    _cache_away_until = 0.0
+    local_counters.clear()
+
+
+def _shared_count(window: Window) -> int:
     if cache.add(window.key, 1, timeout=window.seconds):
         return 1
     try:
@@ -37,8 +110,23 @@ def count(window: Window) -> int:
         return 1
 
 
+def count(window: Window) -> int:
+    """Add one to the window's counter and return the new value."""
+    if not _cache_away():
+        try:
+            return _shared_count(window)
+        except CACHE_FAILURES as error:
+            _cache_failed(error)
+    return local_counters.add(window, 1)
+
+
 def used(window: Window) -> int:
-    return cache.get(window.key, 0)
+    if not _cache_away():
+        try:
+            return cache.get(window.key, 0)
+        except CACHE_FAILURES as error:
+            _cache_failed(error)
+    return local_counters.get(window)
 
 
 def reserve(window: Window, limit: int) -> bool:
@@ -52,7 +140,12 @@ def reserve(window: Window, limit: int) -> bool:
 
 
 def release(window: Window) -> None:
-    try:
-        cache.decr(window.key)
-    except ValueError:  # the window ended meanwhile: nothing to give back
-        pass
+    if not _cache_away():
+        try:
+            cache.decr(window.key)
+            return
+        except ValueError:  # the window ended meanwhile: nothing to give back
+            return
+        except CACHE_FAILURES as error:
+            _cache_failed(error)
+    local_counters.add(window, -1)

@@ -154,6 +154,21 @@ class RefusedHostFilter(logging.Filter):
         return True
 
 
+class FailedCheckFilter(logging.Filter):
+    """django-health-check logs each failed check with its traceback, on every probe (a
+    load balancer probes every few seconds): during a Redis outage the log would be all
+    tracebacks of one known cause. One line each, naming the exception."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            cause = error.__cause__ or error
+            record.msg = f"{record.getMessage()}: {type(cause).__name__}: {cause}"
+            record.args = None
+        record.exc_info = record.exc_text = record.stack_info = None
+        return True
+
+
 class RedactingJsonFormatter(JsonFormatter):
     """python-json-logger's formatter, with the finished line redacted.
 

@@ -4,6 +4,7 @@ analysts' document downloads (staff session)."""
 
 import hmac
 import json
+import logging
 import tempfile
 from urllib.parse import unquote_plus
 
@@ -18,11 +19,14 @@ from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
+from api_common.problem_types import title_of
 from api_common.problems import ProblemError, problem_json_response
 from claims import errors, services, tasks, uploads
 from claims.models import DocumentFile
 
 CHUNK = 64 * 1024
+
+logger = logging.getLogger(__name__)
 
 
 def _problem(error: ProblemError, **extra):
@@ -146,7 +150,17 @@ class StorageNotificationView(View):
             )
         if keys:
             # Answer the bucket at once; the check (HEAD + first bytes) runs in a worker.
-            tasks.confirm_uploads.delay(keys)
+            try:
+                tasks.confirm_uploads.apply_async((keys,), retry=False)
+            except Exception:  # the broker is down: a non-2xx makes the bucket resend
+                logger.warning("Storage notification for %d file(s) not queued: the "
+                               "broker did not answer", len(keys), exc_info=True)
+                return problem_json_response(
+                    problem_id="upload-notification-not-queued", status=503,
+                    title=title_of("upload-notification-not-queued"),
+                    detail="A fila de tarefas não respondeu; reenvie a notificação.",
+                    headers={"Retry-After": "30"},
+                )
         return HttpResponse(status=204)
 
 

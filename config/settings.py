@@ -160,10 +160,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
 CACHES = {
-    # Token-issuance limits are counted in the cache: production points this at Redis
-    # so every web process shares the counters.
+    # Rate limits are counted in the cache: production points this at Redis so every
+    # web process shares the counters. Without it each process counts alone
+    # (api_common.ratelimit), so Redis is never on a request's critical path.
     "default": env.cache("CACHE_URL", default="locmemcache://claims"),
 }
+if CACHES["default"]["BACKEND"].endswith("RedisCache"):
+    # A Redis that does not answer costs a request this much once, not a hung thread.
+    CACHE_TIMEOUT_SECONDS = env.float("CACHE_TIMEOUT_SECONDS", default=0.5)
+    CACHES["default"].setdefault("OPTIONS", {}).update(
+        socket_connect_timeout=CACHE_TIMEOUT_SECONDS, socket_timeout=CACHE_TIMEOUT_SECONDS)
 
 # People's passwords use Django's default (first) hasher; channels' random client secrets
 # use a salted SHA-256 fit for their entropy (claims/oauth/hashers.py).
@@ -453,7 +459,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "processed_folder": str(VAR_DIR / "broker-processed"),
     }
     if CELERY_BROKER_URL.startswith("filesystem")
-    else {}
+    # Publishing tries the broker once: a request (or a pump) never waits out kombu's
+    # reconnection backoff (6 s against a stopped Redis); what it asked for is covered by
+    # the outbox and the sweep. Workers' consumers reconnect on their own terms.
+    else {"max_retries": 0}
 )
 # Webhook delivery has a queue of its own; every other task goes to the default one. A
 # worker started without -Q consumes both (CELERY_TASK_QUEUES), so one worker is enough;
@@ -521,6 +530,7 @@ LOGGING = {
     "filters": {
         "request_id": {"()": "api_common.request_log.RequestIdFilter"},
         "refused_host": {"()": "api_common.request_log.RefusedHostFilter"},
+        "failed_check": {"()": "api_common.request_log.FailedCheckFilter"},
     },
     "formatters": {
         "json": JSON_FORMATTER,
@@ -540,5 +550,7 @@ LOGGING = {
         # A Host outside ALLOWED_HOSTS: one warning line, no traceback.
         "django.security.DisallowedHost": {"handlers": [], "level": "WARNING",
                                            "filters": ["refused_host"], "propagate": True},
+        # A failed readiness check: one line naming the error, not a traceback per probe.
+        "health_check": {"handlers": [], "filters": ["failed_check"], "propagate": True},
     },
 }

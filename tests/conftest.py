@@ -9,7 +9,9 @@ from claims import roles
 from claims.authentication import ACCEPTED_TOKENS
 from tests.claims.lifecycle_helpers import logged_in, staff
 from tests.factories import CoverageFactory, SaleFactory, make_channel
+from api_common.ratelimit import cache_is_back
 from webhooks.pump import forget_pumps_at_work
+from webhooks.queue import broker_is_back
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
 pytest_plugins = ["tests.s3"]
@@ -39,10 +41,14 @@ def _clear_cache():
     cache.clear()  # token rate-limit counters must not leak between tests
     ACCEPTED_TOKENS.clear()  # nor this process's accepted bearer tokens
     forget_pumps_at_work()  # nor a remembered live delivery pump
+    cache_is_back()  # nor an outage of the cache or the broker another test made
+    broker_is_back()
     yield
     cache.clear()
     ACCEPTED_TOKENS.clear()
     forget_pumps_at_work()
+    cache_is_back()
+    broker_is_back()
 
 
 @pytest.fixture
@@ -55,7 +61,8 @@ def one_rate_window(monkeypatch):
     from api_common import ratelimit
 
     start = time.time()
-    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: start))
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: start,
+                                                           monotonic=time.monotonic))
 
 
 def token_request(client, channel, **overrides):

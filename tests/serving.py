@@ -33,7 +33,8 @@ STARTUP_SECONDS = 30
 # Variables of the parent (a developer's shell, CI's PostgreSQL run) that must not decide
 # what the served settings do.
 _OVERRIDDEN = ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "DJANGO_DEBUG",
-               "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE", "MEDIA_ROOT")
+               "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE", "MEDIA_ROOT",
+               "STATIC_ROOT")
 
 
 def free_port() -> int:
@@ -100,22 +101,39 @@ def _stop(process: subprocess.Popen) -> None:
         process.wait()
 
 
+def served_env(folder: Path, **variables: str) -> dict[str, str]:
+    """The production settings on ``folder``'s SQLite database, with ``variables``."""
+    env = {key: value for key, value in os.environ.items() if key not in _OVERRIDDEN}
+    key_file = folder / "secret-key"
+    if not key_file.exists():  # one key per folder: manage.py and gunicorn share sessions
+        key_file.write_text(secrets.token_urlsafe(50))
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SECRET_KEY=key_file.read_text(),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+        MEDIA_ROOT=str(folder / "media"),
+        STATIC_ROOT=str(folder / "static"),  # pages need `manage(folder, "collectstatic")`
+        **variables,
+    )
+    return env
+
+
+def manage(folder: Path, *arguments: str, **variables: str) -> str:
+    """``manage.py`` on the served settings; returns what it printed."""
+    done = subprocess.run([sys.executable, "manage.py", *arguments], cwd=REPO_ROOT,
+                          env=served_env(folder, **variables), capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    return done.stdout
+
+
 @contextmanager
 def gunicorn(folder: Path, *, workers: int = 1, threads: int = 2, **variables: str):
     """Gunicorn with the shipped gunicorn.conf.py; yields its http://host:port."""
     port = free_port()
-    env = {key: value for key, value in os.environ.items() if key not in _OVERRIDDEN}
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
-        MEDIA_ROOT=str(folder / "media"),
-        GUNICORN_BIND=f"127.0.0.1:{port}",
-        WEB_CONCURRENCY=str(workers),
-        GUNICORN_THREADS=str(threads),
-        **variables,
-    )
+    env = served_env(folder, GUNICORN_BIND=f"127.0.0.1:{port}", WEB_CONCURRENCY=str(workers),
+                     GUNICORN_THREADS=str(threads), **variables)
     log = folder / "gunicorn.log"
     with open(log, "wb") as output:
         process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py"],

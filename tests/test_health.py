@@ -48,28 +48,42 @@ def test_readiness_is_200_when_database_cache_broker_and_storage_answer(probe):
     }
 
 
-def test_readiness_is_503_when_the_cache_is_unreachable(probe, settings):
+def test_readiness_names_an_unreachable_cache_and_stays_in_service(probe, settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                                    "LOCATION": f"redis://127.0.0.1:{closed_port()}/0"}}
 
     response = probe.get("/saude/pronto")
 
-    assert response.status_code == 503
-    body = response.json()
-    assert body["status"] == "indisponivel"
-    assert body["verificacoes"] == {"banco-de-dados": "ok", "cache": "falhou", "fila": "ok",
-                                    "armazenamento": "ok"}
+    assert response.status_code == 200  # every request is still served: stay in the pool
+    assert response.json() == {
+        "status": "degradado",
+        "verificacoes": {"banco-de-dados": "ok", "cache": "falhou", "fila": "ok",
+                         "armazenamento": "ok"},
+    }
 
 
-def test_readiness_is_503_when_the_celery_broker_is_unreachable(probe, settings):
+def test_readiness_names_an_unreachable_celery_broker_and_stays_in_service(probe, settings):
     settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{closed_port()}/0"
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
 
     response = probe.get("/saude/pronto")
 
-    assert response.status_code == 503
+    assert response.status_code == 200
+    assert response.json()["status"] == "degradado"
     assert response.json()["verificacoes"]["fila"] == "falhou"
     assert response.json()["verificacoes"]["banco-de-dados"] == "ok"
+
+
+def test_readiness_is_503_when_the_storage_is_unreachable(probe, settings, tmp_path):
+    not_a_folder = tmp_path / "arquivo"
+    not_a_folder.write_text("")
+    settings.MEDIA_ROOT = str(not_a_folder / "media")  # nothing can be written under it
+
+    response = probe.get("/saude/pronto")
+
+    assert response.status_code == 503
+    assert response.json()["status"] == "indisponivel"
+    assert response.json()["verificacoes"]["armazenamento"] == "falhou"
 
 
 def test_readiness_shows_no_host_port_or_error_detail(probe, settings):
@@ -80,7 +94,7 @@ def test_readiness_shows_no_host_port_or_error_detail(probe, settings):
     response = probe.get("/saude/pronto")
 
     text = response.content.decode()
-    assert response.status_code == 503
+    assert response.json()["verificacoes"]["fila"] == "falhou"
     assert str(port) not in text and "senha-do-broker" not in text and "127.0.0.1" not in text
 
 

@@ -4,21 +4,41 @@ covers any number of events, a request lost with a broker that is down only dela
 them (the periodic sweep runs the pump too), and two requests cost one idle look."""
 
 import logging
+import time
 
 from django.conf import settings
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
+# After the broker refused a request, this process asks it nothing for this long: during
+# an outage a write pays one failed connection, not one per request.
+BROKER_RETRY_SECONDS = 5.0
+_broker_away_until = 0.0
+
 
 def request_delivery(*, countdown: float | None = None) -> None:
+    global _broker_away_until
     from webhooks import tasks
 
+    if time.monotonic() < _broker_away_until:
+        return  # the sweep delivers what this request would have
     try:
-        tasks.deliver.apply_async(countdown=countdown, queue=settings.CELERY_WEBHOOK_QUEUE)
-    except Exception:  # the broker is down: the sweep delivers later
-        logger.warning("Could not ask the workers to deliver webhooks; the sweep will",
-                       exc_info=True)
+        # One try: a retry would hold the request (or the pump) for nothing the sweep
+        # does not already cover.
+        tasks.deliver.apply_async(countdown=countdown, queue=settings.CELERY_WEBHOOK_QUEUE,
+                                  retry=False)
+    except Exception as error:  # the broker is down: the sweep delivers later
+        _broker_away_until = time.monotonic() + BROKER_RETRY_SECONDS
+        logger.warning("Could not ask the workers to deliver webhooks (%s: %s); the sweep "
+                       "will, and this process asks again in %.0f s",
+                       type(error).__name__, error, BROKER_RETRY_SECONDS)
+
+
+def broker_is_back() -> None:
+    """Ask the broker again at the next request (tests)."""
+    global _broker_away_until
+    _broker_away_until = 0.0
 
 
 def request_delivery_after_commit() -> None:

@@ -17,6 +17,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -308,14 +309,40 @@ def test_a_plain_worker_without_queues_serves_both_the_webhooks_and_the_default_
         assert receiver.wait_for(1, timeout=30), workers.logs()
 
 
+def open_connections(pid: int, port: int) -> int:
+    """Established TCP connections of process ``pid`` to ``port`` (Linux /proc)."""
+    sockets = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:  # closed meanwhile
+            continue
+        if target.startswith("socket:["):
+            sockets.add(target[len("socket:["):-1])
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            remote_port, state, inode = int(fields[2].rsplit(":", 1)[1], 16), fields[3], fields[9]
+            count += remote_port == port and state == "01" and inode in sockets
+    return count
+
+
 def test_with_two_workers_one_killed_mid_burst_nothing_is_lost(workers):
     limits = {"WEBHOOK_MAX_IN_FLIGHT": "2", "WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT": "4"}
-    doomed = workers.start(**limits)
-    workers.start(**limits)
+    started = [workers.start(**limits), workers.start(**limits)]
     with Receiver(Reply(204, delay=0.5)) as receiver:
         subscription, _ = make_subscription(make_channel(), receiver.url)
         events = [make_event(channel=subscription.channel) for _ in range(20)]
         assert receiver.wait_for(4, timeout=30), workers.logs()
+        # One pump works an endpoint at a time: kill the worker whose requests are in flight.
+        port = urlsplit(receiver.url).port
+
+        def busy():
+            return next((w for w in started if open_connections(w.pid, port)), None)
+
+        wait_until(lambda: busy() is not None, timeout=10, describe=workers.logs)
+        doomed = busy()
         doomed.kill()  # SIGKILL mid-burst: its requests in flight are never recorded
         doomed.wait()
         # The survivor goes on; the sweep hands it the dead worker's expired leases.
