@@ -10,6 +10,10 @@ import multiprocessing
 import os
 
 from api_common.request_log import JSON_FORMATTER
+from config import gunicorn_errors
+
+# Requests Gunicorn cannot parse are answered with problem JSON, not its HTML page.
+gunicorn_errors.install()
 
 
 def _int(name: str, default: int) -> int:

@@ -6,6 +6,7 @@ import hmac
 import json
 import logging
 import tempfile
+import time
 from urllib.parse import unquote_plus
 
 from django.conf import settings
@@ -36,6 +37,31 @@ def _problem(error: ProblemError, **extra):
     )
 
 
+# A refused upload's unread body is read and dropped after the answer is sent, up to
+# this much and this long: a client that sends its whole file without waiting for
+# "100 Continue" then reads the answer, instead of a reset that can destroy it.
+DISCARD_MAX_BYTES = 64 * 1024 * 1024
+DISCARD_MAX_SECONDS = 10
+
+
+def _discard_unread_body(request, response) -> None:
+    def discard():
+        deadline = time.monotonic() + DISCARD_MAX_SECONDS
+        left = DISCARD_MAX_BYTES
+        try:
+            while left > 0 and time.monotonic() < deadline:
+                chunk = request.read(min(CHUNK, left))
+                if not chunk:
+                    return
+                left -= len(chunk)
+        except OSError:  # the client went away: nothing left to protect
+            return
+
+    # Run when the server closes the response, after its last byte went out (Django
+    # calls these from HttpResponse.close(), which WSGI servers call).
+    response._resource_closers.append(discard)
+
+
 @method_decorator(csrf_exempt, name="dispatch")
 class LocalUploadView(View):
     """``PUT url-envio`` in local mode: behaves like a pre-signed S3 PUT.
@@ -61,6 +87,12 @@ class LocalUploadView(View):
         return HttpResponse(status=204)
 
     def put(self, request, token):
+        response = self._put(request, token)
+        if response.status_code >= 400:
+            _discard_unread_body(request, response)
+        return response
+
+    def _put(self, request, token):
         try:
             document = self._document_for(token)
             declared = request.content_type or ""
