@@ -106,6 +106,30 @@ def test_a_bucket_notification_accepts_the_upload(api, number, settings, eager_c
     assert DocumentFile.objects.get().status == DocumentFile.Status.RECEIVED
 
 
+def test_a_notification_the_broker_cannot_take_is_a_503_for_the_bucket_to_resend(
+        api, number, settings, monkeypatch):
+    from kombu.exceptions import OperationalError
+
+    from claims import tasks
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    settings.STORAGE_NOTIFICATION_TOKEN = "segredo-do-bucket"
+    http_put(ask(api, number)["url-envio"], PDF)
+    monkeypatch.setattr(tasks.confirm_uploads, "apply_async", broker_down)
+
+    response = APIClient().post("/armazenamento/notificacoes",
+                                notification(DocumentFile.objects.get().storage_key),
+                                format="json", HTTP_AUTHORIZATION="Bearer segredo-do-bucket")
+
+    assert response.status_code == 503
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["problem-id"] == "upload-notification-not-queued"
+    assert response["Retry-After"] == "30"
+    assert DocumentFile.objects.get().status == DocumentFile.Status.AWAITING_UPLOAD
+
+
 @pytest.mark.parametrize("token", ["", "errado"])
 def test_bucket_notifications_need_the_shared_secret(api, number, settings, token):
     settings.STORAGE_NOTIFICATION_TOKEN = "segredo-do-bucket"
