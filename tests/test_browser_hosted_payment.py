@@ -12,7 +12,8 @@ from playwright.sync_api import expect, sync_playwright
 from claims.workflow import ClaimStatus
 from tests.browser import TIMEOUT_MS, launch, needs_chromium, screenshot_on_failure
 from tests.factories import ClaimFactory
-from tests.test_browser_hosted_pages import PHONE, Visit, _generate_link, hosted  # noqa: F401
+from tests.test_browser_hosted_pages import PHONE, Visit, _generate_link
+from tests.test_browser_hosted_pages import hosted  # noqa: F401 (the fixture, by name)
 
 KEY = "Chave PIX"
 BANK = "Número do banco"
@@ -33,9 +34,10 @@ def _shown(page) -> set[str]:
 
 
 @needs_chromium
+@pytest.mark.usefixtures("hosted")
 @pytest.mark.django_db(transaction=True)
 def test_the_payment_section_shows_only_the_chosen_methods_fields(
-        hosted, live_server, tmp_path, channel, sale):
+        live_server, tmp_path, channel, sale):
     claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
                          status=ClaimStatus.PENDING_PAYMENT_DATA)
     link = _generate_link(live_server.url, channel, sale)
@@ -81,9 +83,10 @@ def test_the_payment_section_shows_only_the_chosen_methods_fields(
 
 
 @needs_chromium
+@pytest.mark.usefixtures("hosted")
 @pytest.mark.django_db(transaction=True)
 def test_without_script_every_methods_group_shows_with_its_legend(
-        hosted, live_server, tmp_path, channel, sale):
+        live_server, tmp_path, channel, sale):
     claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
                          status=ClaimStatus.PENDING_PAYMENT_DATA)
     link = _generate_link(live_server.url, channel, sale)
