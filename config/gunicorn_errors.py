@@ -19,11 +19,16 @@ def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
     from api_common.problems import PROBLEM_CONTENT_TYPE, problem_body
 
     problem = problem_type_for_status(status_int)
-    body = json.dumps(problem_body(
-        problem_id=problem.id, status=status_int, title=problem.title,
-        # Gunicorn's own words ("Invalid HTTP Header: 'CONTENT-TYPE'") say what to fix.
-        detail=mesg or reason,
-    ), ensure_ascii=False).encode()
+    try:
+        document = problem_body(
+            problem_id=problem.id, status=status_int, title=problem.title,
+            # Gunicorn's own words ("Invalid HTTP Header: 'CONTENT-TYPE'") say what to fix.
+            detail=mesg or reason,
+        )
+    except Exception:  # settings unreadable: still JSON, with what is known here
+        document = {"title": problem.title, "status": status_int, "detail": mesg or reason,
+                    "problem-id": problem.id}
+    body = json.dumps(document, ensure_ascii=False).encode()
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
             f"Content-Type: {PROBLEM_CONTENT_TYPE}\r\nContent-Length: {len(body)}\r\n\r\n")
     util.write_nonblock(sock, head.encode("latin-1") + body)

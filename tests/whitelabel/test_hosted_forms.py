@@ -55,6 +55,15 @@ def test_with_every_coverage_communicated_there_is_nothing_to_continue(insured, 
     assert "Todas as coberturas do seu seguro já têm um sinistro em andamento" in page
 
 
+def test_with_no_active_coverage_there_is_nothing_to_choose(insured, sale):
+    sale.coverages.update(is_active=False)
+
+    page = text(insured.get(NEW))
+
+    assert "Nenhuma cobertura do seu seguro está ativa" in page
+    assert "Continuar" not in page and "já comunicado" not in page
+
+
 def test_every_mistake_of_the_opening_shows_in_one_round(insured, sale):
     data = opening(**{
         "requester_name": "",                      # the form's own check
