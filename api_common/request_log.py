@@ -69,11 +69,6 @@ def redact(text: str) -> str:
     return text
 
 
-def current_request_id() -> str | None:
-    """The id of the request being served in this context, if any."""
-    return _request_id.get()
-
-
 def _accepted_request_id(incoming: str) -> str | None:
     if _SANE_REQUEST_ID.fullmatch(incoming) and not _DIGITS_ONLY.fullmatch(incoming):
         return incoming

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONCE, NONE, SELF
+from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
@@ -173,14 +174,7 @@ if CACHES["default"]["BACKEND"].endswith("RedisCache"):
 
 # People's passwords use Django's default (first) hasher; channels' random client secrets
 # use a salted SHA-256 fit for their entropy (claims/oauth/hashers.py).
-PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
-    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
-    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
-    "django.contrib.auth.hashers.ScryptPasswordHasher",
-    "claims.oauth.hashers.ClientSecretHasher",
-]
+PASSWORD_HASHERS = [*global_settings.PASSWORD_HASHERS, "claims.oauth.hashers.ClientSecretHasher"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -380,11 +374,9 @@ OAUTH2_PROVIDER = {
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
     "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
 }
+# django-oauth-toolkit's default, named here because claims' first migration points its
+# foreign key at this setting (the other models' settings are left to their defaults).
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
-OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"
-OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL = "oauth2_provider.RefreshToken"
-OAUTH2_PROVIDER_ID_TOKEN_MODEL = "oauth2_provider.IDToken"
-OAUTH2_PROVIDER_GRANT_MODEL = "oauth2_provider.Grant"
 # An accepted bearer token is not looked up again by the same web process for this long
 # (nor past its expiry): a revoked token or a deactivated channel takes up to this long
 # to be refused everywhere. 0: every call looks the token up.
@@ -457,6 +449,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "data_folder_in": str(VAR_DIR / "broker"),
         "data_folder_out": str(VAR_DIR / "broker"),
         "processed_folder": str(VAR_DIR / "broker-processed"),
+        # Kombu's exchange tables (its default is ./control, wherever the process starts).
+        "control_folder": str(VAR_DIR / "broker-control"),
     }
     if CELERY_BROKER_URL.startswith("filesystem")
     # Publishing tries the broker once: a request (or a pump) never waits out kombu's
