@@ -153,11 +153,11 @@ def allows(action: Action, from_status: str | None) -> bool:
     return from_status in WORKFLOW[action].from_states
 
 
-def next_status(action: Action, from_status: str, wanted: str | None = None) -> str:
-    """The status ``action`` leads to from ``from_status``: ``wanted`` when the move
-    offers a choice, the only target otherwise, the same status where the move keeps it.
-    Does not check ``from_status`` (see :func:`allows`)."""
+def targets(action: Action, from_status: str | None) -> tuple[str | None, ...]:
+    """The statuses ``action`` may lead to from ``from_status``, the first by default:
+    the same status where the move keeps it. Does not check ``from_status`` (see
+    :func:`allows`)."""
     move = WORKFLOW[action]
     if not move.to_states or from_status in move.stays_in:
-        return from_status
-    return wanted or move.to_states[0]
+        return (from_status,)
+    return move.to_states

@@ -11,7 +11,6 @@ from claims.formatting import brl
 from claims.services.common import (
     actor_for,
     available_limits,
-    check_move,
     lock_claim,
     move,
     record,
@@ -32,7 +31,7 @@ def update_outstanding_balance(
     claim = lock_claim(channel=channel, number=number, with_details=True)
     if claim.status in CLOSED_STATUSES:
         raise errors.ClaimClosed()
-    check_move(Action.UPDATE_BALANCE, claim.status, claim.status)
+    move(claim, Action.UPDATE_BALANCE)  # keeps the status
     lmg_available, lmi_available = available_limits(claim.sale, claim.coverage, excluding=claim)
     new_amount = max(
         reserve_amount(

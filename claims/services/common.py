@@ -44,7 +44,7 @@ from claims.workflow import (
     ClaimStatus,
     TimelineEntry,
     allows,
-    next_status,
+    targets,
 )
 
 ZERO = Decimal("0.00")
@@ -56,31 +56,27 @@ DECISIONS = frozenset({*COVER_RECOGNISED, Action.DENY})
 # --- the move --------------------------------------------------------------------------
 
 
-def check_move(action: Action, from_status: str | None, to_status: str | None) -> None:
-    move_ = WORKFLOW[action]
-    if from_status not in move_.from_states:
+def move(claim: Claim, action: Action, wanted: str | None = None) -> str | None:
+    """The one way a service changes (or keeps) a claim's status: check ``action`` from
+    the claim's status and apply it, to ``wanted`` where the move offers a choice (an
+    opening's first status, a reopening's step). Returns the status it had."""
+    from_status = claim.status
+    if not allows(action, from_status):
         raise errors.TransitionNotAllowed(
             f"“{action.label}” não é permitido com o sinistro {_status_phrase(from_status)}."
         )
-    keeps = not move_.to_states or from_status in move_.stays_in
-    if to_status not in ({from_status} if keeps else set(move_.to_states)):
+    choices = targets(action, from_status)
+    to_status = choices[0] if wanted is None else wanted
+    if to_status not in choices:
         raise errors.TransitionNotAllowed(
             f"“{action.label}” não leva o sinistro a “{ClaimStatus(to_status).label}”."
         )
+    claim.status = to_status
+    return from_status
 
 
 def _status_phrase(status: str | None) -> str:
     return "ainda não aberto" if status is None else f"em “{ClaimStatus(status).label}”"
-
-
-def move(claim: Claim, action: Action, wanted: str | None = None) -> str:
-    """Check ``action`` from the claim's status and apply it (to ``wanted`` where the
-    move offers a choice); returns the status it had."""
-    from_status = claim.status
-    to_status = next_status(action, from_status, wanted) if allows(action, from_status) else None
-    check_move(action, from_status, to_status)
-    claim.status = to_status
-    return from_status
 
 
 # --- who acts ------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from claims.selectors import with_known_details
 from claims.services.assignment import record_routing, route_new_claim
 from claims.services.common import (
     ZERO,
-    check_move,
+    move,
     open_claim_on,
     opening_state,
     require_permission,
@@ -89,13 +89,11 @@ def open_claim(
         raise errors.CoverageLmiExhausted()
 
     requirements = _requirements_for(sale, coverage, nature)
-    status = ClaimStatus.PENDING_DOCUMENTS if requirements else ClaimStatus.CREATED
-    check_move(Action.OPEN, None, status)
     now = timezone.now()
     claim = Claim(
         sale=sale,
         coverage=coverage,
-        status=status,
+        status=None,  # not yet opened: the move below sets it
         nature=nature,
         amount=reserve_amount(
             outstanding_balance=outstanding_balance,
@@ -115,6 +113,10 @@ def open_claim(
         additional_data=additional_data or {},
         version=1,
     )
+    # The workflow's choice for an opening: documents to wait for, or none.
+    move(claim, Action.OPEN,
+         wanted=ClaimStatus.PENDING_DOCUMENTS if requirements else ClaimStatus.CREATED)
+    status = claim.status
     # The clock after the opening step (its history row, written below, has this very
     # time), so the INSERT carries it and no UPDATE follows.
     opened = ClaimHistory(action=Action.OPEN, to_status=status, created_at=now)

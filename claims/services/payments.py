@@ -13,7 +13,6 @@ from claims.formatting import brl
 from claims.models import BeneficiaryKind, Channel, Claim, Payment
 from claims.services.common import (
     actor_for,
-    check_move,
     lock_claim,
     move,
     record,
@@ -153,7 +152,7 @@ def settle_payment(
             f"O pagamento já foi liquidado pela transação {payment.financial_transaction_id} "
             f"em {payment.paid_on:%d/%m/%Y}."
         )
-    check_move(Action.SETTLE_PAYMENT, claim.status, claim.status)
+    move(claim, Action.SETTLE_PAYMENT)  # keeps the status
     registered_on = timezone.localdate(payment.created_at)
     if not registered_on <= paid_on <= timezone.localdate():
         raise errors.PaymentNotAllowed(
