@@ -11,7 +11,7 @@ from tests.claims.lifecycle_helpers import logged_in, staff
 from tests.factories import CoverageFactory, SaleFactory, make_channel
 from api_common.ratelimit import cache_is_back
 from webhooks.pump import forget_pumps_at_work
-from webhooks.queue import broker_is_back
+from webhooks.tasks import broker_is_back
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
 pytest_plugins = ["tests.s3"]

@@ -29,7 +29,7 @@ from django.db.models import Exists, Min, OuterRef, Subquery
 from django.utils import timezone
 
 from webhooks import breaker, claiming, metrics, recording, relay
-from webhooks import queue as queue_
+from webhooks import tasks
 from webhooks import sender as sender_module
 from webhooks.models import Delivery, Pump, Subscription, deliverable
 
@@ -244,11 +244,11 @@ def _wait(results: "queue.SimpleQueue", *, in_flight: int, until: float) -> list
 
 def _ask_for_the_next_pump(*, handed_back: bool) -> None:
     if handed_back:
-        queue_.request_delivery()
+        tasks.request_delivery()
         return
     wait = seconds_to_next_work(timezone.now())
     if wait is not None and wait <= SHORT_WAIT_SECONDS:
-        queue_.request_delivery(countdown=wait)
+        tasks.request_delivery(countdown=wait)
 
 
 def seconds_to_next_work(now: dt.datetime) -> float | None:

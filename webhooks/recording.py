@@ -19,7 +19,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from webhooks import breaker, delivery, metrics
+from webhooks import breaker, metrics, retry_policy
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
 from webhooks.sender import Result
 
@@ -45,8 +45,8 @@ def record(results: list[Result], *, now: dt.datetime | None = None) -> None:
             delivery_id=result.job.delivery_id, attempted_at=result.attempted_at,
             status_code=result.outcome.status_code, duration_ms=result.outcome.duration_ms,
             error_class=result.outcome.error_class,
-            receiver_fault=delivery.receiver_fault(result.outcome.status_code),
-            response_excerpt=delivery.excerpt_text(result.outcome),
+            receiver_fault=retry_policy.receiver_fault(result.outcome.status_code),
+            response_excerpt=retry_policy.excerpt_text(result.outcome),
         )
         for result in results
     )
@@ -139,7 +139,7 @@ def _failed(subscription: Subscription, result: Result, now: dt.datetime) -> Non
         logger.warning("Webhook subscription %s paused after %d failures in a row",
                        subscription.pk, subscription.consecutive_failures)
     if subscription.is_active:
-        reason = delivery.disable_reason(subscription, result.outcome, now)
+        reason = retry_policy.disable_reason(subscription, result.outcome, now)
         if reason:
             subscription.is_active = False
             subscription.disabled_at = now
@@ -166,9 +166,9 @@ def _schedule(failed: list[Result], active: dict[object, bool], now: dt.datetime
             continue
         retry_in = None
         if active.get(result.job.subscription_id, True):
-            retry_in = delivery.retry_delay(
+            retry_in = retry_policy.retry_delay(
                 attempts=row["attempt_count"],
-                retry_after=delivery.retry_after_seconds(result.outcome, now))
+                retry_after=retry_policy.retry_after_seconds(result.outcome, now))
         item = Delivery(pk=row["pk"], attempt_count=row["attempt_count"], lease_until=None,
                         leased_by=None)
         if retry_in is None:

@@ -20,7 +20,7 @@ from claims.models import Channel, webhook_envelope
 from claims.workflow import EventName
 from webhooks import delivery as delivery_engine
 from webhooks import relay
-from webhooks import errors, queue, selectors, signing
+from webhooks import errors, selectors, signing, tasks
 from webhooks.destinations import validate_destination
 from webhooks.models import Delivery, Subscription
 
@@ -164,7 +164,7 @@ def send_ping(*, channel: Channel, subscription_id) -> Delivery:
         ),
         next_attempt_at=now,
     )
-    queue.request_delivery_after_commit()
+    tasks.request_delivery_after_commit()
     return delivery
 
 

@@ -1,9 +1,18 @@
-"""Celery tasks of the webhooks, on their own queue (CELERY_WEBHOOK_QUEUE): thin, they
-call webhooks.pump and webhooks.delivery."""
+"""Celery tasks of the webhooks, on their own queue (CELERY_WEBHOOK_QUEUE), and asking
+for them: thin, they call webhooks.pump and webhooks.delivery.
+
+A request to deliver is a small task that runs the pump, which finds every due delivery
+itself: so one request covers any number of events, a request lost with a broker that
+is down only delays them (the periodic sweep runs the pump too), and two requests cost
+one idle look."""
+
+import logging
+import time
 
 from celery import shared_task
 from celery.signals import worker_process_init
 from django.conf import settings
+from django.db import transaction
 
 
 @worker_process_init.connect
@@ -30,3 +39,48 @@ def sweep_deliveries() -> None:
     from webhooks import delivery
 
     delivery.sweep()
+
+
+# --- asking for a delivery ---------------------------------------------------------------
+
+logger = logging.getLogger(__name__)
+
+# After the broker refused a request, this process asks it nothing for this long: during
+# an outage a write pays one failed connection, not one per request.
+BROKER_RETRY_SECONDS = 5.0
+_broker_away_until = 0.0
+
+
+def request_delivery(*, countdown: float | None = None) -> None:
+    global _broker_away_until
+    if time.monotonic() < _broker_away_until:
+        return  # the sweep delivers what this request would have
+    try:
+        # One try: a retry would hold the request (or the pump) for nothing the sweep
+        # does not already cover.
+        deliver.apply_async(countdown=countdown, queue=settings.CELERY_WEBHOOK_QUEUE,
+                                  retry=False)
+    except Exception as error:  # the broker is down: the sweep delivers later
+        _broker_away_until = time.monotonic() + BROKER_RETRY_SECONDS
+        logger.warning("Could not ask the workers to deliver webhooks (%s: %s); the sweep "
+                       "will, and this process asks again in %.0f s",
+                       type(error).__name__, error, BROKER_RETRY_SECONDS)
+
+
+def broker_is_back() -> None:
+    """Ask the broker again at the next request (tests)."""
+    global _broker_away_until
+    _broker_away_until = 0.0
+
+
+def request_delivery_after_commit() -> None:
+    """Once the current transaction commits (at once outside one), unless a pump with
+    free slots is at work: it looks for new events every round (webhooks.pump)."""
+    transaction.on_commit(_request_unless_a_pump_is_at_work)
+
+
+def _request_unless_a_pump_is_at_work() -> None:
+    from webhooks import pump
+
+    if not pump.pump_at_work():
+        request_delivery()

@@ -118,7 +118,7 @@ def workers(tmp_path, settings, monkeypatch):
     settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
     started = Workers(tmp_path)
     settings.CELERY_WEBHOOK_QUEUE = started.webhook_queue
-    monkeypatch.undo()  # the real webhooks.queue.request_delivery (tests/webhooks/conftest.py)
+    monkeypatch.undo()  # the real webhooks.tasks.request_delivery (tests/webhooks/conftest.py)
     yield started
     started.stop()
     names = [started.webhook_queue, started.default_queue]
