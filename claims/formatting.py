@@ -10,13 +10,6 @@ from stdnum.br import cnpj, cpf
 
 from claims.workflow import TimelineEntry
 
-COVERAGE_LABELS = {
-    "cobertura/morte": "Morte",
-    "cobertura/perda-de-renda": "Perda de renda",
-    "cobertura/invalidez-permanente": "Invalidez permanente",
-}
-
-
 # Media types as people name them (the allowed uploads: UPLOAD_ALLOWED_TYPES).
 MEDIA_TYPE_LABELS = {
     "application/pdf": "PDF",
@@ -35,14 +28,6 @@ def brl(value: Decimal | int | float | None) -> str:
     sign = "-" if amount < 0 else ""
     text = f"{abs(amount):,.2f}".replace(",", "_").replace(".", ",").replace("_", ".")
     return f"{sign}R$ {text}"
-
-
-def coverage_label(name: str) -> str:
-    """``cobertura/perda-de-renda`` -> ``Perda de renda`` (unknown names in words too)."""
-    if name in COVERAGE_LABELS:
-        return COVERAGE_LABELS[name]
-    words = name.removeprefix("cobertura/").replace("-", " ").strip()
-    return words[:1].upper() + words[1:]
 
 
 def media_type_label(content_type: str) -> str:

@@ -8,7 +8,8 @@ import re
 from django import forms
 
 from api_common.problems import flatten_validation_errors
-from claims.models import BeneficiaryKind, Nature, PaymentMethod
+from claims.coverages import Nature
+from claims.models import BeneficiaryKind, PaymentMethod
 from claims.serializers import OpenClaimInputSerializer, PaymentDetailsSerializer
 
 

@@ -7,7 +7,8 @@ from django import forms
 from django.utils import timezone
 
 from claims.forms import OpenClaimForm, PaymentDetailsForm
-from claims.models import NATURES_BY_COVERAGE, BeneficiaryKind, Nature, PaymentMethod
+from claims.coverages import NATURES_BY_COVERAGE, Nature
+from claims.models import BeneficiaryKind, PaymentMethod
 
 
 class HostedOpenClaimForm(OpenClaimForm):

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from claims.formatting import coverage_label
+from claims.coverages import coverage_label
 from claims.models import Claim, ClaimHistory, Coverage, DocumentFile, Sale
 from claims.regulatory_clock import ClockKind
 from claims.workflow import CLOSED_STATUSES, OPEN_STATUSES

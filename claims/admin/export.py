@@ -26,7 +26,8 @@ from django.urls import path, reverse
 from django.utils import timezone
 
 from claims.admin.filters import QueueFilter
-from claims.formatting import coverage_label, person, tax_id
+from claims.coverages import coverage_label
+from claims.formatting import person, tax_id
 from claims.models import Claim
 from claims.regulatory_clock import ClockKind
 from claims.validators import mask_tax_id

@@ -7,7 +7,7 @@ from django.db import connection
 from django.utils import timezone
 
 from claims import queues
-from claims.formatting import coverage_label
+from claims.coverages import coverage_label
 from claims.models import Coverage
 from claims.formatting import person
 from claims.services.assignment import assignable_people

@@ -10,7 +10,7 @@ from django.utils.html import format_html
 from claims.admin.base import ReadOnlyMixin
 from claims.admin.filters import RequirementCoverageFilter, coverage_names
 from claims.admin.search import event_search
-from claims.formatting import COVERAGE_LABELS, coverage_label
+from claims.coverages import CATALOGUE, coverage_label
 from claims.models import DocumentRequirement, Event
 
 
@@ -26,7 +26,7 @@ class DocumentRequirementForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        names = {*COVERAGE_LABELS, *coverage_names()}
+        names = {*CATALOGUE, *coverage_names()}
         if self.instance.coverage_name:
             names.add(self.instance.coverage_name)
         self.fields["coverage_name"].choices = [("", "---------")] + sorted(

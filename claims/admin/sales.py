@@ -11,7 +11,8 @@ from api_common.problems import ProblemError
 from claims import errors, services
 from claims.admin.base import ReadOnlyMixin
 from claims.forms import OpenClaimForm
-from claims.formatting import brl, coverage_label, phone, tax_id
+from claims.coverages import coverage_label
+from claims.formatting import brl, phone, tax_id
 from claims.models import Channel, Claim, Coverage, Sale
 from claims.workflow import OPEN_STATUSES
 

@@ -9,7 +9,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from claims.admin.base import ReadOnlyMixin
-from claims.formatting import coverage_label, person
+from claims.coverages import coverage_label
+from claims.formatting import person
 from claims.models import AssignmentRule, Proposal, Task, Team, TeamMember
 from claims.services.tasks import escalated_tasks_for
 

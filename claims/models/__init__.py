@@ -1,12 +1,10 @@
 """The claims domain's models, split by concern; import them from here."""
 
 from claims.models.claims import (
-    NATURES_BY_COVERAGE,
     BeneficiaryKind,
     Claim,
     ClaimHistory,
     Event,
-    Nature,
     Payment,
     PaymentMethod,
     new_claim_number,
@@ -19,7 +17,6 @@ from claims.models.workbench import AssignmentRule, Proposal, Task, Team, TeamMe
 __all__ = [
     "MONEY",
     "AssignmentRule",
-    "NATURES_BY_COVERAGE",
     "BeneficiaryKind",
     "Channel",
     "Claim",
@@ -29,7 +26,6 @@ __all__ = [
     "DocumentRequest",
     "DocumentRequirement",
     "Event",
-    "Nature",
     "Payment",
     "PaymentMethod",
     "Proposal",

@@ -10,30 +10,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from claims.coverages import Nature
 from claims.models.sales import MONEY, Channel, Coverage, Sale
 from claims.awaiting import Awaiting
 from claims.regulatory_clock import ClockKind
 from claims.workflow import OPEN_STATUSES, Action, ClaimStatus, EventName, TimelineEntry
-
-# Coverage name -> the natures a claim on it may have. Coverages not listed take none.
-NATURES_BY_COVERAGE = {
-    "cobertura/morte": ("morte-acidental", "morte-natural"),
-    "cobertura/perda-de-renda": (
-        "perda-de-renda-desemprego",
-        "perda-de-renda-invalidez-fisica",
-    ),
-}
-
-
-class Nature(models.TextChoices):
-    ACCIDENTAL_DEATH = "morte-acidental", "Morte acidental"
-    NATURAL_DEATH = "morte-natural", "Morte natural"
-    UNEMPLOYMENT = "perda-de-renda-desemprego", "Perda de renda por desemprego"
-    PHYSICAL_DISABILITY = (
-        "perda-de-renda-invalidez-fisica",
-        "Perda de renda por invalidez física",
-    )
-
 
 def new_claim_number() -> str:
     # 12 characters of Crockford base32 (~60 random bits): unique in practice,

@@ -5,8 +5,9 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
-from claims.formatting import coverage_label
-from claims.models.claims import Claim, Nature
+from claims.coverages import coverage_label
+from claims.coverages import Nature
+from claims.models.claims import Claim
 
 
 class DocumentRequirement(models.Model):

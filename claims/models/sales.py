@@ -5,7 +5,7 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
-from claims.formatting import coverage_label
+from claims.coverages import coverage_label
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
 

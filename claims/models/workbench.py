@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from claims.coverages import coverage_label
 from claims.formatting import person
 from claims.models.claims import Claim
 from claims.models.sales import Channel
@@ -94,8 +95,6 @@ class AssignmentRule(models.Model):
         ]
 
     def __str__(self):
-        from claims.formatting import coverage_label
-
         channel = self.channel.name if self.channel_id else "qualquer canal"
         coverage = coverage_label(self.coverage_name) if self.coverage_name else "qualquer cobertura"
         return f"{channel}, {coverage} → {self.team}"

@@ -22,8 +22,9 @@ from api_common.serializers import (
     QueryParametersSerializer,
     UTCDateTimeField,
 )
-from claims.formatting import coverage_label
-from claims.models import NATURES_BY_COVERAGE, Nature, Payment, PaymentMethod
+from claims.coverages import coverage_label
+from claims.coverages import NATURES_BY_COVERAGE, Nature
+from claims.models import Payment, PaymentMethod
 from claims.services import media_type_for
 from claims.validators import (
     mask_tax_id,

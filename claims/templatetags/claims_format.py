@@ -2,12 +2,12 @@
 
 from django import template
 
-from claims import formatting
+from claims import coverages, formatting
 
 register = template.Library()
 
 register.filter("brl", formatting.brl)
-register.filter("coverage_label", formatting.coverage_label)
+register.filter("coverage_label", coverages.coverage_label)
 register.filter("tax_id", formatting.tax_id)
 register.filter("history_label", formatting.history_label)
 register.filter("payment_method", formatting.payment_method_summary)
