@@ -7,13 +7,13 @@ technical 404/500 pages when DEBUG is on, a refused Host before any view runs, a
 library's HTML. It goes first in MIDDLEWARE so it sees every other middleware's answer.
 """
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 
 from api_common.problem_types import problem_type_for_status
 from api_common.problems import (
     PROBLEM_CONTENT_TYPE,
-    PROBLEM_PAGES_PREFIX,
     RequestBodyTooLarge,
     is_machine_path,
     problem_error_response,
@@ -32,7 +32,7 @@ _DETAILS = {
 # could: no shared or browser cache may keep it. The schema, its docs page and the
 # problem pages describe the API and hold nothing personal.
 _PRIVATE_PREFIX = "/api/v1/"
-_PUBLIC_PREFIXES = ("/api/v1/schema/", "/api/v1/docs/", PROBLEM_PAGES_PREFIX)
+_PUBLIC_PREFIXES = ("/api/v1/schema/", "/api/v1/docs/")
 
 
 class MachinePathMiddleware:
@@ -47,7 +47,8 @@ class MachinePathMiddleware:
             and not self._is_problem_already(request, response)
         ):
             response = self._problem_for(request, response)
-        if request.path.startswith(_PRIVATE_PREFIX) and not request.path.startswith(_PUBLIC_PREFIXES):
+        if request.path.startswith(_PRIVATE_PREFIX) and not request.path.startswith(
+                (*_PUBLIC_PREFIXES, settings.PROBLEM_PAGES_PREFIX)):
             response["Cache-Control"] = "no-store"
         return response
 

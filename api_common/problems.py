@@ -22,14 +22,13 @@ from api_common.problem_types import PROBLEM_TYPES, title_of
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-# Paths whose callers are programs: errors there are problem JSON, never HTML pages.
-MACHINE_PATH_PREFIXES = ("/api/", "/oauth/", "/uploads/", "/armazenamento/")
-# ...except the pages the problems' ``type`` URLs open: those are for people.
-PROBLEM_PAGES_PREFIX = "/api/v1/problemas/"
 
 
 def is_machine_path(path: str) -> bool:
-    return path.startswith(MACHINE_PATH_PREFIXES) and not path.startswith(PROBLEM_PAGES_PREFIX)
+    """Whose callers are programs (``MACHINE_PATH_PREFIXES``): errors there are problem
+    JSON, never HTML pages; except the problem pages themselves, which are for people."""
+    return path.startswith(settings.MACHINE_PATH_PREFIXES) and \
+        not path.startswith(settings.PROBLEM_PAGES_PREFIX)
 
 
 class ProblemError(Exception):

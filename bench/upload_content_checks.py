@@ -6,7 +6,7 @@ about 20 MB (``UPLOAD_MAX_BYTES``), next to reading the same file once from disk
 Files are made here: a PDF padded with a stream, a JPEG and a PNG of random pixels
 (the worst case: noise does not compress), and a HEIF box structure with a large
 ``mdat``. Each is written to a temporary folder and checked through
-``claims.file_checks.problem_with`` as the service does for local uploads; the bytes
+``claims.documents.checks.problem_with`` as the service does for local uploads; the bytes
 the check read are counted. The S3 path uses ranged GETs for the same reads.
 """
 
@@ -31,8 +31,8 @@ django.setup()
 
 from PIL import Image  # noqa: E402
 
-from claims import file_checks  # noqa: E402
-from claims.uploads import StoredObject  # noqa: E402
+from claims.documents import checks  # noqa: E402
+from claims.documents.storage import StoredObject  # noqa: E402
 
 
 class CountingFile(io.FileIO):
@@ -93,7 +93,7 @@ def main() -> None:
             stored = StoredObject(size=len(content), content_type="",
                                   open=lambda whole=False, p=path: CountingFile(p))
             started = time.perf_counter()
-            problem = file_checks.problem_with(content_type, stored)
+            problem = checks.problem_with(content_type, stored)
             check = time.perf_counter() - started
             assert problem == "", problem
             print(f"{content_type:<16}{len(content) / 1e6:>9.1f}{check * 1000:>10.1f}"

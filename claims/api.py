@@ -10,7 +10,8 @@ from rest_framework.views import APIView
 from api_common.pagination import PAGINATION_PARAMETERS, OpaqueCursorPagination, page_schema
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
 from idempotency.services import idempotent
-from claims import selectors, services, uploads
+from claims import selectors, services
+from claims.documents import storage
 from claims.throttles import ChannelRateThrottle, UploadUrlRateThrottle
 from claims.serializers import (
     ClaimListQuerySerializer,
@@ -193,7 +194,7 @@ class DocumentDownloadApi(APIView):
         document = selectors.received_file_for_channel(
             channel=request.user.channel, number=number, file_id=file_id
         )
-        response = HttpResponseRedirect(uploads.file_download_url(
+        response = HttpResponseRedirect(storage.file_download_url(
             file_id=document.pk, key=document.storage_key, file_name=document.file_name,
             content_type=document.content_type,
         ))

@@ -19,7 +19,8 @@ from unittest import mock
 from django.conf import settings
 from django.utils import timezone
 
-from claims import services, uploads
+from claims import services
+from claims.documents import storage
 from claims.models import Claim, ClaimHistory, Proposal
 from claims.serializers import PaymentDetailsSerializer
 
@@ -107,7 +108,7 @@ class Workload:
     def _send_documents(self, channel, claim, moment):
         """The channel sends every requested document (local storage only: with S3 the
         bytes would have to travel to the bucket, so the claim keeps waiting)."""
-        if uploads.uses_s3():
+        if storage.uses_s3():
             return
         with at(moment):
             for doc_type in sorted({r.doc_type for r in claim.document_requests.all()}):

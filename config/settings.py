@@ -502,6 +502,12 @@ CELERY_BEAT_SCHEDULE = {
 # first answer for this long (idempotency.services).
 IDEMPOTENCY_KEY_HOURS = env.int("IDEMPOTENCY_KEY_HOURS", default=24)
 
+# Paths whose callers are programs (the API, the token endpoint, uploads, the storage's
+# notifications and downloads): errors there are problem JSON, never HTML pages
+# (api_common.middleware); except the pages each problem's `type` opens, for people.
+MACHINE_PATH_PREFIXES = ("/api/", "/oauth/", "/uploads/", "/armazenamento/")
+PROBLEM_PAGES_PREFIX = "/api/v1/problemas/"
+
 # --- Operations: health probes, structured logs (docs/operations.md) ----------------------
 # Load balancers probe /saude/vivo and /saude/pronto over plain http (no redirect).
 # /metricas is not exempt: its scrape carries a bearer token, which plain http would

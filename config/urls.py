@@ -8,12 +8,6 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from api_common import health
 from api_common.problem_pages import problem_detail, problem_index
 from claims.oauth.views import RateLimitedTokenView
-from claims.upload_views import (
-    DocumentDownloadView,
-    FileDownloadView,
-    LocalUploadView,
-    StorageNotificationView,
-)
 from webhooks.metrics import views as metrics_views
 
 api_v1 = [
@@ -34,12 +28,8 @@ api_v1 = [
 urlpatterns = [
     path("oauth/token", RateLimitedTokenView.as_view(), name="oauth-token"),
     path("api/v1/", include(api_v1)),
-    # Not under /api/v1: the caller holds a signed URL, not a channel token.
-    path("uploads/<str:token>", LocalUploadView.as_view(), name="document-upload"),
-    path("armazenamento/notificacoes", StorageNotificationView.as_view(),
-         name="storage-notifications"),
-    path("armazenamento/arquivos/<str:token>", FileDownloadView.as_view(), name="document-file"),
-    path("documentos/<str:token>", DocumentDownloadView.as_view(), name="document-download"),
+    # Uploads, downloads and the bucket's notifications (signed URLs, not channel tokens).
+    path("", include("claims.documents.urls")),
     path("segurado/", include("whitelabel.urls")),
     path("admin/", admin.site.urls),
     # Asked for by browsers on pages that link no icon (a file opened inline, JSON in a

@@ -5,7 +5,7 @@ import socket
 import pytest
 from moto.server import ThreadedMotoServer
 
-from claims import uploads
+from claims.documents import storage
 
 BUCKET = "sinistros-teste"
 
@@ -40,7 +40,7 @@ def use_s3(settings, endpoint: str):
             "secret_key": "teste-segredo", "region_name": "us-east-1",
             "querystring_expire": 300, "addressing_style": "path"}},
     }
-    client = uploads.s3_client()
+    client = storage.s3_client()
     try:
         client.create_bucket(Bucket=BUCKET)
     except client.exceptions.BucketAlreadyOwnedByYou:

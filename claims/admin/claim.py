@@ -13,7 +13,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from api_common.problems import ProblemError
-from claims import errors, selectors, services, uploads
+from claims import errors, selectors, services
+from claims.documents import storage
 from claims.admin.actions import ACTIONS
 from claims.admin.export import ExportView
 from claims.admin.filters import (
@@ -28,7 +29,8 @@ from claims.admin.pagination import IdsFirstPaginator
 from claims.admin.search import claim_search
 from claims.admin.workbench import WorkbenchViews
 from claims.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
-from claims.formatting import brl, coverage_label, person
+from claims.coverages import coverage_label
+from claims.formatting import brl, person
 from claims.models import Claim, DocumentFile
 from claims.queues import MINE, QUEUE_LABELS, QUEUE_ORDER, team_ids
 from claims.regulatory_clock import ClockKind
@@ -245,7 +247,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             document.type_title = titles.get(document.doc_type, "Outros documentos")
         for document in received:
             # Short-lived links, made when the page is shown; never a public URL.
-            document.download_url = uploads.download_url(
+            document.download_url = storage.download_url(
                 document.storage_key, file_name=document.file_name,
                 content_type=document.content_type)
         return {

@@ -19,7 +19,7 @@ needs to tell a cut file from a whole one, and no more:
   decoder), so a file cut exactly at a box boundary, or with damaged coded data,
   passes.
 
-``stored`` is a ``claims.uploads.StoredObject``: its size, and ``open(whole=...)`` giving
+``stored`` is a ``claims.documents.storage.StoredObject``: its size, and ``open(whole=...)`` giving
 a seekable binary file (a local file, or the ranged S3 reader, which then fetches only
 what is read).
 """

@@ -22,7 +22,8 @@ from django.views.decorators.csrf import csrf_exempt
 
 from api_common.problem_types import title_of
 from api_common.problems import ProblemError, problem_json_response
-from claims import errors, services, tasks, uploads
+from claims import errors, services, tasks
+from claims.documents import storage
 from claims.models import DocumentFile
 
 CHUNK = 64 * 1024
@@ -128,7 +129,7 @@ class LocalUploadView(View):
     @staticmethod
     def _document_for(token: str) -> DocumentFile:
         try:
-            file_id, content_type = uploads.read_local_upload_token(token)
+            file_id, content_type = storage.read_local_upload_token(token)
         except signing.SignatureExpired:
             raise errors.UploadLinkExpired() from None
         except signing.BadSignature:
@@ -205,7 +206,7 @@ class DocumentDownloadView(View):
         if not request.user.has_perm("claims.view_claim"):
             return HttpResponse("Acesso negado.", status=403)
         try:
-            key = uploads.read_download_token(token)
+            key = storage.read_download_token(token)
         except signing.BadSignature:  # includes SignatureExpired
             return HttpResponse("Link expirado ou inválido.", status=403)
         document = DocumentFile.objects.filter(storage_key=key).first()
@@ -227,7 +228,7 @@ class FileDownloadView(View):
 
     def get(self, request, token):
         try:
-            file_id = uploads.read_file_download_token(token)
+            file_id = storage.read_file_download_token(token)
         except signing.BadSignature:  # includes SignatureExpired
             return _problem(errors.DownloadLinkInvalid())
         document = DocumentFile.objects.filter(
@@ -237,7 +238,7 @@ class FileDownloadView(View):
         response = FileResponse(
             default_storage.open(document.storage_key, "rb"), content_type=document.content_type,
         )
-        response["Content-Disposition"] = uploads.content_disposition(
+        response["Content-Disposition"] = storage.content_disposition(
             document.file_name, attachment=True)
         response["Cache-Control"] = "private, no-store"
         response["X-Content-Type-Options"] = "nosniff"

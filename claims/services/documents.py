@@ -8,7 +8,8 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from claims import errors, file_checks, uploads
+from claims import errors
+from claims.documents import checks, storage
 from claims.formatting import file_size, media_type_label, media_types_in_words
 from claims.models import Channel, Claim, DocumentFile, DocumentRequest
 from claims.services.common import lock_claim, move, record
@@ -62,13 +63,13 @@ def request_document_upload(
         storage_key=f"sinistros/{secrets.token_urlsafe(24)}.{extension}",
         upload_expires_at=timezone.now() + dt.timedelta(seconds=settings.UPLOAD_URL_EXPIRE_SECONDS),
     )
-    url = uploads.upload_url(
+    url = storage.upload_url(
         file_id=document.id, key=document.storage_key, content_type=content_type
     )
     return document, url
 
 
-def _rejection_reason(document: DocumentFile, stored: uploads.StoredObject) -> str:
+def _rejection_reason(document: DocumentFile, stored: storage.StoredObject) -> str:
     if stored.size == 0:
         return "Arquivo vazio."
     # Analysts read these on the claim page and channels in the problem's detail: media
@@ -83,7 +84,7 @@ def _rejection_reason(document: DocumentFile, stored: uploads.StoredObject) -> s
         return (f"Arquivos {media_type_label(document.content_type)} não são aceitos: envie "
                 f"{media_types_in_words(settings.UPLOAD_ALLOWED_TYPES.values())}.")
     # Bounded: the size was checked above, and PDF/HEIF checks read only a few KiB.
-    return file_checks.problem_with(document.content_type, stored)
+    return checks.problem_with(document.content_type, stored)
 
 
 # Rejections for this reason start so (the upload URL answers them differently).
@@ -96,7 +97,7 @@ def _reject(document: DocumentFile, reason: str, size: int | None) -> None:
     document.size = size
     document.save(update_fields=["status", "rejection_reason", "size"])
     # What broke the rules is not kept: it never counts and may be hostile content.
-    uploads.delete(document.storage_key)
+    storage.delete(document.storage_key)
 
 
 def rejected_for_closed_claim(document: DocumentFile) -> bool:
@@ -123,13 +124,13 @@ def confirm_document_upload(*, file_id) -> DocumentFile:
 
 def _check_stored(document: DocumentFile) -> DocumentFile:
     """``confirm_document_upload`` on a file row the caller locked, awaiting upload."""
-    stored = uploads.inspect(document.storage_key)
+    stored = storage.inspect(document.storage_key)
     if stored is None:
         return document
     # The content is read before the claim is locked: a check may read a whole image.
     try:
         reason = _rejection_reason(document, stored)
-    except uploads.StoredObjectChanged:
+    except storage.StoredObjectChanged:
         return document  # replaced while being read (S3): the next check sees the new one
     if reason:
         _reject(document, reason, stored.size)
@@ -178,7 +179,7 @@ def store_local_upload(*, file_id, content) -> DocumentFile:
     document = DocumentFile.objects.select_for_update().get(pk=file_id)
     if document.status != DocumentFile.Status.AWAITING_UPLOAD:
         raise errors.UploadAlreadyReceived()
-    uploads.save_local(document.storage_key, content)
+    storage.save_local(document.storage_key, content)
     return _check_stored(document)  # the row is already locked: no second lock
 
 
@@ -199,7 +200,7 @@ UPLOAD_GRACE = dt.timedelta(minutes=5)
 def verify_pending_uploads(*, channel: Channel, number: str) -> None:
     """S3 mode: accept the claim's files that reached the bucket but whose notification
     has not arrived (yet), so a read right after the PUT already shows them."""
-    if not uploads.uses_s3():
+    if not storage.uses_s3():
         return  # local uploads are checked as they arrive
     awaiting = DocumentFile.objects.filter(
         claim__number=number, claim__sale__channel=channel,

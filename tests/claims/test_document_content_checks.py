@@ -5,7 +5,7 @@ upload URL and in the bucket, and the bucket check reads only what it needs."""
 import pytest
 import requests
 
-from claims import uploads
+from claims.documents import storage
 from claims.models import DocumentFile
 from tests.claims.documents_helpers import (
     HEIC,
@@ -167,7 +167,7 @@ def bytes_read_from_bucket(s3):
     def count(http_response, parsed, **kwargs):
         counted.append(int(parsed.get("ContentLength", 0)))
 
-    events = uploads.s3_client().meta.events
+    events = storage.s3_client().meta.events
     events.register("after-call.s3.GetObject", count)
     yield counted
     events.unregister("after-call.s3.GetObject", count)
@@ -216,7 +216,7 @@ def test_an_object_replaced_while_being_checked_is_left_for_the_next_check(
     url = ask(api, number, name)
     requests.put(url, data=content, headers={"Content-Type": "image/png"}, timeout=10)
     key = DocumentFile.objects.get().storage_key
-    inspect = uploads.inspect
+    inspect = storage.inspect
 
     def inspect_then_replace(stored_key):
         stored = inspect(stored_key)
@@ -224,11 +224,11 @@ def test_an_object_replaced_while_being_checked_is_left_for_the_next_check(
                       ContentType="image/png")
         return stored
 
-    monkeypatch.setattr(uploads, "inspect", inspect_then_replace)
+    monkeypatch.setattr(storage, "inspect", inspect_then_replace)
     assert received(api, number) == []
     assert DocumentFile.objects.get().status == DocumentFile.Status.AWAITING_UPLOAD
 
-    monkeypatch.setattr(uploads, "inspect", inspect)
+    monkeypatch.setattr(storage, "inspect", inspect)
     assert received(api, number) == []  # the next check reads the replacement: not a PNG
     document = DocumentFile.objects.get()
     assert document.status == DocumentFile.Status.REJECTED

@@ -295,7 +295,7 @@ def test_a_tampered_link_is_refused(api, number):
 
 
 def test_a_link_for_another_file_cannot_be_forged_from_a_valid_one(api, number):
-    from claims.uploads import local_upload_token
+    from claims.documents.storage import local_upload_token
 
     ask(api, number)
     forged = local_upload_token(DocumentFile.objects.get().id, "image/png")  # wrong media type

@@ -6,7 +6,7 @@ import pytest
 import requests
 from rest_framework.test import APIClient
 
-from claims import uploads
+from claims.documents import storage
 from claims.models import Claim, DocumentFile, Event
 from claims.services import sweep_pending_uploads
 from claims.workflow import ClaimStatus
@@ -151,7 +151,7 @@ def test_wrong_content_in_the_bucket_is_rejected_and_removed(api, number):
     document = DocumentFile.objects.get()
     assert document.status == DocumentFile.Status.REJECTED
     assert "não é um arquivo PDF" in document.rejection_reason
-    listed = uploads.s3_client().list_objects_v2(Bucket=BUCKET).get("Contents", [])
+    listed = storage.s3_client().list_objects_v2(Bucket=BUCKET).get("Contents", [])
     assert listed == []
 
 
@@ -168,14 +168,14 @@ def test_analysts_get_a_short_lived_presigned_download_link(api, number):
     http_put(ask(api, number)["url-envio"], PDF)
     api.get(f"/api/v1/sinistros/{number}")
 
-    link = uploads.download_url(DocumentFile.objects.get().storage_key)
+    link = storage.download_url(DocumentFile.objects.get().storage_key)
 
     assert "X-Amz-Expires=300" in link
     assert requests.get(link, timeout=10).content == PDF
 
 
 def bucket_keys() -> list[str]:
-    listed = uploads.s3_client().list_objects_v2(Bucket=BUCKET).get("Contents", [])
+    listed = storage.s3_client().list_objects_v2(Bucket=BUCKET).get("Contents", [])
     return [item["Key"] for item in listed]
 
 

@@ -16,7 +16,7 @@ from claims.formatting import (
 )
 from claims.models import DocumentFile
 from claims.services.documents import _rejection_reason
-from claims.uploads import StoredObject
+from claims.documents.storage import StoredObject
 
 
 @pytest.mark.parametrize(("content_type", "words"), [

@@ -10,8 +10,9 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods
 
 from api_common.problems import ProblemError
-from claims import errors, services, uploads
-from claims.formatting import coverage_label
+from claims import errors, services
+from claims.documents import storage
+from claims.coverages import coverage_label, pays_on_death
 from claims.forms import PaymentDetailsForm
 from claims.workflow import ClaimStatus
 from whitelabel import selectors, wording
@@ -22,8 +23,6 @@ from whitelabel.forms import (
 )
 from whitelabel.views.session import insured_page
 
-
-DEATH_COVERAGES = {"cobertura/morte"}
 
 
 def _claim_url(number: str) -> str:
@@ -96,7 +95,7 @@ def open_claim(request):
                 return HttpResponseRedirect(_claim_url(claim.number))
     else:
         # After a death, whoever reports it is someone else: nothing of the insured's.
-        insured = {} if chosen in DEATH_COVERAGES else {
+        insured = {} if pays_on_death(chosen) else {
             "requester_name": sale.insured_name, "contact_name": sale.insured_name,
             "contact_email": sale.insured_email,
             "contact_area_code": sale.insured_phone_area_code,
@@ -127,7 +126,7 @@ def claim(request, number: str):
                                   | set(settings.UPLOAD_ALLOWED_TYPES.values()))),
     })
     # The browser sends files straight to the storage (S3 or our upload URL).
-    response._csp_update = {"connect-src": uploads.browser_upload_origins()}
+    response._csp_update = {"connect-src": storage.browser_upload_origins()}
     return response
 
 
