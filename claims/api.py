@@ -194,7 +194,7 @@ class DocumentDownloadApi(APIView):
         document = selectors.received_file_for_channel(
             channel=request.user.channel, number=number, file_id=file_id
         )
-        response = HttpResponseRedirect(storage.file_download_url(
+        response = HttpResponseRedirect(storage.current().file_download_url(
             file_id=document.pk, key=document.storage_key, file_name=document.file_name,
             content_type=document.content_type,
         ))

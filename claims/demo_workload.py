@@ -108,7 +108,7 @@ class Workload:
     def _send_documents(self, channel, claim, moment):
         """The channel sends every requested document (local storage only: with S3 the
         bytes would have to travel to the bucket, so the claim keeps waiting)."""
-        if storage.uses_s3():
+        if not storage.current().receives_files:
             return
         with at(moment):
             for doc_type in sorted({r.doc_type for r in claim.document_requests.all()}):

@@ -247,7 +247,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             document.type_title = titles.get(document.doc_type, "Outros documentos")
         for document in received:
             # Short-lived links, made when the page is shown; never a public URL.
-            document.download_url = storage.download_url(
+            document.download_url = storage.current().download_url(
                 document.storage_key, file_name=document.file_name,
                 content_type=document.content_type)
         return {

@@ -1,14 +1,14 @@
 """Where claim documents are stored and how callers PUT them there.
 
-Two modes, chosen by ``DOCUMENT_STORAGE``:
+Two storages, one chosen by ``DOCUMENT_STORAGE`` (:func:`current`):
 
-- ``s3``: any S3-compatible bucket. ``url-envio`` is a boto3 pre-signed ``put_object``
+- :class:`S3Storage` (``s3``): any S3-compatible bucket. ``url-envio`` is a boto3 pre-signed ``put_object``
   URL bound to the object key and the media type; the bytes never pass through us.
   django-storages (``default_storage``) gives analysts short-lived download links.
-- ``local``: files under ``MEDIA_ROOT``. ``url-envio`` points at our own upload view
+- :class:`LocalStorage` (``local``): files under ``MEDIA_ROOT``. ``url-envio`` points at our own upload view
   with a signed, expiring token bound to the file record and its media type.
 
-Either way :func:`inspect` reports what arrived, so the service can check it.
+Either way ``inspect`` reports what arrived, so the service can check it.
 """
 
 import functools
@@ -75,34 +75,6 @@ def _forget_client(*, setting, **kwargs):
         s3_client.cache_clear()
 
 
-def _s3_upload_url(key: str, content_type: str) -> str:
-    return s3_client().generate_presigned_url(
-        "put_object",
-        Params={
-            "Bucket": settings.AWS_STORAGE_BUCKET_NAME,
-            "Key": key,
-            "ContentType": content_type,
-        },
-        ExpiresIn=settings.UPLOAD_URL_EXPIRE_SECONDS,
-        HttpMethod="PUT",
-    )
-
-
-def _s3_inspect(key: str) -> StoredObject | None:
-    bucket = settings.AWS_STORAGE_BUCKET_NAME
-    try:
-        head = s3_client().head_object(Bucket=bucket, Key=key)
-    except ClientError as error:
-        if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
-            return None
-        raise
-    size = head["ContentLength"]
-    return StoredObject(
-        size=size, content_type=head.get("ContentType", ""),
-        open=lambda whole=False: _s3_reader(key, size=size, etag=head["ETag"], whole=whole),
-    )
-
-
 def _s3_reader(key: str, *, size: int, etag: str, whole: bool) -> BinaryIO:
     reader = S3ObjectReader(key, size=size, etag=etag)
     return io.BufferedReader(reader, S3_READ_BLOCK) if whole else reader
@@ -156,7 +128,151 @@ class S3ObjectReader(io.RawIOBase):
         return len(body)
 
 
-# --- local ----------------------------------------------------------------------------
+# --- the two storages -------------------------------------------------------------------
+
+
+class DocumentStorage:
+    """What the rest of the code asks of the storage, whichever it is."""
+
+    name: str
+    # The service receives the file's bytes itself (its own upload view), checking them
+    # as they arrive; otherwise they go to a bucket, and the service looks for them.
+    receives_files: bool
+
+    def upload_url(self, *, file_id, key: str, content_type: str) -> str:
+        raise NotImplementedError
+
+    def inspect(self, key: str) -> StoredObject | None:
+        """What is stored under ``key`` (None when nothing arrived yet)."""
+        raise NotImplementedError
+
+    def delete(self, key: str) -> None:
+        raise NotImplementedError
+
+    def download_url(self, key: str, *, file_name: str = "", content_type: str = "") -> str:
+        """A short-lived link for analysts that opens in the browser; never a public URL."""
+        raise NotImplementedError
+
+    def file_download_url(self, *, file_id, key: str, file_name: str,
+                          content_type: str) -> str:
+        """A short-lived link for the channel to one file it sent, answered as an
+        attachment with its original name."""
+        raise NotImplementedError
+
+    def browser_upload_origins(self) -> list[str]:
+        """Where a browser PUTs ``url-envio`` (for a page's Content-Security-Policy)."""
+        raise NotImplementedError
+
+
+class LocalStorage(DocumentStorage):
+    name, receives_files = "local", True
+
+    def upload_url(self, *, file_id, key: str, content_type: str) -> str:
+        path = reverse("document-upload",
+                       kwargs={"token": local_upload_token(file_id, content_type)})
+        return f"{settings.BASE_URL}{path}"
+
+    def inspect(self, key: str) -> StoredObject | None:
+        if not default_storage.exists(key):
+            return None
+        return StoredObject(
+            size=default_storage.size(key), content_type="",
+            open=lambda whole=False: default_storage.open(key, "rb"),
+        )
+
+    def save(self, key: str, content) -> None:
+        """A file the upload view received (this storage only)."""
+        stored_as = default_storage.save(key, content)
+        if stored_as != key:
+            # Keys are random and unique: a renamed save means something else wrote there.
+            default_storage.delete(stored_as)
+            raise RuntimeError(f"storage key already in use: {key}")
+
+    def delete(self, key: str) -> None:
+        default_storage.delete(key)
+
+    def download_url(self, key: str, *, file_name: str = "", content_type: str = "") -> str:
+        return reverse("document-download",
+                       kwargs={"token": signing.dumps(key, salt=DOWNLOAD_SALT)})
+
+    def file_download_url(self, *, file_id, key: str, file_name: str,
+                          content_type: str) -> str:
+        # Our own view with a signed, expiring token naming the file (no session: the
+        # link is the credential, as a pre-signed URL is).
+        token = signing.dumps(str(file_id), salt=FILE_DOWNLOAD_SALT)
+        return f"{settings.BASE_URL}{reverse('document-file', kwargs={'token': token})}"
+
+    def browser_upload_origins(self) -> list[str]:
+        return [_origin(settings.BASE_URL)]
+
+
+class S3Storage(DocumentStorage):
+    name, receives_files = "s3", False
+
+    def upload_url(self, *, file_id, key: str, content_type: str) -> str:
+        return s3_client().generate_presigned_url(
+            "put_object",
+            Params={
+                "Bucket": settings.AWS_STORAGE_BUCKET_NAME,
+                "Key": key,
+                "ContentType": content_type,
+            },
+            ExpiresIn=settings.UPLOAD_URL_EXPIRE_SECONDS,
+            HttpMethod="PUT",
+        )
+
+    def inspect(self, key: str) -> StoredObject | None:
+        bucket = settings.AWS_STORAGE_BUCKET_NAME
+        try:
+            head = s3_client().head_object(Bucket=bucket, Key=key)
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
+                return None
+            raise
+        size = head["ContentLength"]
+        return StoredObject(
+            size=size, content_type=head.get("ContentType", ""),
+            open=lambda whole=False: _s3_reader(key, size=size, etag=head["ETag"], whole=whole),
+        )
+
+    def delete(self, key: str) -> None:
+        s3_client().delete_object(Bucket=settings.AWS_STORAGE_BUCKET_NAME, Key=key)
+
+    def download_url(self, key: str, *, file_name: str = "", content_type: str = "") -> str:
+        return self._presigned_get(key, content_disposition(file_name, attachment=False),
+                                   content_type)
+
+    def file_download_url(self, *, file_id, key: str, file_name: str,
+                          content_type: str) -> str:
+        return self._presigned_get(key, content_disposition(file_name, attachment=True),
+                                   content_type)
+
+    def browser_upload_origins(self) -> list[str]:
+        if settings.AWS_S3_ENDPOINT_URL:
+            return [_origin(settings.AWS_S3_ENDPOINT_URL)]
+        region = settings.AWS_S3_REGION_NAME
+        return [f"https://s3.{region}.amazonaws.com",
+                f"https://{settings.AWS_STORAGE_BUCKET_NAME}.s3.{region}.amazonaws.com"]
+
+    @staticmethod
+    def _presigned_get(key: str, disposition: str, content_type: str) -> str:
+        # django-storages: a pre-signed GET (AWS_QUERYSTRING_EXPIRE) that asks the bucket
+        # to answer with the file's own name and type.
+        parameters = {"ResponseContentDisposition": disposition}
+        if content_type:
+            parameters["ResponseContentType"] = content_type
+        return default_storage.url(key, parameters=parameters)
+
+
+_STORAGES = {storage.name: storage for storage in (LocalStorage(), S3Storage())}
+
+
+def current() -> DocumentStorage:
+    """The storage ``DOCUMENT_STORAGE`` names (read at each call: tests switch it)."""
+    return _STORAGES[settings.DOCUMENT_STORAGE]
+
+
+# --- signed links and their names ---------------------------------------------------------
 
 
 def local_upload_token(file_id, content_type: str) -> str:
@@ -170,88 +286,15 @@ def read_local_upload_token(token: str) -> tuple[str, str]:
     return data["id"], data["ct"]
 
 
-def _local_inspect(key: str) -> StoredObject | None:
-    if not default_storage.exists(key):
-        return None
-    return StoredObject(
-        size=default_storage.size(key), content_type="",
-        open=lambda whole=False: default_storage.open(key, "rb"),
-    )
-
-
 def read_download_token(token: str) -> str:
     """-> storage key. Raises like :func:`read_local_upload_token`."""
     return signing.loads(token, salt=DOWNLOAD_SALT, max_age=settings.DOWNLOAD_URL_EXPIRE_SECONDS)
-
-
-# --- what the rest of the code calls --------------------------------------------------
-
-
-def uses_s3() -> bool:
-    return settings.DOCUMENT_STORAGE == "s3"
-
-
-def upload_url(*, file_id, key: str, content_type: str) -> str:
-    if uses_s3():
-        return _s3_upload_url(key, content_type)
-    path = reverse("document-upload", kwargs={"token": local_upload_token(file_id, content_type)})
-    return f"{settings.BASE_URL}{path}"
-
-
-def inspect(key: str) -> StoredObject | None:
-    """What is stored under ``key`` (None when nothing arrived yet)."""
-    return _s3_inspect(key) if uses_s3() else _local_inspect(key)
-
-
-def save_local(key: str, content) -> None:
-    stored_as = default_storage.save(key, content)
-    if stored_as != key:
-        # Keys are random and unique: a renamed save means something else wrote there.
-        default_storage.delete(stored_as)
-        raise RuntimeError(f"storage key already in use: {key}")
-
-
-def delete(key: str) -> None:
-    if uses_s3():
-        s3_client().delete_object(Bucket=settings.AWS_STORAGE_BUCKET_NAME, Key=key)
-    else:
-        default_storage.delete(key)
-
-
-def download_url(key: str, *, file_name: str = "", content_type: str = "") -> str:
-    """A short-lived link for analysts that opens in the browser; never a public URL."""
-    if uses_s3():
-        return _s3_download_url(key, content_disposition(file_name, attachment=False),
-                                content_type)
-    token = signing.dumps(key, salt=DOWNLOAD_SALT)
-    return reverse("document-download", kwargs={"token": token})
-
-
-def file_download_url(*, file_id, key: str, file_name: str, content_type: str) -> str:
-    """A short-lived link for the channel to one file it sent, answered as an attachment
-    with its original name. S3: a pre-signed GET. Local: our own view with a signed,
-    expiring token naming the file (no session: the link is the credential, as a
-    pre-signed URL is)."""
-    if uses_s3():
-        return _s3_download_url(key, content_disposition(file_name, attachment=True),
-                                content_type)
-    token = signing.dumps(str(file_id), salt=FILE_DOWNLOAD_SALT)
-    return f"{settings.BASE_URL}{reverse('document-file', kwargs={'token': token})}"
 
 
 def read_file_download_token(token: str) -> str:
     """-> file id. Raises ``signing.BadSignature`` (``SignatureExpired`` included)."""
     return signing.loads(token, salt=FILE_DOWNLOAD_SALT,
                          max_age=settings.DOWNLOAD_URL_EXPIRE_SECONDS)
-
-
-def _s3_download_url(key: str, disposition: str, content_type: str) -> str:
-    # django-storages: a pre-signed GET (AWS_QUERYSTRING_EXPIRE) that asks the bucket to
-    # answer with the file's own name and type.
-    parameters = {"ResponseContentDisposition": disposition}
-    if content_type:
-        parameters["ResponseContentType"] = content_type
-    return default_storage.url(key, parameters=parameters)
 
 
 def content_disposition(file_name: str, *, attachment: bool) -> str:
@@ -269,17 +312,6 @@ def content_disposition(file_name: str, *, attachment: bool) -> str:
     if fallback != name:
         value += f"; filename*=UTF-8''{quote(name, safe='')}"
     return value
-
-
-def browser_upload_origins() -> list[str]:
-    """Where a browser PUTs ``url-envio`` (for a page's Content-Security-Policy)."""
-    if uses_s3():
-        if settings.AWS_S3_ENDPOINT_URL:
-            return [_origin(settings.AWS_S3_ENDPOINT_URL)]
-        region = settings.AWS_S3_REGION_NAME
-        return [f"https://s3.{region}.amazonaws.com",
-                f"https://{settings.AWS_STORAGE_BUCKET_NAME}.s3.{region}.amazonaws.com"]
-    return [_origin(settings.BASE_URL)]
 
 
 def _origin(url: str) -> str:

@@ -63,7 +63,7 @@ def request_document_upload(
         storage_key=f"sinistros/{secrets.token_urlsafe(24)}.{extension}",
         upload_expires_at=timezone.now() + dt.timedelta(seconds=settings.UPLOAD_URL_EXPIRE_SECONDS),
     )
-    url = storage.upload_url(
+    url = storage.current().upload_url(
         file_id=document.id, key=document.storage_key, content_type=content_type
     )
     return document, url
@@ -97,7 +97,7 @@ def _reject(document: DocumentFile, reason: str, size: int | None) -> None:
     document.size = size
     document.save(update_fields=["status", "rejection_reason", "size"])
     # What broke the rules is not kept: it never counts and may be hostile content.
-    storage.delete(document.storage_key)
+    storage.current().delete(document.storage_key)
 
 
 def rejected_for_closed_claim(document: DocumentFile) -> bool:
@@ -124,7 +124,7 @@ def confirm_document_upload(*, file_id) -> DocumentFile:
 
 def _check_stored(document: DocumentFile) -> DocumentFile:
     """``confirm_document_upload`` on a file row the caller locked, awaiting upload."""
-    stored = storage.inspect(document.storage_key)
+    stored = storage.current().inspect(document.storage_key)
     if stored is None:
         return document
     # The content is read before the claim is locked: a check may read a whole image.
@@ -179,7 +179,7 @@ def store_local_upload(*, file_id, content) -> DocumentFile:
     document = DocumentFile.objects.select_for_update().get(pk=file_id)
     if document.status != DocumentFile.Status.AWAITING_UPLOAD:
         raise errors.UploadAlreadyReceived()
-    storage.save_local(document.storage_key, content)
+    storage.LocalStorage().save(document.storage_key, content)
     return _check_stored(document)  # the row is already locked: no second lock
 
 
@@ -200,7 +200,7 @@ UPLOAD_GRACE = dt.timedelta(minutes=5)
 def verify_pending_uploads(*, channel: Channel, number: str) -> None:
     """S3 mode: accept the claim's files that reached the bucket but whose notification
     has not arrived (yet), so a read right after the PUT already shows them."""
-    if not storage.uses_s3():
+    if storage.current().receives_files:
         return  # local uploads are checked as they arrive
     awaiting = DocumentFile.objects.filter(
         claim__number=number, claim__sale__channel=channel,

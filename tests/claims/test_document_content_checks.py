@@ -216,19 +216,19 @@ def test_an_object_replaced_while_being_checked_is_left_for_the_next_check(
     url = ask(api, number, name)
     requests.put(url, data=content, headers={"Content-Type": "image/png"}, timeout=10)
     key = DocumentFile.objects.get().storage_key
-    inspect = storage.inspect
+    inspect = storage.S3Storage.inspect
 
-    def inspect_then_replace(stored_key):
-        stored = inspect(stored_key)
+    def inspect_then_replace(self, stored_key):
+        stored = inspect(self, stored_key)
         s3.put_object(Bucket=BUCKET, Key=stored_key, Body=FILES["image/jpeg"][1],
                       ContentType="image/png")
         return stored
 
-    monkeypatch.setattr(storage, "inspect", inspect_then_replace)
+    monkeypatch.setattr(storage.S3Storage, "inspect", inspect_then_replace)
     assert received(api, number) == []
     assert DocumentFile.objects.get().status == DocumentFile.Status.AWAITING_UPLOAD
 
-    monkeypatch.setattr(storage, "inspect", inspect)
+    monkeypatch.setattr(storage.S3Storage, "inspect", inspect)
     assert received(api, number) == []  # the next check reads the replacement: not a PNG
     document = DocumentFile.objects.get()
     assert document.status == DocumentFile.Status.REJECTED

@@ -168,7 +168,7 @@ def test_analysts_get_a_short_lived_presigned_download_link(api, number):
     http_put(ask(api, number)["url-envio"], PDF)
     api.get(f"/api/v1/sinistros/{number}")
 
-    link = storage.download_url(DocumentFile.objects.get().storage_key)
+    link = storage.current().download_url(DocumentFile.objects.get().storage_key)
 
     assert "X-Amz-Expires=300" in link
     assert requests.get(link, timeout=10).content == PDF

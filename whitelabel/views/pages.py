@@ -126,7 +126,7 @@ def claim(request, number: str):
                                   | set(settings.UPLOAD_ALLOWED_TYPES.values()))),
     })
     # The browser sends files straight to the storage (S3 or our upload URL).
-    response._csp_update = {"connect-src": storage.browser_upload_origins()}
+    response._csp_update = {"connect-src": storage.current().browser_upload_origins()}
     return response
 
 
