@@ -43,8 +43,8 @@ schemathesis: $(STAMP)
 
 ## The README's screenshots of the hosted pages and of the workbench (taken by their browser tests)
 screenshots: $(STAMP)
-	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/test_browser_hosted_pages.py -k local
-	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/test_browser_workbench.py -k seeded
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_hosted_pages.py -k local
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_workbench.py -k seeded
 
 migrate: export DJANGO_DEBUG ?= true
 migrate: $(RUNTIME_STAMP)

@@ -127,7 +127,7 @@ def _copy_text(value) -> str:
 def load(total: int) -> None:
     from claims.models import Channel
     from claims.search_text import search_text
-    from tests.factories import make_channel, make_cpf
+    from tests.support.factories import make_channel, make_cpf
 
     rng = random.Random(42)
     with connection.cursor() as cursor:
@@ -235,7 +235,7 @@ def workbench_people():
 
     from claims import roles
     from claims.models import AssignmentRule, Team, TeamMember
-    from tests.claims.lifecycle_helpers import staff
+    from tests.support.lifecycle import staff
 
     User.objects.filter(username__startswith="bench-").delete()
     team = Team.objects.create(name="Equipe de carga")

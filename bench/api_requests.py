@@ -99,7 +99,7 @@ def setup_data(sales: int):
 
     from claims import services
     from claims.models import Coverage, DocumentRequirement, Sale
-    from tests.factories import make_channel, make_cpf
+    from tests.support.factories import make_channel, make_cpf
 
     channel = make_channel("Banco Bench")
     for doc_type, title in (("certidao-de-obito", "Certidão de óbito"), ("cpf-cnpj", "CPF")):

@@ -51,9 +51,9 @@ def run() -> None:
 
     from claims import roles, services
     from claims.models import Claim, DocumentRequirement
-    from tests.claims.documents_helpers import OPEN_BODY, PDF, upload_body
-    from tests.claims.lifecycle_helpers import staff
-    from tests.factories import CoverageFactory, SaleFactory, make_channel
+    from tests.support.documents import OPEN_BODY, PDF, upload_body
+    from tests.support.lifecycle import staff
+    from tests.support.factories import CoverageFactory, SaleFactory, make_channel
 
     channel = make_channel("Banco Contagem")
     for doc_type, title in (("certidao-de-obito", "Certidão de óbito"), ("cpf-cnpj", "CPF")):

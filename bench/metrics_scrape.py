@@ -60,7 +60,7 @@ def main() -> None:
 def load(delivered: int, paused: int) -> None:
     from claims.models import Event
     from claims.services.common import standard_event_details
-    from tests.factories import ClaimFactory, make_channel
+    from tests.support.factories import ClaimFactory, make_channel
     from webhooks.models import Subscription
 
     channels = [make_channel(f"Canal bench {n}") for n in range(50)]

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests import serving  # noqa: E402
+from tests.support import serving  # noqa: E402
 
 
 def timed_request(url: str, give_up: float) -> tuple[float, str]:

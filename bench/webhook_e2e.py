@@ -124,8 +124,8 @@ class Bench:
         """A fresh database, a claim and a subscription per channel name, fresh workers
         (unless ``workers`` is false: then :meth:`start_workers` later). Returns channel
         name -> claim."""
-        from tests.factories import ClaimFactory, make_channel
-        from tests.webhooks.delivery_helpers import make_subscription
+        from tests.support.factories import ClaimFactory, make_channel
+        from tests.support.deliveries import make_subscription
 
         self.databases.fresh()
         claims = {}
@@ -210,7 +210,7 @@ class Bench:
     def producer(self) -> None:
         """The commits alone (no worker running; the kicks wait in the broker and are
         dropped): what the services' side costs, a ceiling on any end-to-end rate."""
-        from tests.factories import ClaimFactory, make_channel
+        from tests.support.factories import ClaimFactory, make_channel
 
         self.databases.fresh()
         claim = ClaimFactory(coverage__sale__channel=make_channel("Banco Produtor"))

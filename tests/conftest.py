@@ -7,14 +7,14 @@ from rest_framework.test import APIClient
 
 from claims import roles
 from claims.authentication import ACCEPTED_TOKENS
-from tests.claims.lifecycle_helpers import logged_in, staff
-from tests.factories import CoverageFactory, SaleFactory, make_channel
+from tests.support.lifecycle import logged_in, staff
+from tests.support.factories import CoverageFactory, SaleFactory, make_channel
 from api_common.ratelimit import cache_is_back
 from webhooks.pump import forget_pumps_at_work
 from webhooks.tasks import broker_is_back
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
-pytest_plugins = ["tests.s3"]
+pytest_plugins = ["tests.support.s3"]
 
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL (row locks, concurrency)"
@@ -116,7 +116,7 @@ def sale(channel):
     return sale
 
 
-# --- the analysts' lifecycle (tests/claims/lifecycle_helpers.py) -----------------------
+# --- the analysts' lifecycle (tests/support/lifecycle.py) -----------------------
 
 
 @pytest.fixture

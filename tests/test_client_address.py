@@ -9,7 +9,7 @@ import secrets
 import subprocess
 import sys
 
-from tests.serving import REPO_ROOT
+from tests.support.serving import REPO_ROOT
 
 CLIENT_ADDRESS = (
     "from django.test import RequestFactory; from axes.helpers import get_client_ip_address;"

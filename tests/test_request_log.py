@@ -13,10 +13,10 @@ from django.test import Client
 from django.urls import path
 from rest_framework.test import APIClient
 
-from tests.claims.documents_helpers import OPEN_BODY, PDF, upload_body
+from tests.support.documents import OPEN_BODY, PDF, upload_body
 from tests.conftest import issue_token
-from tests.factories import DocumentRequirementFactory
-from tests.whitelabel.helpers import generate_link, path_of
+from tests.support.factories import DocumentRequirementFactory
+from tests.support.hosted import generate_link, path_of
 
 CPF = "52998224725"
 

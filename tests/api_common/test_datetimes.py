@@ -9,10 +9,10 @@ import pytest
 from api_common.serializers import EARLIEST_DATETIME, LATEST_DATETIME
 from claims.models import Claim, DocumentFile, DocumentRequest
 from claims.workflow import ClaimStatus
-from tests.claims.documents_helpers import OPEN_BODY, upload_body
-from tests.claims.lifecycle_helpers import act, claim_under_review
-from tests.claims.test_problem_details import assert_problem
-from tests.factories import ClaimFactory, CoverageFactory, SaleFactory
+from tests.support.documents import OPEN_BODY, upload_body
+from tests.support.lifecycle import act, claim_under_review
+from tests.api_common.test_problem_details import assert_problem
+from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 
 pytestmark = pytest.mark.django_db
 

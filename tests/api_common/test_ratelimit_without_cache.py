@@ -1,7 +1,7 @@
 """Rate limits when the shared cache does not answer (a Redis nothing listens on): each
 process counts alone, with the same windows and limits, and leaves the cache alone for
 a while instead of paying a connection attempt per request. The whole stack with a real
-Redis stopped is tests/test_redis_outage.py."""
+Redis stopped is tests/system/test_redis_outage.py."""
 
 import logging
 

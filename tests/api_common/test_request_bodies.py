@@ -8,9 +8,9 @@ import pytest
 from django.conf import settings
 
 from claims.models import Claim
-from tests.claims.documents_helpers import OPEN_BODY
-from tests.claims.test_problem_details import assert_problem
-from tests.factories import ClaimFactory
+from tests.support.documents import OPEN_BODY
+from tests.api_common.test_problem_details import assert_problem
+from tests.support.factories import ClaimFactory
 
 pytestmark = pytest.mark.django_db
 

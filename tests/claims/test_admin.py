@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from claims.models import ClaimHistory, DocumentFile, DocumentRequirement, Event
-from tests.claims.lifecycle_helpers import logged_in, staff
-from tests.factories import ClaimFactory, CoverageFactory, PaymentFactory, SaleFactory
+from tests.support.lifecycle import logged_in, staff
+from tests.support.factories import ClaimFactory, CoverageFactory, PaymentFactory, SaleFactory
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ posted over HTTP, each move writes its history row and its outbox event."""
 import pytest
 
 from claims.models import ClaimHistory, DocumentFile
-from tests.claims.lifecycle_helpers import (
+from tests.support.lifecycle import (
     act,
     acted,
     claim_under_review,

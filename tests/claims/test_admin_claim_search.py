@@ -9,8 +9,8 @@ import pytest
 
 from claims.serializers import SaleSerializer
 from claims.services import upsert_sales
-from tests.claims.lifecycle_helpers import open_claim
-from tests.factories import ClaimFactory, CoverageFactory, SaleFactory
+from tests.support.lifecycle import open_claim
+from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 
 pytestmark = pytest.mark.django_db
 

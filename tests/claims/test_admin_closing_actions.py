@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from claims import errors, services
 from claims.models import Claim, Event
-from tests.claims.lifecycle_helpers import (
+from tests.support.lifecycle import (
     page_messages,
     events_of,
     VALID_PIX,

@@ -10,8 +10,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from claims.models import Claim, DocumentFile
-from tests.claims.documents_helpers import OPEN_BODY, PDF, PNG, upload_body
-from tests.factories import DocumentRequirementFactory
+from tests.support.documents import OPEN_BODY, PDF, PNG, upload_body
+from tests.support.factories import DocumentRequirementFactory
 
 
 @pytest.fixture(autouse=True)

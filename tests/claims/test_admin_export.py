@@ -17,8 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from claims.models import Team
-from tests.claims.lifecycle_helpers import logged_in, staff
-from tests.factories import ClaimFactory, CoverageFactory, SaleFactory
+from tests.support.lifecycle import logged_in, staff
+from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 
 pytestmark = pytest.mark.django_db
 

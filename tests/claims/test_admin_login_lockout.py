@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from tests.claims.lifecycle_helpers import staff
+from tests.support.lifecycle import staff
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from claims import errors, services
 from claims.models import Payment
-from tests.claims.lifecycle_helpers import (
+from tests.support.lifecycle import (
     page_messages,
     CREDITOR_TED,
     VALID_PIX,
@@ -22,7 +22,7 @@ from tests.claims.lifecycle_helpers import (
     last_event,
     open_claim,
 )
-from tests.factories import ClaimFactory
+from tests.support.factories import ClaimFactory
 
 pytestmark = pytest.mark.usefixtures("local_media")
 

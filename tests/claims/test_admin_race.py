@@ -9,10 +9,10 @@ from claims import roles
 from claims import errors, services
 from claims.models import ClaimHistory, Payment
 from claims.serializers import PaymentDetailsSerializer
-from tests.claims.lifecycle_helpers import VALID_PIX, act, claim_under_review, logged_in, staff
-from tests.concurrency import run_together
+from tests.support.lifecycle import VALID_PIX, act, claim_under_review, logged_in, staff
+from tests.support.concurrency import run_together
 from tests.conftest import client_for, postgres_only
-from tests.factories import CoverageFactory, SaleFactory, make_channel
+from tests.support.factories import CoverageFactory, SaleFactory, make_channel
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("local_media")]

@@ -1,6 +1,6 @@
 """The sale page analysts read: the insured person, the coverages in words, the claims."""
 
-from tests.claims.lifecycle_helpers import open_claim
+from tests.support.lifecycle import open_claim
 
 
 def sale_page(client, sale) -> str:

@@ -5,7 +5,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-from tests.claims.lifecycle_helpers import logged_in, staff
+from tests.support.lifecycle import logged_in, staff
 
 pytestmark = pytest.mark.django_db
 

@@ -3,9 +3,9 @@ the shared cache, configurable per channel in the admin."""
 
 import pytest
 
-from tests.claims.documents_helpers import OPEN_BODY, upload_body
+from tests.support.documents import OPEN_BODY, upload_body
 from tests.conftest import client_for
-from tests.factories import DocumentRequirementFactory, make_channel
+from tests.support.factories import DocumentRequirementFactory, make_channel
 
 
 pytestmark = pytest.mark.usefixtures("one_rate_window")
@@ -84,7 +84,7 @@ def test_the_channel_admin_edits_the_limits(admin_client):
 
 @pytest.mark.django_db(transaction=True)
 def test_racing_requests_never_pass_more_than_the_limit(settings):
-    from tests.concurrency import run_together
+    from tests.support.concurrency import run_together
 
     settings.API_THROTTLE_PER_MINUTE = 4
     client = client_for(make_channel())

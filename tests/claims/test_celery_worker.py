@@ -17,9 +17,9 @@ from django.utils import timezone
 
 from claims.models import DocumentFile
 from claims.tasks import sweep_pending_uploads
-from tests.claims.documents_helpers import PDF
+from tests.support.documents import PDF
 from tests.conftest import postgres_only, worker_process_env
-from tests.factories import ClaimFactory
+from tests.support.factories import ClaimFactory
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -2,7 +2,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from claims.workflow import ClaimStatus
-from tests.factories import ClaimFactory, CoverageFactory, DocumentRequirementFactory
+from tests.support.factories import ClaimFactory, CoverageFactory, DocumentRequirementFactory
 
 pytestmark = pytest.mark.django_db
 

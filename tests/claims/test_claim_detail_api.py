@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from claims.models import DocumentRequest
 from claims.workflow import ClaimStatus
-from tests.factories import ClaimFactory, CoverageFactory, PaymentFactory
+from tests.support.factories import ClaimFactory, CoverageFactory, PaymentFactory
 
 
 @pytest.fixture

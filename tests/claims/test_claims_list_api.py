@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from claims.models import Claim
 from claims.workflow import ClaimStatus
-from tests.factories import ClaimFactory, CoverageFactory, SaleFactory
+from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 
 URL = "/api/v1/sinistros"
 

@@ -7,7 +7,7 @@ import requests
 
 from claims.documents import storage
 from claims.models import DocumentFile
-from tests.claims.documents_helpers import (
+from tests.support.documents import (
     HEIC,
     JPEG,
     OPEN_BODY,
@@ -18,8 +18,8 @@ from tests.claims.documents_helpers import (
     put,
     upload_body,
 )
-from tests.factories import DocumentRequirementFactory
-from tests.s3 import BUCKET, empty_bucket, use_s3
+from tests.support.factories import DocumentRequirementFactory
+from tests.support.s3 import BUCKET, empty_bucket, use_s3
 
 FILES = {  # media type -> (file name, a complete file)
     "application/pdf": ("certidao.pdf", pdf_bytes(padding=b"0" * 4000)),

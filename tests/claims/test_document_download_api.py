@@ -8,9 +8,9 @@ import requests
 from rest_framework.test import APIClient
 
 from claims.models import DocumentFile
-from tests.claims.documents_helpers import OPEN_BODY, PDF, image_bytes, put, upload_body
-from tests.factories import DocumentRequirementFactory
-from tests.s3 import empty_bucket, use_s3
+from tests.support.documents import OPEN_BODY, PDF, image_bytes, put, upload_body
+from tests.support.factories import DocumentRequirementFactory
+from tests.support.s3 import empty_bucket, use_s3
 
 NAME = 'certidão de "óbito".pdf'
 DISPOSITION = ("attachment; filename=\"certidao de _obito_.pdf\"; "

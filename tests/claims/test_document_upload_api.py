@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 from claims.models import Claim, ClaimHistory, DocumentFile, Event
 from claims.services import sweep_pending_uploads
 from claims.workflow import ClaimStatus
-from tests.claims.documents_helpers import HEIC, JPEG, OPEN_BODY, PDF, PNG, put, upload_body
-from tests.factories import DocumentRequirementFactory
+from tests.support.documents import HEIC, JPEG, OPEN_BODY, PDF, PNG, put, upload_body
+from tests.support.factories import DocumentRequirementFactory
 
 
 @pytest.fixture(autouse=True)

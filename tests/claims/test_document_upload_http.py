@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from claims.models import DocumentFile
-from tests.claims.documents_helpers import OPEN_BODY, pdf_bytes, upload_body
-from tests.factories import DocumentRequirementFactory
+from tests.support.documents import OPEN_BODY, pdf_bytes, upload_body
+from tests.support.factories import DocumentRequirementFactory
 
 PDF = pdf_bytes(padding=b"0" * 20_000)
 

@@ -6,10 +6,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from claims.models import ClaimHistory, DocumentFile, Event
-from tests.claims.documents_helpers import OPEN_BODY, PDF, upload_body
-from tests.concurrency import run_together
+from tests.support.documents import OPEN_BODY, PDF, upload_body
+from tests.support.concurrency import run_together
 from tests.conftest import client_for, postgres_only
-from tests.factories import CoverageFactory, DocumentRequirementFactory, SaleFactory, make_channel
+from tests.support.factories import CoverageFactory, DocumentRequirementFactory, SaleFactory, make_channel
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
 

@@ -11,9 +11,9 @@ from claims.models import Claim, DocumentFile, Event
 from claims.services import sweep_pending_uploads
 from claims.workflow import ClaimStatus
 from config.celery import app as celery_app
-from tests.claims.documents_helpers import OPEN_BODY, PDF, PNG, upload_body
-from tests.factories import DocumentRequirementFactory
-from tests.s3 import BUCKET, empty_bucket, use_s3
+from tests.support.documents import OPEN_BODY, PDF, PNG, upload_body
+from tests.support.factories import DocumentRequirementFactory
+from tests.support.s3 import BUCKET, empty_bucket, use_s3
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from claims.workflow import EventName
-from tests.claims.lifecycle_helpers import (
+from tests.support.lifecycle import (
     VALID_PIX,
     acted,
     claim_under_review,

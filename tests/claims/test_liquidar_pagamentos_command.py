@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from claims.models import Event, Payment
-from tests.factories import ClaimFactory, PaymentFactory
+from tests.support.factories import ClaimFactory, PaymentFactory
 
 pytestmark = pytest.mark.django_db
 HEADER = "id-pagamento,id-transacao-financeira,data-pagamento\n"

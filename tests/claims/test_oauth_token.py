@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from claims.oauth.views import RateLimitedTokenView
 from tests.conftest import token_request
-from tests.factories import make_channel
+from tests.support.factories import make_channel
 
 TWELVE_HOURS = 12 * 60 * 60
 

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from claims.oauth.hashers import ClientSecretHasher
 from tests.conftest import token_request
-from tests.factories import make_channel
+from tests.support.factories import make_channel
 
 PROBLEM = "application/problem+json"
 

@@ -5,9 +5,9 @@ import pytest
 from oauth2_provider.models import AccessToken
 
 from tests.claims.test_oauth_token_abuse import credentials, post_json
-from tests.concurrency import run_together
+from tests.support.concurrency import run_together
 from tests.conftest import postgres_only
-from tests.factories import make_channel
+from tests.support.factories import make_channel
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
 

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from claims.models import Claim, ClaimHistory, Event
 from claims.workflow import ClaimStatus
-from tests.factories import ClaimFactory, CoverageFactory, DocumentRequirementFactory, SaleFactory
+from tests.support.factories import ClaimFactory, CoverageFactory, DocumentRequirementFactory, SaleFactory
 
 # A bank boleto's typeable line and the BCB manual's static BR Code (valid check digits, CRC).
 BANK_LINE = "00190500954014481606906809350314337370000000100"

@@ -5,9 +5,9 @@ from decimal import Decimal
 import pytest
 
 from claims.models import Claim, Event
-from tests.concurrency import run_together
+from tests.support.concurrency import run_together
 from tests.conftest import client_for, postgres_only
-from tests.factories import CoverageFactory, SaleFactory, make_channel
+from tests.support.factories import CoverageFactory, SaleFactory, make_channel
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
 

@@ -4,7 +4,7 @@ import pytest
 
 from claims.models import ClaimHistory, Event
 from claims.workflow import ClaimStatus
-from tests.factories import ClaimFactory, PaymentFactory
+from tests.support.factories import ClaimFactory, PaymentFactory
 
 
 def balance_url(number: str) -> str:

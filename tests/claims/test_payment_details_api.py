@@ -5,7 +5,7 @@ import pytest
 
 from claims import services
 from claims.models import ClaimHistory, Event
-from tests.claims.lifecycle_helpers import claim_under_review, logged_in, staff
+from tests.support.lifecycle import claim_under_review, logged_in, staff
 
 pytestmark = pytest.mark.usefixtures("local_media")
 

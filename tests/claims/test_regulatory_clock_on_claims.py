@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from claims import services
 from claims.models import Claim
-from tests.claims.lifecycle_helpers import acted, claim_under_review, open_claim, send_document
+from tests.support.lifecycle import acted, claim_under_review, open_claim, send_document
 
 pytestmark = pytest.mark.usefixtures("local_media")
 

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from claims.models import Sale
-from tests.factories import CoverageFactory, SaleFactory, make_cpf
+from tests.support.factories import CoverageFactory, SaleFactory, make_cpf
 
 SALE_KEYS = {
     "id-venda",

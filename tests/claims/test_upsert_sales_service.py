@@ -5,7 +5,7 @@ from claims.models import Sale
 from claims.serializers import SaleSerializer
 from claims.services import upsert_sales
 from claims.workflow import ClaimStatus
-from tests.factories import ClaimFactory, CoverageFactory, SaleFactory, make_channel
+from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory, make_channel
 
 pytestmark = pytest.mark.django_db
 

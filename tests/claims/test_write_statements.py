@@ -36,9 +36,9 @@ from rest_framework.test import APIClient
 
 from claims import roles
 from claims.models import AssignmentRule, Claim, Team, TeamMember
-from tests.claims.documents_helpers import OPEN_BODY, PDF, upload_body
-from tests.claims.lifecycle_helpers import staff
-from tests.factories import DocumentRequirementFactory
+from tests.support.documents import OPEN_BODY, PDF, upload_body
+from tests.support.lifecycle import staff
+from tests.support.factories import DocumentRequirementFactory
 
 OPEN_LIMIT, ROUTED_OPEN_LIMIT, BALANCE_LIMIT, UPLOAD_LIMIT = 12, 15, 12, 13
 

@@ -5,9 +5,9 @@ import uuid
 
 import pytest
 
-from tests.concurrency import run_together
+from tests.support.concurrency import run_together
 from tests.conftest import client_for, postgres_only
-from tests.factories import make_channel
+from tests.support.factories import make_channel
 from webhooks.models import Subscription
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]

@@ -11,8 +11,8 @@ from django.utils import timezone
 from claims.models import DocumentFile
 from idempotency.models import IdempotentRequest
 from idempotency.services import purge
-from tests.claims.documents_helpers import OPEN_BODY, upload_body
-from tests.factories import DocumentRequirementFactory
+from tests.support.documents import OPEN_BODY, upload_body
+from tests.support.factories import DocumentRequirementFactory
 from webhooks.models import Subscription
 
 SUBSCRIPTION = {"url": "https://hooks.example.com/sinistros",

@@ -8,9 +8,9 @@ import pytest
 from django.utils import timezone
 from standardwebhooks import Webhook
 
-from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import fan_out, make_event, make_subscription
-from tests.webhooks.receiver import Receiver, Reply
+from tests.support.factories import make_channel
+from tests.support.deliveries import fan_out, make_event, make_subscription
+from tests.support.receiver import Receiver, Reply
 from webhooks import delivery, pump, retry_policy, signing
 from webhooks.models import Delivery, DeliveryAttempt
 

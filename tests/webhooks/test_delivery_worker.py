@@ -26,11 +26,11 @@ from django.db import connection
 from kombu.exceptions import OperationalError
 from standardwebhooks import Webhook
 
-from tests.claims.lifecycle_helpers import open_claim
+from tests.support.lifecycle import open_claim
 from tests.conftest import postgres_only
-from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import make_event, make_subscription
-from tests.webhooks.receiver import Receiver, Reply
+from tests.support.factories import make_channel
+from tests.support.deliveries import make_event, make_subscription
+from tests.support.receiver import Receiver, Reply
 from webhooks import breaker, tasks
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
 

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from tests.webhooks.receiver import Receiver, Reply
+from tests.support.receiver import Receiver, Reply
 from webhooks import sender, signing
 
 NAME = "hooks.parceiro.example"

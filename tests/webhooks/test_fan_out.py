@@ -6,8 +6,8 @@ import pytest
 from kombu.exceptions import OperationalError
 
 from claims.models import Event
-from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import backdate, fan_out, make_event, make_subscription
+from tests.support.factories import make_channel
+from tests.support.deliveries import backdate, fan_out, make_event, make_subscription
 from webhooks import delivery, relay, tasks
 from webhooks.models import Delivery
 

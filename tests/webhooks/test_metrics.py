@@ -17,8 +17,8 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import postgres_only
-from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import backdate, make_event, make_subscription
+from tests.support.factories import make_channel
+from tests.support.deliveries import backdate, make_event, make_subscription
 from webhooks import metrics
 from webhooks.metrics import backlog, counters
 from webhooks.models import Delivery, Subscription

@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import make_event, make_subscription
-from tests.webhooks.receiver import Receiver, Reply
+from tests.support.factories import make_channel
+from tests.support.deliveries import make_event, make_subscription
+from tests.support.receiver import Receiver, Reply
 from webhooks import breaker, claiming, pump, recording, relay, sender, signing
 from webhooks.models import Delivery, DeliveryAttempt, Pump, Subscription
 

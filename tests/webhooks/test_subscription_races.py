@@ -2,9 +2,9 @@
 
 import pytest
 
-from tests.concurrency import run_together
+from tests.support.concurrency import run_together
 from tests.conftest import client_for, postgres_only
-from tests.factories import make_channel
+from tests.support.factories import make_channel
 from webhooks import services, signing
 from webhooks.models import Delivery, Subscription
 

@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from claims.workflow import EventName
-from tests.factories import make_channel
+from tests.support.factories import make_channel
 from webhooks import errors, services, signing
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
 

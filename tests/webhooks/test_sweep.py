@@ -6,9 +6,9 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import fan_out, make_event, make_subscription
-from tests.webhooks.receiver import Receiver, Reply
+from tests.support.factories import make_channel
+from tests.support.deliveries import fan_out, make_event, make_subscription
+from tests.support.receiver import Receiver, Reply
 from webhooks import delivery
 from webhooks.models import Delivery
 

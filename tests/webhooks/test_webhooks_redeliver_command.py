@@ -7,8 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from tests.factories import make_channel
-from tests.webhooks.delivery_helpers import fan_out, make_event, make_subscription
+from tests.support.factories import make_channel
+from tests.support.deliveries import fan_out, make_event, make_subscription
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db

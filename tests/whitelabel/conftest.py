@@ -1,8 +1,8 @@
 import pytest
 from django.test import Client
 
-from tests.factories import DocumentRequirementFactory
-from tests.whitelabel.helpers import generate_link, open_session
+from tests.support.factories import DocumentRequirementFactory
+from tests.support.hosted import generate_link, open_session
 
 
 @pytest.fixture

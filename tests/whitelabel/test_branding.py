@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
 from claims import roles
-from tests.claims.lifecycle_helpers import logged_in, staff
+from tests.support.lifecycle import logged_in, staff
 from whitelabel.branding import InvalidLogo, contrast_ratio, reencoded_logo, text_color_on
 from whitelabel.models import HostedPages
 

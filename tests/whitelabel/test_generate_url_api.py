@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from claims.models import Sale
-from tests.factories import SaleFactory
-from tests.whitelabel.helpers import generate_link, path_of
+from tests.support.factories import SaleFactory
+from tests.support.hosted import generate_link, path_of
 from whitelabel.models import AccessLink, HostedPages, token_digest
 
 URL = "/api/v1/sinistros/whitelabel/gerar-url"

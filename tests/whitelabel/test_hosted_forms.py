@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from claims.models import Claim
 from claims.workflow import ClaimStatus
-from tests.factories import ClaimFactory
-from tests.whitelabel.helpers import post_form
+from tests.support.factories import ClaimFactory
+from tests.support.hosted import post_form
 from tests.whitelabel.test_pages import NEW, opening, text
 
 JARGON = ("ISPB", "COMPE", "BR Code", "alfanumérico", "Credor", "EMV")

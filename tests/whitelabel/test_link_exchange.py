@@ -7,7 +7,7 @@ from django.test import Client
 from django.utils import timezone
 
 from claims.models import Sale
-from tests.whitelabel.helpers import (SESSION_COOKIE, exchange, generate_link, open_session,
+from tests.support.hosted import (SESSION_COOKIE, exchange, generate_link, open_session,
                                      path_of)
 from whitelabel.models import AccessLink
 

@@ -3,10 +3,10 @@
 import pytest
 from django.test import Client
 
-from tests.concurrency import run_together
+from tests.support.concurrency import run_together
 from tests.conftest import client_for, postgres_only
-from tests.factories import CoverageFactory, SaleFactory, make_channel
-from tests.whitelabel.helpers import SESSION_COOKIE, generate_link, path_of
+from tests.support.factories import CoverageFactory, SaleFactory, make_channel
+from tests.support.hosted import SESSION_COOKIE, generate_link, path_of
 from whitelabel.models import AccessLink
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]

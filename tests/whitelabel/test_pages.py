@@ -10,9 +10,9 @@ from django.utils import timezone
 from claims import roles, services
 from claims.models import AssignmentRule, Claim, ClaimHistory, Event, Team, TeamMember
 from claims.workflow import ClaimStatus
-from tests.claims.lifecycle_helpers import staff
-from tests.factories import ClaimFactory, PaymentFactory, SaleFactory
-from tests.whitelabel.helpers import generate_link, open_session, post_form
+from tests.support.lifecycle import staff
+from tests.support.factories import ClaimFactory, PaymentFactory, SaleFactory
+from tests.support.hosted import generate_link, open_session, post_form
 from tests.whitelabel.test_generate_url_api import PAYMENT
 from whitelabel.models import HostedPages
 

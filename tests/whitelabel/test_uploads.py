@@ -6,9 +6,9 @@ from django.utils import timezone
 
 from claims.models import Claim, DocumentFile
 from claims.workflow import ClaimStatus
-from tests.claims.documents_helpers import PDF
-from tests.factories import ClaimFactory, SaleFactory
-from tests.whitelabel.helpers import csrf_token, path_of, post_form
+from tests.support.documents import PDF
+from tests.support.factories import ClaimFactory, SaleFactory
+from tests.support.hosted import csrf_token, path_of, post_form
 from tests.whitelabel.test_pages import NEW, opening
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from claims import roles
 from claims.models import AssignmentRule, Team, TeamMember
-from tests.claims.lifecycle_helpers import logged_in, staff
+from tests.support.lifecycle import logged_in, staff
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from claims import errors, roles, services
 from claims.models import AssignmentRule, Claim, ClaimHistory, Event, Team, TeamMember
-from tests.claims.lifecycle_helpers import logged_in, open_claim, page_messages, staff
-from tests.factories import CoverageFactory, SaleFactory
+from tests.support.lifecycle import logged_in, open_claim, page_messages, staff
+from tests.support.factories import CoverageFactory, SaleFactory
 
 
 def test_a_claim_opened_through_the_api_is_owned_at_once_and_channels_see_no_owner(api, sale, team):

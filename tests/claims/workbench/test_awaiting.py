@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from claims.awaiting import Awaiting, awaiting_for
-from tests.claims.lifecycle_helpers import VALID_PIX, acted, claim_under_review, open_claim
+from tests.support.lifecycle import VALID_PIX, acted, claim_under_review, open_claim
 
 
 @pytest.mark.parametrize("status, proposal, unsettled, remaining, expected", [
@@ -52,7 +52,7 @@ def test_the_services_keep_it_true_along_a_claims_life(api, sale, team):
 
 
 def test_the_list_filters_by_it_and_pending_documents_count_as_the_insureds(api, sale, team):
-    from tests.factories import DocumentRequirementFactory
+    from tests.support.factories import DocumentRequirementFactory
 
     DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
                                title="Certidão de óbito")

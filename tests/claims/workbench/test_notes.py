@@ -5,7 +5,7 @@ edited or deleted."""
 import pytest
 
 from claims.models import ClaimHistory, Event
-from tests.claims.lifecycle_helpers import open_claim, page_messages
+from tests.support.lifecycle import open_claim, page_messages
 
 
 def test_a_note_shows_in_the_timeline_with_who_and_when_and_nowhere_else(api, sale, team):

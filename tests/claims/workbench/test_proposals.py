@@ -10,7 +10,7 @@ from django.contrib.auth.models import Permission
 
 from claims import errors, roles, services
 from claims.models import Claim, ClaimHistory, Payment, Proposal
-from tests.claims.lifecycle_helpers import (
+from tests.support.lifecycle import (
     VALID_PIX,
     act,
     acted,

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from claims import dashboard
 from claims.models import Claim
-from tests.factories import ClaimFactory, CoverageFactory, SaleFactory
+from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 
 
 def claim_of(owner=None, team=None, **fields):

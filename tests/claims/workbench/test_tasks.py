@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from claims import errors, services
 from claims.models import ClaimHistory, Task
-from tests.claims.lifecycle_helpers import open_claim, page_messages
-from tests.factories import DocumentRequirementFactory
+from tests.support.lifecycle import open_claim, page_messages
+from tests.support.factories import DocumentRequirementFactory
 
 
 @pytest.fixture

@@ -10,10 +10,10 @@ from django.utils import timezone
 from api_common.problems import ProblemError
 from claims import roles, services
 from claims.models import ClaimHistory, Payment, Proposal, Task, TeamMember
-from tests.claims.lifecycle_helpers import claim_under_review, open_claim, staff
-from tests.concurrency import run_together
+from tests.support.lifecycle import claim_under_review, open_claim, staff
+from tests.support.concurrency import run_together
 from tests.conftest import postgres_only
-from tests.factories import CoverageFactory, SaleFactory
+from tests.support.factories import CoverageFactory, SaleFactory
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("local_media")]

@@ -18,7 +18,7 @@ import pytest
 import requests
 import urllib3
 
-from tests import serving
+from tests.support import serving
 
 REDIS = shutil.which("redis-server")
 SALE = "3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e02"  # seed_demo's João

@@ -16,7 +16,7 @@ import pytest
 import requests
 import urllib3
 
-from tests import serving
+from tests.support import serving
 
 SALE = "3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e01"  # seed_demo's Maria
 HOST = b"Host: 127.0.0.1\r\n"

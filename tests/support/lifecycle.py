@@ -11,8 +11,8 @@ from rest_framework.test import APIClient
 
 from claims import roles
 from claims.models import Claim, ClaimHistory, Event
-from tests.claims.documents_helpers import OPEN_BODY, PDF, upload_body
-from tests.factories import DocumentRequirementFactory
+from tests.support.documents import OPEN_BODY, PDF, upload_body
+from tests.support.factories import DocumentRequirementFactory
 
 VALID_PIX = {
     "beneficiario_tipo": "segurado", "beneficiario_nome": "Maria da Silva",

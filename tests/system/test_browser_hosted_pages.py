@@ -20,16 +20,16 @@ from playwright.sync_api import expect, sync_playwright
 
 from claims.models import Claim, DocumentFile
 from claims.workflow import ClaimStatus
-from tests.browser import (
+from tests.support.browser import (
     TIMEOUT_MS,
     launch,
     needs_chromium,
     require_chromium,
     screenshot_on_failure,
 )
-from tests.claims.documents_helpers import PDF
-from tests.factories import DocumentRequirementFactory
-from tests.s3 import BUCKET, empty_bucket, use_s3
+from tests.support.documents import PDF
+from tests.support.factories import DocumentRequirementFactory
+from tests.support.s3 import BUCKET, empty_bucket, use_s3
 from whitelabel.models import HostedPages
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,

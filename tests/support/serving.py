@@ -1,6 +1,6 @@
 """The production serving stack, started for real: Gunicorn with gunicorn.conf.py, and
 nginx with the shipped deploy/nginx.conf in front (TLS with a throw-away certificate),
-each on a free local port. Shared by tests/test_slow_clients.py and bench/slow_clients.py.
+each on a free local port. Shared by tests/system/test_slow_clients.py and bench/slow_clients.py.
 
 nginx is Debian's (`apt-get install nginx-light`; .ci/run installs it). With CI=true a
 missing nginx fails the tests that need it; elsewhere they are skipped.
@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 NGINX_REQUIRED = os.environ.get("CI", "").lower() == "true"
 STARTUP_SECONDS = 30

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # Variables that would change what the settings module decides; the parent's values
 # (a developer's shell, CI) must not leak into the check.
@@ -65,7 +65,7 @@ def test_production_settings_raise_no_django_security_warning():
 
 
 def test_without_a_secret_key_production_settings_refuse_to_start():
-    result = deploy_check()  # SECRET_KEY not set (tests/test_first_run.py has the rest)
+    result = deploy_check()  # SECRET_KEY not set (tests/system/test_first_run.py has the rest)
 
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr and "SECRET_KEY" in result.stderr

@@ -16,7 +16,7 @@ from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
 from claims import roles
-from tests.browser import (
+from tests.support.browser import (
     TIMEOUT_MS,
     launch,
     log_in,
@@ -28,7 +28,7 @@ from tests.browser import (
     staff_user,
     status_badge,
 )
-from tests.claims.lifecycle_helpers import claim_under_review
+from tests.support.lifecycle import claim_under_review
 
 def _open_claim_from_list(page, base: str, search: str, number: str) -> None:
     page.goto(f"{base}/admin/")

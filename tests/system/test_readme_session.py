@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from oauth2_provider.models import AccessToken
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def readme_session() -> str:

@@ -10,10 +10,10 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from claims.workflow import ClaimStatus
-from tests.browser import TIMEOUT_MS, launch, needs_chromium, screenshot_on_failure
-from tests.factories import ClaimFactory
-from tests.test_browser_hosted_pages import PHONE, Visit, _generate_link
-from tests.test_browser_hosted_pages import hosted  # noqa: F401 (the fixture, by name)
+from tests.support.browser import TIMEOUT_MS, launch, needs_chromium, screenshot_on_failure
+from tests.support.factories import ClaimFactory
+from tests.system.test_browser_hosted_pages import PHONE, Visit, _generate_link
+from tests.system.test_browser_hosted_pages import hosted  # noqa: F401 (the fixture, by name)
 
 KEY = "Chave PIX"
 BANK = "Número do banco"

@@ -6,14 +6,14 @@ client credentials through the documented token URL, and calls the API from the 
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.browser import (
+from tests.support.browser import (
     TIMEOUT_MS,
     launch,
     needs_chromium,
     require_chromium,
     screenshot_on_failure,
 )
-from tests.factories import SaleFactory
+from tests.support.factories import SaleFactory
 
 
 @needs_chromium

@@ -8,7 +8,7 @@ from claims.models import Event
 from claims.services.common import standard_event_details
 from webhooks import relay, signing
 from webhooks.models import Delivery, Subscription
-from tests.factories import ClaimFactory
+from tests.support.factories import ClaimFactory
 
 
 def make_subscription(channel, url: str, events=("sinistro-criado",), *,

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 SHOW_SECURITY = ("from django.conf import settings; print(settings.DEBUG, "
                  "settings.SECURE_SSL_REDIRECT, settings.SECURE_HSTS_SECONDS)")
 

@@ -12,7 +12,7 @@ import ssl
 
 import pytest
 
-from tests import serving
+from tests.support import serving
 
 NORMAL_REQUEST_TIMEOUT = 10  # seconds; far below Gunicorn's 30 s worker timeout
 

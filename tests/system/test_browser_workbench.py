@@ -22,7 +22,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from claims import roles
 from claims.models import AssignmentRule, Team, TeamMember
-from tests.browser import (
+from tests.support.browser import (
     TIMEOUT_MS,
     launch,
     log_in,
@@ -34,7 +34,7 @@ from tests.browser import (
     staff_user,
     status_badge,
 )
-from tests.claims.lifecycle_helpers import claim_under_review
+from tests.support.lifecycle import claim_under_review
 
 
 def _csp_watch(page) -> list[str]:

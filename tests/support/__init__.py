@@ -1,0 +1,1 @@
+"""What the tests share: factories, helpers, and the real servers they start."""
