@@ -12,10 +12,12 @@ import pytest
 from django.utils import timezone
 
 from claims.regulatory_clock import (
+    CLOCK_ACTIONS,
     CLOCK_DAYS,
     ClockKind,
     RegulatoryClock,
     Step,
+    changes_clock,
     compute_clock,
     suspensions_allowed_for,
 )
@@ -544,3 +546,47 @@ def test_the_clock_kinds_name_their_articles():
     assert ClockKind.DECISION.label == "Decisão sobre a cobertura (Lei 15.040/2024, art. 86)"
     assert ClockKind.PAYMENT.label == "Pagamento da indenização (Lei 15.040/2024, art. 87)"
     assert ClockKind.NONE == ""
+
+
+# --- steps that cannot change the clock ----------------------------------------------------
+# Services skip recomputing the clock for them (``regulatory_clock.changes_clock``): this
+# holds that list to ``compute_clock`` itself.
+
+NEUTRAL_HISTORIES = [
+    [("abrir", ClaimStatus.CREATED)],
+    [("abrir", ClaimStatus.PENDING_DOCUMENTS)],
+    [("abrir", ClaimStatus.PENDING_DOCUMENTS), ("completar-documentacao", ClaimStatus.DOCUMENTS_UNDER_REVIEW)],
+    [("abrir", ClaimStatus.CREATED), ("solicitar-documentos", ClaimStatus.PENDING_DOCUMENTS)],
+    [("abrir", ClaimStatus.CREATED), ("solicitar-documentos", ClaimStatus.PENDING_DOCUMENTS),
+     ("completar-documentacao", ClaimStatus.DOCUMENTS_UNDER_REVIEW)],
+    [("abrir", ClaimStatus.CREATED), ("aprovar-documentacao", ClaimStatus.UNDER_REGULATION)],
+    [("abrir", ClaimStatus.CREATED), ("solicitar-dados-de-pagamento", ClaimStatus.PENDING_PAYMENT_DATA)],
+    [("abrir", ClaimStatus.CREATED), ("recusar", ClaimStatus.DENIED)],
+    [("abrir", ClaimStatus.CREATED), ("finalizar", ClaimStatus.FINALIZED), ("reabrir", ClaimStatus.UNDER_REGULATION)],
+]
+NEUTRAL = [action for action in Action if not changes_clock(action)]
+
+
+def history_steps(history, extra=None):
+    rows = [Step(at=T0 + timedelta(days=3 * n), action=a, to_status=s)
+            for n, (a, s) in enumerate(history)]
+    if extra:
+        rows.append(Step(at=T0 + timedelta(days=3 * len(history) + 1), action=extra,
+                         to_status=history[-1][1]))
+    return rows
+
+
+def test_the_neutral_steps_are_the_balance_reserve_and_payment_ones():
+    assert set(NEUTRAL) == {Action.SUPPLY_PAYMENT_DATA, Action.UPDATE_BALANCE,
+                            Action.ADJUST_RESERVE, Action.SETTLE_PAYMENT}
+    assert not set(NEUTRAL) & CLOCK_ACTIONS
+
+
+@pytest.mark.parametrize("allowed", [1, 2])
+@pytest.mark.parametrize("action", NEUTRAL)
+@pytest.mark.parametrize("history", NEUTRAL_HISTORIES)
+def test_a_neutral_step_leaves_the_clock_as_it_was(history, action, allowed):
+    before = compute_clock(history_steps(history), suspensions_allowed=allowed)
+    after = compute_clock(history_steps(history, extra=action), suspensions_allowed=allowed)
+
+    assert after == before
