@@ -346,9 +346,11 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api_common.openapi_hooks.contract_path_parameters",
         "api_common.openapi_hooks.request_string_rules",
-        "api_common.openapi_hooks.token_and_upload_operations",
+        "claims.oauth.schema.token_operation",
+        "claims.documents.schema.upload_operation",
         "api_common.openapi_hooks.common_responses",
-        "api_common.openapi_hooks.operation_links",
+        "claims.schema.operation_links",
+        "webhooks.schema.operation_links",
         "idempotency.openapi.idempotency_header",
     ],
 }

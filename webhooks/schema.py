@@ -1,8 +1,9 @@
 """OpenAPI pieces of the webhook endpoints: their error responses, page shapes and the
-examples (one story told across the operations)."""
+examples (one story told across the operations), and the links between them."""
 
 from drf_spectacular.utils import OpenApiExample, inline_serializer
 
+from api_common.openapi_hooks import add_links, link
 from api_common.problems import PROBLEM_CONTENT_TYPE
 from api_common.pagination import page_schema
 from api_common.schema import problems
@@ -129,3 +130,49 @@ REDELIVER_RESPONSE = OpenApiExample(
     response_only=True,
     status_codes=["202"],
 )
+
+
+# --- links: follow the flow with values from the responses ------------------------------
+
+
+def _webhook_links(webhook: str) -> dict:
+    return {
+        name: link(operation_id, description, **{"id-webhook": webhook})
+        for name, operation_id, description in (
+            ("ConsultarWebhook", "consultar-webhook", "A assinatura."),
+            ("AtualizarWebhook", "atualizar-webhook", "Alterar a assinatura."),
+            ("RemoverWebhook", "remover-webhook", "Remover a assinatura."),
+            ("RotacionarChaveHmac", "rotacionar-chave-hmac", "Nova chave HMAC."),
+            ("EnviarPing", "enviar-ping", "Um evento de teste."),
+            ("ListarEntregas", "listar-entregas", "As entregas da assinatura."),
+        )
+    }
+
+
+LINKS = {
+    ("listar-webhooks", "200"): {
+        "ConsultarWebhook": link("consultar-webhook", "A primeira assinatura.",
+                                  **{"id-webhook": "$response.body#/dados/0/id-webhook"}),
+    },
+    ("criar-webhook", "201"): _webhook_links("$response.body#/id-webhook"),
+    ("consultar-webhook", "200"): _webhook_links("$response.body#/id-webhook"),
+    ("atualizar-webhook", "200"): _webhook_links("$response.body#/id-webhook"),
+    ("rotacionar-chave-hmac", "200"): _webhook_links("$response.body#/id-webhook"),
+    ("enviar-ping", "202"): {
+        "ReenviarEntrega": link("reenviar-entrega", "Reenviar o ping.", **{
+            "id-webhook": "$request.path.id-webhook",
+            "id-entrega": "$response.body#/id-entrega"}),
+    },
+    ("listar-entregas", "200"): {
+        "ReenviarEntrega": link("reenviar-entrega", "Reenviar a primeira entrega.", **{
+            "id-webhook": "$request.path.id-webhook",
+            "id-entrega": "$response.body#/dados/0/id-entrega"}),
+        "PaginaSeguinte": link("listar-entregas", "A página seguinte.", **{
+            "id-webhook": "$request.path.id-webhook",
+            "pagina-seguinte": "$response.body#/pagina-seguinte"}),
+    },
+}
+
+
+def operation_links(result, generator, request, public):
+    return add_links(result, LINKS)
