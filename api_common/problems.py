@@ -118,6 +118,20 @@ _DRF_PROBLEMS: list[tuple[type[Exception], str]] = [
 ]
 
 
+class InvalidField(ProblemError):
+    """A field a service refused after the serializer accepted its shape (a document type
+    the claim did not ask for, a webhook destination): the same 400 as the serializers'
+    own validation errors, naming the field."""
+
+    status = 400
+    problem_id = "invalid-request"
+    title = title_of("invalid-request")
+    default_detail = "Um ou mais campos são inválidos."
+
+    def __init__(self, field: str, message: str):
+        super().__init__(**{"campos-invalidos": [{"campo": field, "mensagem": message}]})
+
+
 class RequestBodyTooLarge(ProblemError):
     status = 413
     problem_id = "request-body-too-large"

@@ -96,19 +96,6 @@ class ClaimNotAcceptingDocuments(BusinessRuleError):
     default_detail = "O sinistro está encerrado (finalizado ou recusado) e não recebe documentos."
 
 
-class InvalidDocumentType(ProblemError):
-    status = 400
-    problem_id = "invalid-request"
-    title = "Requisição inválida"
-    default_detail = "Um ou mais campos são inválidos."
-
-    def __init__(self, accepted: list[str]):
-        listed = ", ".join(accepted) if accepted else "nenhum (omita o campo)"
-        super().__init__(**{"campos-invalidos": [
-            {"campo": "tipo", "mensagem": f"Tipo não solicitado neste sinistro. Aceitos: {listed}."}
-        ]})
-
-
 # Errors of the local upload URL (the S3 mode gets the bucket's own answers).
 
 

@@ -22,16 +22,3 @@ class SubscriptionNotActive(ProblemError):
     problem_id = "webhook-not-active"
     title = "Webhook desativado"
     default_detail = "O webhook está desativado: ative-o (ativo: true) antes de enviar entregas."
-
-
-class InvalidSubscriptionField(ProblemError):
-    """A field the service refused (the destination, the events): the same 400 as the
-    serializers' own validation errors, naming the field."""
-
-    status = 400
-    problem_id = "invalid-request"
-    title = "Requisição inválida"
-    default_detail = "Um ou mais campos são inválidos."
-
-    def __init__(self, field: str, message: str):
-        super().__init__(**{"campos-invalidos": [{"campo": field, "mensagem": message}]})

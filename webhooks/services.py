@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from api_common.problems import InvalidField
 from claims.models import Channel, webhook_envelope
 from claims.workflow import EventName
 from webhooks import delivery as delivery_engine
@@ -189,14 +190,14 @@ def _checked_events(events) -> list[str]:
     try:
         return validate_event_names(events)
     except ValidationError as exc:
-        raise errors.InvalidSubscriptionField("eventos-habilitados", exc.messages[0]) from exc
+        raise InvalidField("eventos-habilitados", exc.messages[0]) from exc
 
 
 def _check_destination(url: str) -> None:
     try:
         validate_destination(url)
     except ValidationError as exc:
-        raise errors.InvalidSubscriptionField("url", exc.messages[0]) from exc
+        raise InvalidField("url", exc.messages[0]) from exc
 
 
 def _require_active(subscription: Subscription) -> None:

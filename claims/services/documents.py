@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from api_common.problems import InvalidField
 from claims import errors
 from claims.documents import checks, storage
 from claims.formatting import file_size, media_type_label, media_types_in_words
@@ -49,7 +50,8 @@ def request_document_upload(
     if doc_type:
         requested = sorted(set(claim.document_requests.values_list("doc_type", flat=True)))
         if doc_type not in requested:
-            raise errors.InvalidDocumentType(requested)
+            listed = ", ".join(requested) if requested else "nenhum (omita o campo)"
+            raise InvalidField("tipo", f"Tipo não solicitado neste sinistro. Aceitos: {listed}.")
     content_type = media_type_for(file_name)
     extension = file_name.rpartition(".")[2].lower()
     document = DocumentFile.objects.create(

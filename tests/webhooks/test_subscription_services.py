@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from api_common.problems import InvalidField
 from claims.workflow import EventName
 from tests.support.factories import make_channel
 from webhooks import errors, services, signing
@@ -83,7 +84,7 @@ def test_a_subscription_keeps_its_fields_and_its_events_in_order(channel):
     (["sinistro-criado", "sinistro-criado"], "Evento(s) repetido(s): sinistro-criado."),
 ])
 def test_bad_event_lists_are_refused_on_eventos_habilitados(channel, events, message):
-    with pytest.raises(errors.InvalidSubscriptionField) as caught:
+    with pytest.raises(InvalidField) as caught:
         subscribe(channel, events=events)
 
     [problem] = caught.value.extra["campos-invalidos"]
@@ -93,12 +94,12 @@ def test_bad_event_lists_are_refused_on_eventos_habilitados(channel, events, mes
 
 
 def test_a_long_bad_list_is_answered_quickly_and_briefly(channel):
-    with pytest.raises(errors.InvalidSubscriptionField) as caught:
+    with pytest.raises(InvalidField) as caught:
         subscribe(channel, events=["sinistro-criado"] * 100_000 + [f"x{n}" for n in range(9)])
 
     message = caught.value.extra["campos-invalidos"][0]["mensagem"]
     assert message.startswith("Evento(s) desconhecido(s): x0, x1, x2, x3, x4, .... Aceitos:")
-    with pytest.raises(errors.InvalidSubscriptionField) as caught:
+    with pytest.raises(InvalidField) as caught:
         subscribe(channel, events=["sinistro-criado"] * 100_000)
     assert caught.value.extra["campos-invalidos"][0]["mensagem"] == (
         "Evento(s) repetido(s): sinistro-criado.")
@@ -111,7 +112,7 @@ def test_every_one_of_the_contract_events_can_be_enabled(channel):
 
 
 def test_a_forbidden_destination_is_refused_on_url(channel):
-    with pytest.raises(errors.InvalidSubscriptionField) as caught:
+    with pytest.raises(InvalidField) as caught:
         subscribe(channel, url="https://10.0.0.1/")
 
     assert caught.value.extra["campos-invalidos"] == [{
@@ -142,7 +143,7 @@ def test_a_new_event_list_replaces_the_old_one(channel, subscription):
 
 
 def test_a_changed_url_is_checked_again(channel, subscription):
-    with pytest.raises(errors.InvalidSubscriptionField):
+    with pytest.raises(InvalidField):
         services.update_subscription(channel=channel, subscription_id=subscription.id,
                                      url="https://loopback.example.com/")
 
