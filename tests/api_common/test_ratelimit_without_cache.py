@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from api_common import ratelimit
-from tests.test_health import closed_port
+from tests.api_common.test_health import closed_port
 
 
 @pytest.fixture
