@@ -10,15 +10,10 @@ Listed in ``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``, with the apps' own h
 """
 
 
+from django.conf import settings
+
 from api_common.problems import PROBLEM_CONTENT_TYPE
 
-CONTRACT_PATH_PARAMETERS = {
-    "sale_id": "id-venda",
-    "number": "numero-sinistro",
-    "subscription_id": "id-webhook",
-    "delivery_id": "id-entrega",
-    "file_id": "id",
-}
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -39,18 +34,18 @@ def problem_response(description: str, headers: dict | None = None) -> dict:
 
 
 def contract_path_parameters(result, generator, request, public):
+    """URL parameters under the contract's names (``OPENAPI_PATH_PARAMETER_NAMES``)."""
+    names = settings.OPENAPI_PATH_PARAMETER_NAMES
     paths = {}
     for path, operations in result.get("paths", {}).items():
-        for code_name, contract_name in CONTRACT_PATH_PARAMETERS.items():
+        for code_name, contract_name in names.items():
             path = path.replace(f"{{{code_name}}}", f"{{{contract_name}}}")
         for operation in operations.values():
             if not isinstance(operation, dict):
                 continue
             for parameter in operation.get("parameters", []):
                 if parameter.get("in") == "path":
-                    parameter["name"] = CONTRACT_PATH_PARAMETERS.get(
-                        parameter["name"], parameter["name"]
-                    )
+                    parameter["name"] = names.get(parameter["name"], parameter["name"])
         paths[path] = operations
     result["paths"] = paths
     return result

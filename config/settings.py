@@ -319,6 +319,14 @@ REST_FRAMEWORK = {
 API_THROTTLE_PER_MINUTE = env.int("API_THROTTLE_PER_MINUTE", default=600)
 UPLOAD_URL_THROTTLE_PER_MINUTE = env.int("UPLOAD_URL_THROTTLE_PER_MINUTE", default=60)
 
+# URL parameters as the contract names them (Django's converters need identifiers).
+OPENAPI_PATH_PARAMETER_NAMES = {
+    "sale_id": "id-venda",
+    "number": "numero-sinistro",
+    "subscription_id": "id-webhook",
+    "delivery_id": "id-entrega",
+    "file_id": "id",
+}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sinistros API",
     "DESCRIPTION": (
