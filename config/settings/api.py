@@ -1,0 +1,106 @@
+"""The channels' API: DRF, the OpenAPI schema, request limits, OAuth 2.0."""
+
+from config.settings.base import env
+
+# --- API -------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["claims.authentication.ChannelTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["claims.authentication.IsChannel"],
+    "DEFAULT_PARSER_CLASSES": ["api_common.parsers.StrictJSONParser"],
+    "DEFAULT_THROTTLE_CLASSES": ["claims.throttles.ChannelRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "api_common.problems.problem_exception_handler",
+    "COERCE_DECIMAL_TO_STRING": False,
+    "UNAUTHENTICATED_USER": None,
+}
+
+# Requests per minute per channel, counted in the cache (Redis in production); a
+# channel's own values in the admin override these. Past a limit: 429 with Retry-After.
+API_THROTTLE_PER_MINUTE = env.int("API_THROTTLE_PER_MINUTE", default=600)
+UPLOAD_URL_THROTTLE_PER_MINUTE = env.int("UPLOAD_URL_THROTTLE_PER_MINUTE", default=60)
+
+# URL parameters as the contract names them (Django's converters need identifiers).
+OPENAPI_PATH_PARAMETER_NAMES = {
+    "sale_id": "id-venda",
+    "number": "numero-sinistro",
+    "subscription_id": "id-webhook",
+    "delivery_id": "id-entrega",
+    "file_id": "id",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Sinistros API",
+    "DESCRIPTION": (
+        "Contrato de sinistros para canais parceiros: vendas, abertura e consulta de "
+        "sinistros, documentos, saldo devedor, links whitelabel e webhooks."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # No badge from the public validator (an outside image the page's CSP refuses).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "displayOperationId": True,
+                            "validatorUrl": None},
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    # Enums that would otherwise be named after a field ("Eventos-habilitadosEnum").
+    "ENUM_NAME_OVERRIDES": {
+        "EventoEnum": "webhooks.services.SUBSCRIBABLE_EVENTS",
+        "EventoOuPingEnum": "webhooks.serializers.DELIVERY_EVENTS",
+        "EstadoDisjuntorEnum": "webhooks.serializers.BREAKER_STATES",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api_common.openapi_hooks.contract_path_parameters",
+        "api_common.openapi_hooks.request_string_rules",
+        "claims.oauth.schema.token_operation",
+        "claims.documents.schema.upload_operation",
+        "api_common.openapi_hooks.common_responses",
+        "claims.schema.operation_links",
+        "webhooks.schema.operation_links",
+        "idempotency.openapi.idempotency_header",
+    ],
+}
+
+# --- OAuth 2.0 (client credentials) ----------------------------------------------------
+OAUTH2_PROVIDER = {
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("ACCESS_TOKEN_EXPIRE_SECONDS", default=12 * 60 * 60),
+    "SCOPES": {"claims": "Sinistros do canal"},
+    "DEFAULT_SCOPES": ["claims"],
+    "OAUTH2_BACKEND_CLASS": "claims.oauth.backends.CheckedTokenRequestCore",
+    "OAUTH2_VALIDATOR_CLASS": "claims.oauth.validators.ChannelOAuth2Validator",
+    "CLIENT_SECRET_HASHER": "client_secret_sha256",
+    # RFC 9700 (OAuth 2.0 Security BCP). Only client credentials are used, but nothing
+    # else should be open either; tokens are stored hashed, never in plaintext.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_SCHEME": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
+}
+# django-oauth-toolkit's default, named here because claims' first migration points its
+# foreign key at this setting (the other models' settings are left to their defaults).
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+# An accepted bearer token is not looked up again by the same web process for this long
+# (nor past its expiry): a revoked token or a deactivated channel takes up to this long
+# to be refused everywhere. 0: every call looks the token up.
+API_AUTH_CACHE_SECONDS = env.int("API_AUTH_CACHE_SECONDS", default=10)
+# Token issuance per client, counted in a fixed window (a token is meant to be reused
+# for its whole lifetime, so a healthy client asks a few times a day).
+TOKEN_RATE_LIMIT = env.int("TOKEN_RATE_LIMIT", default=20)
+TOKEN_RATE_WINDOW_SECONDS = env.int("TOKEN_RATE_WINDOW_SECONDS", default=3600)
+# Failed client authentications, counted per claimed client id from one address and
+# per address, reserved before any secret is looked at; past either, 429 until the
+# window ends. Per client id and address: failures from elsewhere never lock a channel
+# out of its own address.
+TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = env.int("TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS",
+                                                 default=10)
+TOKEN_FAILURE_LIMIT_PER_ADDRESS = env.int("TOKEN_FAILURE_LIMIT_PER_ADDRESS", default=20)
+TOKEN_FAILURE_WINDOW_SECONDS = env.int("TOKEN_FAILURE_WINDOW_SECONDS", default=600)

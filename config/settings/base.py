@@ -1,0 +1,190 @@
+"""The core settings: paths, the secret key, apps, middleware, database, cache,
+templates. The rest is in this package's other modules, by concern (config.settings)."""
+
+from pathlib import Path
+
+import environ
+from django.conf import global_settings
+from django.core.exceptions import ImproperlyConfigured
+
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+
+# --- Secret key and the first run ---------------------------------------------------------
+# DEBUG off means production: HTTPS redirect, HSTS, secure cookies. A fresh checkout run
+# with nothing set would answer every request with a permanent HTTPS redirect that
+# browsers remember, and would sign sessions and derive the webhook encryption key from a
+# public value. So without a real SECRET_KEY the service refuses to start unless DEBUG is
+# on (`make run` sets DJANGO_DEBUG=true); the local key below exists only for that case.
+INSECURE_LOCAL_SECRET_KEY = "django-insecure-local-development-only"
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY or SECRET_KEY.startswith("django-insecure"):
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY não definida (ou insegura) com DJANGO_DEBUG desligado, que é o modo "
+            "de produção (redirecionamento HTTPS, HSTS). Para desenvolver, use `make run` ou "
+            "defina DJANGO_DEBUG=true; em produção, defina SECRET_KEY com um valor longo e "
+            "aleatório, por exemplo: python -c \"import secrets; "
+            "print(secrets.token_urlsafe(50))\""
+        )
+    SECRET_KEY = SECRET_KEY or INSECURE_LOCAL_SECRET_KEY
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# Public addresses written into responses: problem types, links, docs.
+BASE_URL = env.str("BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
+AUTH_URL = env.str("AUTH_URL", default=BASE_URL).rstrip("/")
+PROBLEMS_URL = env.str("PROBLEMS_URL", default=f"{BASE_URL}/api/v1/problemas").rstrip("/")
+
+INSTALLED_APPS = [
+    "claims.apps.ClaimsAdminConfig",  # django.contrib.admin with the dashboard home
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "oauth2_provider",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "axes",
+    "csp",
+    "idempotency",
+    "api_common",  # the problem pages' templates and stylesheet
+    "claims",
+    "webhooks",
+    "whitelabel",
+]
+
+MIDDLEWARE = [
+    # First: its request id and duration cover everything below (see "Operations").
+    "api_common.request_log.RequestLogMiddleware",
+    # First: errors on the machine paths become problem JSON whoever answered them, and
+    # /api/v1 responses are marked no-store.
+    "api_common.middleware.MachinePathMiddleware",
+    # Before anything reads the request: a charset it cannot be read in is a 415.
+    "api_common.charsets.RefuseUnreadableCharsetMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it answers locked-out logins.
+    "axes.middleware.AxesMiddleware",
+]
+
+# Admin login lockout (django-axes): AXES_FAILURE_LIMIT failures lock that username and,
+# separately, that client address, for AXES_COOLOFF_HOURS. Unlock with
+# `manage.py axes_reset_username USER` or `manage.py axes_reset_ip IP` (README).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+# The client's address (lockout, hosted-page rate limits) behind AXES_PROXY_COUNT proxies
+# (django-ipware). 0: the connection's own address; X-Forwarded-For is ignored, since a
+# client could write it. 1: deploy/nginx.conf, which sets X-Forwarded-For to the client's
+# address alone (docs/operations.md).
+_proxy_count = env.int("AXES_PROXY_COUNT", default=0)  # (a deprecated name to django-axes)
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if _proxy_count else ["REMOTE_ADDR"]
+)
+# django-ipware counts the proxies listed in X-Forwarded-For before the last one.
+AXES_IPWARE_PROXY_COUNT = _proxy_count - 1 if _proxy_count else None
+AXES_LOCKOUT_TEMPLATE = "admin/locked_out.html"
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "claims.admin.context_processors.admin_branding",
+            ],
+        },
+    },
+]
+
+if "DATABASE_URL" not in env:
+    VAR_DIR.mkdir(exist_ok=True)  # the embedded default lives in var/ (git-ignored)
+DATABASES = {
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+}
+# Persistent connections: opening one costs more than a short request (a GET of a claim
+# ran at half the speed without them). Each web process keeps its connection for up to
+# DATABASE_CONN_MAX_AGE seconds, and checks it is alive before reusing it after a request,
+# so a database restart costs no failed request. 0 closes it after every request. Celery
+# workers close theirs around each task (celery.fixups.django) whatever this says.
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=600))
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded database (make run, make test): a write transaction takes SQLite's
+    # write lock when it begins (IMMEDIATE), so two requests writing at once (a
+    # double-clicked form) queue for up to 20 s instead of one failing with "database is
+    # locked" after a read; the second then meets the claim's version check as on
+    # PostgreSQL.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20})
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# The queue indexes INCLUDE columns so PostgreSQL answers the dashboard from the index
+# alone; SQLite (the embedded database) builds them without those columns, which changes
+# nothing it returns: its warning about it says nothing to act on.
+SILENCED_SYSTEM_CHECKS = ["models.W040"]
+
+CACHES = {
+    # Rate limits are counted in the cache: production points this at Redis so every
+    # web process shares the counters. Without it each process counts alone
+    # (api_common.ratelimit), so Redis is never on a request's critical path.
+    "default": env.cache("CACHE_URL", default="locmemcache://claims"),
+}
+if CACHES["default"]["BACKEND"].endswith("RedisCache"):
+    # A Redis that does not answer costs a request this much once, not a hung thread.
+    CACHE_TIMEOUT_SECONDS = env.float("CACHE_TIMEOUT_SECONDS", default=0.5)
+    CACHES["default"].setdefault("OPTIONS", {}).update(
+        socket_connect_timeout=CACHE_TIMEOUT_SECONDS, socket_timeout=CACHE_TIMEOUT_SECONDS)
+
+# People's passwords use Django's default (first) hasher; channels' random client secrets
+# use a salted SHA-256 fit for their entropy (claims/oauth/hashers.py).
+PASSWORD_HASHERS = [*global_settings.PASSWORD_HASHERS, "claims.oauth.hashers.ClientSecretHasher"]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "pt-br"
+LANGUAGES = [("pt-br", "Português (Brasil)")]
+# Analysts read local time in the admin; the API always writes UTC ("...Z").
+TIME_ZONE = env.str("TIME_ZONE", default="America/Sao_Paulo")
+USE_I18N = True
+USE_TZ = True
+# Analysts read and type money as 1.234,56 (forms accept the thousands separator too).
+USE_THOUSAND_SEPARATOR = True
+FORMAT_MODULE_PATH = ["config.formats"]
+
+STATIC_URL = "static/"
+STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=VAR_DIR / "media")
+MEDIA_URL = "media/"

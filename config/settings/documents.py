@@ -1,0 +1,69 @@
+"""Claim documents (storage, uploads, downloads) and the back office's rules."""
+
+from decimal import Decimal
+
+from config.settings.base import DEBUG, env
+
+# --- Claim documents -------------------------------------------------------------------
+# "local": files under MEDIA_ROOT, uploaded through the service's own signed PUT URL.
+# "s3": any S3-compatible bucket, uploaded straight to it with pre-signed PUT URLs.
+DOCUMENT_STORAGE = env.str("DOCUMENT_STORAGE", default="local")
+UPLOAD_URL_EXPIRE_SECONDS = env.int("UPLOAD_URL_EXPIRE_SECONDS", default=15 * 60)
+DOWNLOAD_URL_EXPIRE_SECONDS = env.int("DOWNLOAD_URL_EXPIRE_SECONDS", default=5 * 60)
+UPLOAD_MAX_BYTES = env.int("UPLOAD_MAX_BYTES", default=20 * 1024 * 1024)
+# Extension -> media type. The media type is bound into the upload URL.
+UPLOAD_ALLOWED_TYPES = env.dict(
+    "UPLOAD_ALLOWED_TYPES",
+    default={
+        "pdf": "application/pdf",
+        "jpg": "image/jpeg",
+        "jpeg": "image/jpeg",
+        "png": "image/png",
+        "heic": "image/heic",
+        "heif": "image/heif",
+    },
+)
+# Origins allowed to PUT to the local upload URL from a browser (the hosted pages).
+UPLOAD_CORS_ALLOWED_ORIGINS = env.list("UPLOAD_CORS_ALLOWED_ORIGINS", default=["*"])
+# Shared secret of S3-compatible bucket notifications (POST /armazenamento/notificacoes).
+STORAGE_NOTIFICATION_TOKEN = env.str("STORAGE_NOTIFICATION_TOKEN", default="")
+AWS_STORAGE_BUCKET_NAME = env.str("AWS_STORAGE_BUCKET_NAME", default="sinistros-documentos")
+AWS_S3_REGION_NAME = env.str("AWS_S3_REGION_NAME", default="us-east-1")
+AWS_S3_ENDPOINT_URL = env.str("AWS_S3_ENDPOINT_URL", default="") or None
+AWS_ACCESS_KEY_ID = env.str("AWS_ACCESS_KEY_ID", default="") or None
+AWS_SECRET_ACCESS_KEY = env.str("AWS_SECRET_ACCESS_KEY", default="") or None
+AWS_S3_SIGNATURE_VERSION = "s3v4"
+AWS_S3_ADDRESSING_STYLE = env.str("AWS_S3_ADDRESSING_STYLE", default="path")
+AWS_QUERYSTRING_AUTH = True  # never a public URL
+AWS_QUERYSTRING_EXPIRE = DOWNLOAD_URL_EXPIRE_SECONDS
+AWS_DEFAULT_ACL = None
+AWS_S3_FILE_OVERWRITE = False
+
+STORAGES = {
+    "default": {
+        "BACKEND": (
+            "storages.backends.s3.S3Storage"
+            if DOCUMENT_STORAGE == "s3"
+            else "django.core.files.storage.FileSystemStorage"
+        )
+    },
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+# --- Claims back office -----------------------------------------------------------------
+# Analysts register payments up to this amount; above it, a supervisor (R$).
+PAYMENT_AUTHORITY_LIMIT = Decimal(env.str("PAYMENT_AUTHORITY_LIMIT", default="50000.00"))
+# Documents pending this many days make a "Cobrar documentos" task for the owner.
+DOCUMENT_REMINDER_DAYS = env.int("DOCUMENT_REMINDER_DAYS", default=7)
+# A regulatory deadline this many days away makes a "Decidir até"/"Pagar até" task.
+DEADLINE_TASK_DAYS = env.int("DEADLINE_TASK_DAYS", default=5)
+# Brazil's minimum wage (R$), for the regulatory clock: a coverage whose LMI is at most
+# 500 minimum wages allows one suspension of the decision deadline (Lei 15.040/2024).
+MINIMUM_WAGE = Decimal(env.str("MINIMUM_WAGE", default="1621.00"))
