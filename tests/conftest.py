@@ -7,8 +7,13 @@ from rest_framework.test import APIClient
 
 from claims import roles
 from claims.authentication import ACCEPTED_TOKENS
-from tests.support.lifecycle import logged_in, staff
-from tests.support.factories import CoverageFactory, SaleFactory, make_channel
+from tests.support.lifecycle import logged_in, open_claim, staff
+from tests.support.factories import (
+    CoverageFactory,
+    DocumentRequirementFactory,
+    SaleFactory,
+    make_channel,
+)
 from api_common.ratelimit import cache_is_back
 from webhooks.pump import forget_pumps_at_work
 from webhooks.tasks import broker_is_back
@@ -133,3 +138,11 @@ def supervisor(db):
 def local_media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.DOCUMENT_STORAGE = "local"
+
+
+@pytest.fixture
+def number(api, sale):
+    """The number of a death claim on ``sale`` waiting for its death certificate."""
+    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
+                               title="Certidão de óbito")
+    return open_claim(api, sale).number

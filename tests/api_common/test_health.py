@@ -1,19 +1,13 @@
 """/saude/vivo and /saude/pronto, as a load balancer probes them: plain http, no
-credentials, JSON; readiness fails (503) when a dependency is unreachable."""
-
-import socket
+credentials, JSON; readiness fails (503) without the database or the storage, and
+names a missing cache or broker while staying in service."""
 
 import pytest
 from django.test import Client
 
+from tests.support.serving import free_port
+
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def closed_port() -> int:
-    """A local port nothing listens on (bound, then released)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -50,7 +44,7 @@ def test_readiness_is_200_when_database_cache_broker_and_storage_answer(probe):
 
 def test_readiness_names_an_unreachable_cache_and_stays_in_service(probe, settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                   "LOCATION": f"redis://127.0.0.1:{closed_port()}/0"}}
+                                   "LOCATION": f"redis://127.0.0.1:{free_port()}/0"}}
 
     response = probe.get("/saude/pronto")
 
@@ -63,7 +57,7 @@ def test_readiness_names_an_unreachable_cache_and_stays_in_service(probe, settin
 
 
 def test_readiness_names_an_unreachable_celery_broker_and_stays_in_service(probe, settings):
-    settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{closed_port()}/0"
+    settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{free_port()}/0"
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
 
     response = probe.get("/saude/pronto")
@@ -87,7 +81,7 @@ def test_readiness_is_503_when_the_storage_is_unreachable(probe, settings, tmp_p
 
 
 def test_readiness_shows_no_host_port_or_error_detail(probe, settings):
-    port = closed_port()
+    port = free_port()
     settings.CELERY_BROKER_URL = f"redis://user:senha-do-broker@127.0.0.1:{port}/0"
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
 

@@ -8,13 +8,13 @@ import logging
 import pytest
 
 from api_common import ratelimit
-from tests.api_common.test_health import closed_port
+from tests.support.serving import free_port
 
 
 @pytest.fixture
 def cache_away(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                   "LOCATION": f"redis://127.0.0.1:{closed_port()}/0"}}
+                                   "LOCATION": f"redis://127.0.0.1:{free_port()}/0"}}
 
 
 def test_counts_go_on_in_the_process(cache_away, one_rate_window):

@@ -10,7 +10,6 @@ from claims.models import DocumentFile
 from tests.support.documents import (
     HEIC,
     JPEG,
-    OPEN_BODY,
     PDF,
     PNG,
     image_bytes,
@@ -18,7 +17,6 @@ from tests.support.documents import (
     put,
     upload_body,
 )
-from tests.support.factories import DocumentRequirementFactory
 from tests.support.s3 import BUCKET, empty_bucket, use_s3
 
 FILES = {  # media type -> (file name, a complete file)
@@ -27,13 +25,6 @@ FILES = {  # media type -> (file name, a complete file)
     "image/png": ("foto.png", image_bytes("PNG", size=(200, 150))),
     "image/heic": ("foto.heic", HEIC),
 }
-
-
-@pytest.fixture
-def number(api, sale):
-    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito")
-    response = api.post(f"/api/v1/vendas/{sale.id}/abrir-sinistro", OPEN_BODY, format="json")
-    return response.json()["numero-sinistro"]
 
 
 def ask(api, number, file_name):

@@ -9,19 +9,11 @@ from rest_framework.test import APIClient
 
 from claims.models import DocumentFile
 from tests.support.documents import OPEN_BODY, PDF, image_bytes, put, upload_body
-from tests.support.factories import DocumentRequirementFactory
 from tests.support.s3 import empty_bucket, use_s3
 
 NAME = 'certidão de "óbito".pdf'
 DISPOSITION = ("attachment; filename=\"certidao de _obito_.pdf\"; "
                "filename*=UTF-8''certid%C3%A3o%20de%20%22%C3%B3bito%22.pdf")
-
-
-@pytest.fixture
-def number(api, sale):
-    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito")
-    response = api.post(f"/api/v1/vendas/{sale.id}/abrir-sinistro", OPEN_BODY, format="json")
-    return response.json()["numero-sinistro"]
 
 
 def ask(api, number, file_name=NAME):

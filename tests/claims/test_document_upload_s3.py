@@ -11,8 +11,7 @@ from claims.models import Claim, DocumentFile, Event
 from claims.services import sweep_pending_uploads
 from claims.workflow import ClaimStatus
 from config.celery import app as celery_app
-from tests.support.documents import OPEN_BODY, PDF, PNG, upload_body
-from tests.support.factories import DocumentRequirementFactory
+from tests.support.documents import PDF, PNG, upload_body
 from tests.support.s3 import BUCKET, empty_bucket, use_s3
 
 
@@ -21,14 +20,6 @@ def s3_settings(settings, s3_server):
     client = use_s3(settings, s3_server)
     yield
     empty_bucket(client)
-
-
-@pytest.fixture
-def number(api, sale):
-    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
-                               title="Certidão de óbito")
-    response = api.post(f"/api/v1/vendas/{sale.id}/abrir-sinistro", OPEN_BODY, format="json")
-    return response.json()["numero-sinistro"]
 
 
 def ask(api, number, **body):

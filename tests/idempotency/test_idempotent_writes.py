@@ -11,8 +11,7 @@ from django.utils import timezone
 from claims.models import DocumentFile
 from idempotency.models import IdempotentRequest
 from idempotency.services import purge
-from tests.support.documents import OPEN_BODY, upload_body
-from tests.support.factories import DocumentRequirementFactory
+from tests.support.documents import upload_body
 from webhooks.models import Subscription
 
 SUBSCRIPTION = {"url": "https://hooks.example.com/sinistros",
@@ -27,14 +26,6 @@ def local_storage(settings, tmp_path):
 
 def post(api, path, body, key):
     return api.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
-
-
-@pytest.fixture
-def number(api, sale):
-    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
-                               title="Certidão de óbito")
-    response = api.post(f"/api/v1/vendas/{sale.id}/abrir-sinistro", OPEN_BODY, format="json")
-    return response.json()["numero-sinistro"]
 
 
 def test_a_retried_document_request_registers_one_file_and_answers_the_same(api, number):

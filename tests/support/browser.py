@@ -8,6 +8,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import requests
+from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import Group, User
 from playwright.sync_api import expect
 
@@ -45,6 +47,46 @@ def screenshot_on_failure(page, tmp_path):
         page.screenshot(path=tmp_path / "failure.png", full_page=True)
         print(f"screenshot of the failure: {tmp_path / 'failure.png'}")
         raise
+
+
+# --- the insured person, on a phone -----------------------------------------------
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True, "locale": "pt-BR"}
+SERIOUS = {"serious", "critical"}
+
+
+class Visit:
+    """One person's browser: checks each page for accessibility and CSP refusals, and
+    saves screenshots when asked to."""
+
+    def __init__(self, page, shots: Path | None):
+        self.page, self.shots = page, shots
+        self.csp_refusals: list[str] = []
+        page.on("console", lambda message: self.csp_refusals.append(message.text)
+                if "Content Security Policy" in message.text else None)
+        self.axe = Axe()
+
+    def check(self, name: str) -> None:
+        results = self.axe.run(self.page)
+        serious = [f"{v['id']} ({v['impact']}): {v['help']} at "
+                   f"{[n['target'] for n in v['nodes']]}"
+                   for v in results.response["violations"] if v["impact"] in SERIOUS]
+        assert serious == [], f"{name}: {serious}"
+        if self.shots:
+            self.page.screenshot(path=self.shots / f"segurado-{name}.png", full_page=True)
+
+
+def generate_hosted_link(base: str, channel, sale) -> str:
+    """What the channel does: a token, then gerar-url, over real HTTP."""
+    token = requests.post(f"{base}/oauth/token", json={
+        "client_id": channel.application.client_id, "client_secret": channel.plain_secret,
+        "grant_type": "client_credentials"}, timeout=10).json()["access_token"]
+    response = requests.post(f"{base}/api/v1/sinistros/whitelabel/gerar-url",
+                             json={"id-venda": str(sale.pk), "id-usuario": "cliente-77"},
+                             headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()["url"]
 
 
 # --- the admin, as a person uses it ------------------------------------------------

@@ -1,10 +1,12 @@
 """Shared by the hosted pages' tests: links through the real API, sessions through the
 real exchange, forms posted with their CSRF token like a browser would."""
 
+import datetime as dt
 import re
 from urllib.parse import urlsplit
 
 from django.test import Client
+from django.utils import timezone
 
 SESSION_COOKIE = "segurado_sessao"
 
@@ -44,3 +46,23 @@ def post_form(client: Client, page: str, data: dict, action: str | None = None, 
     page itself), as the browser does."""
     token = csrf_token(client, page)
     return client.post(action or page, {"csrfmiddlewaretoken": token, **data}, **extra)
+
+
+# --- opening a claim on the pages ---------------------------------------------------------
+
+NEW = "/segurado/sinistros/novo"
+
+
+def opening(**overrides) -> dict:
+    return {
+        "coverage": "cobertura/morte", "nature": "morte-natural",
+        "occurred_at": (timezone.localdate() - dt.timedelta(days=2)).isoformat(),
+        "narrative": "Faleceu em casa.", "requester_name": "Ana Souza",
+        "contact_name": "Ana Souza", "contact_email": "ana@example.com",
+        "contact_area_code": "11", "contact_phone": "912345678",
+        **overrides,
+    }
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())

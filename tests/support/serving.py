@@ -1,9 +1,10 @@
 """The production serving stack, started for real: Gunicorn with gunicorn.conf.py, and
 nginx with the shipped deploy/nginx.conf in front (TLS with a throw-away certificate),
-each on a free local port. Shared by tests/system/test_slow_clients.py and bench/slow_clients.py.
+each on a free local port, and the demo channel's calls to it. Shared by the system
+tests that start it (tests/system/) and bench/slow_clients.py.
 
 nginx is Debian's (`apt-get install nginx-light`; .ci/run installs it). With CI=true a
-missing nginx fails the tests that need it; elsewhere they are skipped.
+missing nginx fails the tests that need it (``needs_nginx``); elsewhere they are skipped.
 """
 
 import datetime as dt
@@ -20,6 +21,9 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+import requests
+import urllib3
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -28,6 +32,21 @@ from cryptography.x509.oid import NameOID
 REPO_ROOT = Path(__file__).resolve().parents[2]
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 NGINX_REQUIRED = os.environ.get("CI", "").lower() == "true"
+needs_nginx = pytest.mark.skipif(
+    NGINX is None and not NGINX_REQUIRED,
+    reason="needs Debian's nginx (apt-get install nginx-light; .ci/run installs it)",
+)
+# seed_demo's channel and its sales (claims.management.commands.seed_demo).
+DEMO_CREDENTIALS = {"grant_type": "client_credentials", "client_id": "demo-client",
+                    "client_secret": "demo-secret"}
+DEMO_SALE_MARIA = "3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e01"
+DEMO_SALE_JOAO = "3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e02"
+DEATH_OPENING = {
+    "cobertura": "cobertura/morte", "natureza": "morte-natural",
+    "data-ocorrencia": "2026-11-01T10:00:00-03:00",
+    "solicitante": {"nome": "Pedro da Silva"},
+    "pessoa-para-contato": {"nome": "Pedro da Silva", "email": "pedro@example.com"},
+}
 STARTUP_SECONDS = 30
 
 # Variables of the parent (a developer's shell, CI's PostgreSQL run) that must not decide
@@ -128,6 +147,32 @@ def manage(folder: Path, *arguments: str, **variables: str) -> str:
     return done.stdout
 
 
+def seed_demo(folder: Path, **variables: str) -> None:
+    """A database with the demo data, and the static files the pages link."""
+    manage(folder, "migrate", "--no-input", **variables)
+    manage(folder, "collectstatic", "--no-input", **variables)
+    manage(folder, "seed_demo", "--allow-production", "--sinistros=0", **variables)
+
+
+def session() -> requests.Session:
+    """A client of the test's own proxy (its throw-away certificate is not checked)."""
+    urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
+    client = requests.Session()
+    client.verify, client.trust_env = False, False  # REQUESTS_CA_BUNDLE would win over verify
+    return client
+
+
+def demo_token(url: str) -> requests.Response:
+    return session().post(f"{url}/oauth/token", data=DEMO_CREDENTIALS, timeout=10)
+
+
+def demo_api(url: str) -> requests.Session:
+    """The demo channel, with a fresh token."""
+    api = session()
+    api.headers["Authorization"] = f"Bearer {demo_token(url).json()['access_token']}"
+    return api
+
+
 @contextmanager
 def gunicorn(folder: Path, *, workers: int = 1, threads: int = 2, **variables: str):
     """Gunicorn with the shipped gunicorn.conf.py; yields its http://host:port."""
@@ -167,6 +212,8 @@ def site_config(app_port: int, http_port: int, https_port: int, folder: Path) ->
 @contextmanager
 def nginx(folder: Path, app_url: str):
     """The shipped proxy in front of ``app_url``; yields its https://host:port."""
+    if NGINX is None:
+        pytest.fail("CI=true but nginx is missing: .ci/run installs Debian's nginx-light")
     app_port = int(app_url.rsplit(":", 1)[1])
     http_port, https_port = free_port(), free_port()
     (folder / "site.conf").write_text(site_config(app_port, http_port, https_port, folder))

@@ -15,60 +15,21 @@ from pathlib import Path
 
 import pytest
 import requests
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect, sync_playwright
 
 from claims.models import Claim, DocumentFile
 from claims.workflow import ClaimStatus
 from tests.support.browser import (
+    PHONE,
     TIMEOUT_MS,
+    Visit,
+    generate_hosted_link,
     launch,
     needs_chromium,
-    require_chromium,
     screenshot_on_failure,
 )
 from tests.support.documents import PDF
-from tests.support.factories import DocumentRequirementFactory
 from tests.support.s3 import BUCKET, empty_bucket, use_s3
-from whitelabel.models import HostedPages
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True, "locale": "pt-BR"}
-SERIOUS = {"serious", "critical"}
-
-
-class Visit:
-    """One person's browser: checks each page for accessibility and CSP refusals, and
-    saves screenshots when asked to."""
-
-    def __init__(self, page, shots: Path | None):
-        self.page, self.shots = page, shots
-        self.csp_refusals: list[str] = []
-        page.on("console", lambda message: self.csp_refusals.append(message.text)
-                if "Content Security Policy" in message.text else None)
-        self.axe = Axe()
-
-    def check(self, name: str) -> None:
-        results = self.axe.run(self.page)
-        serious = [f"{v['id']} ({v['impact']}): {v['help']} at "
-                   f"{[n['target'] for n in v['nodes']]}"
-                   for v in results.response["violations"] if v["impact"] in SERIOUS]
-        assert serious == [], f"{name}: {serious}"
-        if self.shots:
-            self.page.screenshot(path=self.shots / f"segurado-{name}.png", full_page=True)
-
-
-def _generate_link(base: str, channel, sale) -> str:
-    """What the channel does: a token, then gerar-url, over real HTTP."""
-    token = requests.post(f"{base}/oauth/token", json={
-        "client_id": channel.application.client_id, "client_secret": channel.plain_secret,
-        "grant_type": "client_credentials"}, timeout=10).json()["access_token"]
-    response = requests.post(f"{base}/api/v1/sinistros/whitelabel/gerar-url",
-                             json={"id-venda": str(sale.pk), "id-usuario": "cliente-77"},
-                             headers={"Authorization": f"Bearer {token}"}, timeout=10)
-    assert response.status_code == 200, response.text
-    return response.json()["url"]
-
 
 def _pdf(tmp_path) -> Path:
     path = tmp_path / "certidao-de-obito.pdf"
@@ -146,7 +107,7 @@ def _run(live_server, tmp_path, channel, sale):
     shots = Path(os.environ["SCREENSHOTS_DIR"]) if os.environ.get("SCREENSHOTS_DIR") else None
     if shots:
         shots.mkdir(parents=True, exist_ok=True)
-    link = _generate_link(live_server.url, channel, sale)
+    link = generate_hosted_link(live_server.url, channel, sale)
     with sync_playwright() as p:
         browser = launch(p)
         context = browser.new_context(**PHONE)
@@ -165,16 +126,6 @@ def _run(live_server, tmp_path, channel, sale):
     assert claim.status == ClaimStatus.DOCUMENTS_UNDER_REVIEW
     assert claim.history.get(action="abrir").actor == "segurado:cliente-77"
     return claim
-
-
-@pytest.fixture
-def hosted(live_server, settings, channel, sale):
-    require_chromium()
-    settings.BASE_URL = settings.WHITELABEL_BASE_URL = live_server.url
-    HostedPages.objects.create(channel=channel, display_name="Banco Azul",
-                               primary_color="#0B3D91")
-    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
-                               title="Certidão de óbito")
 
 
 @needs_chromium

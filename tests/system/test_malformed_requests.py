@@ -13,28 +13,18 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
-import requests
-import urllib3
 
 from tests.support import serving
 
-SALE = "3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e01"  # seed_demo's Maria
 HOST = b"Host: 127.0.0.1\r\n"
 
-pytestmark = pytest.mark.skipif(
-    serving.NGINX is None and not serving.NGINX_REQUIRED,
-    reason="needs Debian's nginx (apt-get install nginx-light; .ci/run installs it)",
-)
+pytestmark = serving.needs_nginx
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
-    if serving.NGINX is None:
-        pytest.fail("CI=true but nginx is missing: .ci/run installs Debian's nginx-light")
     folder = tmp_path_factory.mktemp("serving")
-    serving.manage(folder, "migrate", "--no-input")
-    serving.manage(folder, "seed_demo", "--allow-production", "--sinistros=0")
-    urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)  # its own proxy
+    serving.seed_demo(folder)
     with serving.gunicorn(folder, workers=1, threads=4) as app, \
             serving.nginx(folder, app) as proxy:
         yield {"gunicorn": app, "nginx": proxy}
@@ -157,17 +147,9 @@ def test_a_malformed_request_gets_problem_json(stack, server, case):
 def upload_link(proxy: str) -> str:
     """A fresh url-envio of a claim on the demo sale, through the API (each link takes
     one file, and a refused one is spent)."""
-    api = requests.Session()
-    api.verify, api.trust_env = False, False  # REQUESTS_CA_BUNDLE would win over verify
-    token = api.post(f"{proxy}/oauth/token", data={
-        "grant_type": "client_credentials", "client_id": "demo-client",
-        "client_secret": "demo-secret"}, timeout=10).json()["access_token"]
-    api.headers["Authorization"] = f"Bearer {token}"
-    opened = api.post(f"{proxy}/api/v1/vendas/{SALE}/abrir-sinistro", timeout=10, json={
-        "cobertura": "cobertura/morte", "natureza": "morte-natural",
-        "data-ocorrencia": "2026-11-01T10:00:00-03:00",
-        "solicitante": {"nome": "Pedro da Silva"},
-        "pessoa-para-contato": {"nome": "Pedro da Silva", "email": "pedro@example.com"}})
+    api = serving.demo_api(proxy)
+    opened = api.post(f"{proxy}/api/v1/vendas/{serving.DEMO_SALE_MARIA}/abrir-sinistro",
+                      json=serving.DEATH_OPENING, timeout=10)
     number = opened.json()["numero-sinistro"]  # a 422 on the second call names the open one
     link = api.post(f"{proxy}/api/v1/sinistros/{number}/enviar-documento", timeout=10, json={
         "nome-arquivo": "certidao.pdf", "data-envio": "2026-11-21T12:00:00-03:00",

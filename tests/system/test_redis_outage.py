@@ -15,19 +15,16 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
-import requests
-import urllib3
 
 from tests.support import serving
 
 REDIS = shutil.which("redis-server")
-SALE = "3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e02"  # seed_demo's João
+SALE = serving.DEMO_SALE_JOAO
 TOKEN_LIMIT = 8  # TOKEN_RATE_LIMIT for this run: tokens a client is issued per hour
 
 pytestmark = [
     pytest.mark.skipif(REDIS is None, reason="needs redis-server"),
-    pytest.mark.skipif(serving.NGINX is None and not serving.NGINX_REQUIRED,
-                       reason="needs Debian's nginx (apt-get install nginx-light)"),
+    serving.needs_nginx,
 ]
 
 
@@ -60,11 +57,8 @@ def stack(tmp_path):
                  "CELERY_BROKER_URL": f"redis://127.0.0.1:{port}/1",
                  "TOKEN_RATE_LIMIT": str(TOKEN_LIMIT)}
     redis = start_redis(port, log)
-    serving.manage(tmp_path, "migrate", "--no-input", **variables)
-    serving.manage(tmp_path, "collectstatic", "--no-input", **variables)
-    serving.manage(tmp_path, "seed_demo", "--allow-production", "--sinistros=0", **variables)
+    serving.seed_demo(tmp_path, **variables)
     state = {"redis": redis}
-    urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)  # its own proxy
     try:
         with serving.gunicorn(tmp_path, workers=1, threads=4, **variables) as app, \
                 serving.nginx(tmp_path, app) as url:
@@ -76,27 +70,14 @@ def stack(tmp_path):
         log.close()
 
 
-def token(url: str) -> requests.Response:
-    return requests.post(f"{url}/oauth/token", timeout=10, verify=False, data={
-        "grant_type": "client_credentials", "client_id": "demo-client",
-        "client_secret": "demo-secret"})
-
-
 def calls_of_a_channel_and_its_insured(url: str) -> dict[str, int]:
     """Every kind of call, once; the status each answered."""
     statuses = {}
-    issued = token(url)
-    statuses["token"] = issued.status_code
-    api = requests.Session()
-    api.verify, api.trust_env = False, False  # REQUESTS_CA_BUNDLE would win over verify
-    api.headers["Authorization"] = f"Bearer {issued.json()['access_token']}"
+    statuses["token"] = serving.demo_token(url).status_code
+    api = serving.demo_api(url)
     statuses["sales"] = api.get(f"{url}/api/v1/vendas", timeout=10).status_code
-    opened = api.post(f"{url}/api/v1/vendas/{SALE}/abrir-sinistro", timeout=10, json={
-        "cobertura": "cobertura/morte", "natureza": "morte-natural",
-        "data-ocorrencia": "2026-11-01T10:00:00-03:00",
-        "solicitante": {"nome": "Pedro da Silva"},
-        "pessoa-para-contato": {"nome": "Pedro da Silva", "email": "pedro@example.com"}},
-        headers={"Idempotency-Key": "abertura-1"})
+    opened = api.post(f"{url}/api/v1/vendas/{SALE}/abrir-sinistro", timeout=10,
+                      json=serving.DEATH_OPENING, headers={"Idempotency-Key": "abertura-1"})
     statuses["open"] = opened.status_code
     number = opened.json()["numero-sinistro"]
     statuses["claim"] = api.get(f"{url}/api/v1/sinistros/{number}", timeout=10).status_code
@@ -104,8 +85,7 @@ def calls_of_a_channel_and_its_insured(url: str) -> dict[str, int]:
     link = api.post(f"{url}/api/v1/sinistros/whitelabel/gerar-url", timeout=10,
                     json={"id-venda": SALE})
     statuses["link"] = link.status_code
-    person = requests.Session()
-    person.verify, person.trust_env = False, False
+    person = serving.session()
     page = person.get(url + urlsplit(link.json()["url"]).path, timeout=10)
     statuses["link page"] = page.status_code
     assert page.status_code == 200, (page.status_code, page.text[:500], page.url)
@@ -124,7 +104,7 @@ EVERY_CALL_ANSWERED = {"token": 200, "sales": 200, "open": 200, "claim": 200, "c
 
 
 def readiness(url: str) -> dict:
-    response = requests.get(f"{url}/saude/pronto", timeout=10, verify=False)
+    response = serving.session().get(f"{url}/saude/pronto", timeout=10)
     return {"http": response.status_code, **response.json()}
 
 
@@ -152,7 +132,7 @@ def test_with_redis_stopped_limits_still_hold_in_the_process(stack):
     url = stack["url"]
     stop(stack["state"]["redis"])
 
-    answers = [token(url) for _ in range(TOKEN_LIMIT + 2)]
+    answers = [serving.demo_token(url) for _ in range(TOKEN_LIMIT + 2)]
 
     assert [a.status_code for a in answers] == [200] * TOKEN_LIMIT + [429, 429]
     assert answers[-1].json()["problem-id"] == "too-many-token-requests"
@@ -163,12 +143,12 @@ def test_with_redis_stopped_limits_still_hold_in_the_process(stack):
 def test_when_redis_is_back_the_shared_counters_are_used_again(stack):
     url = stack["url"]
     stop(stack["state"]["redis"])
-    assert token(url).status_code == 200  # counted in the process
+    assert serving.demo_token(url).status_code == 200  # counted in the process
 
     stack["state"]["redis"] = start_redis(stack["port"], stack["log"])
     time.sleep(5.5)  # api_common.ratelimit.CACHE_RETRY_SECONDS
 
-    assert token(url).status_code == 200
+    assert serving.demo_token(url).status_code == 200
     assert readiness(url)["status"] == "pronto"
     counted = subprocess.run(["redis-cli", "-p", str(stack["port"]), "-n", "0", "--scan",
                               "--pattern", "*ratelimit:oauth-tokens-issued*"],

@@ -16,16 +16,11 @@ from tests.support import serving
 
 NORMAL_REQUEST_TIMEOUT = 10  # seconds; far below Gunicorn's 30 s worker timeout
 
-pytestmark = pytest.mark.skipif(
-    serving.NGINX is None and not serving.NGINX_REQUIRED,
-    reason="needs Debian's nginx (apt-get install nginx-light; .ci/run installs it)",
-)
+pytestmark = serving.needs_nginx
 
 
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory):
-    if serving.NGINX is None:
-        pytest.fail("CI=true but nginx is missing: .ci/run installs Debian's nginx-light")
     folder = tmp_path_factory.mktemp("serving")
     with serving.gunicorn(folder, workers=1, threads=2) as app, \
             serving.nginx(folder, app) as url:

@@ -11,8 +11,7 @@ from django.utils import timezone
 from claims.models import Claim
 from claims.workflow import ClaimStatus
 from tests.support.factories import ClaimFactory
-from tests.support.hosted import post_form
-from tests.whitelabel.test_pages import NEW, opening, text
+from tests.support.hosted import NEW, opening, post_form, text
 
 JARGON = ("ISPB", "COMPE", "BR Code", "alfanumérico", "Credor", "EMV")
 

@@ -12,27 +12,9 @@ from claims.models import AssignmentRule, Claim, ClaimHistory, Event, Team, Team
 from claims.workflow import ClaimStatus
 from tests.support.lifecycle import staff
 from tests.support.factories import ClaimFactory, PaymentFactory, SaleFactory
-from tests.support.hosted import generate_link, open_session, post_form
+from tests.support.hosted import NEW, generate_link, open_session, opening, post_form, text
 from tests.whitelabel.test_generate_url_api import PAYMENT
 from whitelabel.models import HostedPages
-
-NEW = "/segurado/sinistros/novo"
-
-
-def opening(**overrides) -> dict:
-    return {
-        "coverage": "cobertura/morte", "nature": "morte-natural",
-        "occurred_at": (timezone.localdate() - dt.timedelta(days=2)).isoformat(),
-        "narrative": "Faleceu em casa.", "requester_name": "Ana Souza",
-        "contact_name": "Ana Souza", "contact_email": "ana@example.com",
-        "contact_area_code": "11", "contact_phone": "912345678",
-        **overrides,
-    }
-
-
-def text(response) -> str:
-    return re.sub(r"\s+", " ", response.content.decode())
-
 
 def test_home_greets_the_insured_and_lists_coverages_and_claims_in_words(insured, sale):
     ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/perda-de-renda"),

@@ -8,8 +8,7 @@ from claims.models import Claim, DocumentFile
 from claims.workflow import ClaimStatus
 from tests.support.documents import PDF
 from tests.support.factories import ClaimFactory, SaleFactory
-from tests.support.hosted import csrf_token, path_of, post_form
-from tests.whitelabel.test_pages import NEW, opening
+from tests.support.hosted import NEW, csrf_token, opening, path_of, post_form
 
 
 @pytest.fixture
