@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from redis.exceptions import RedisError
 
+from api_common.outage import Pause
+
 logger = logging.getLogger(__name__)
 
 # How long counting stays in this process after the cache failed, before it is asked again.
@@ -79,24 +81,18 @@ class LocalCounters:
 
 
 local_counters = LocalCounters()
-_cache_away_until = 0.0
-
-
-def _cache_away() -> bool:
-    return time.monotonic() < _cache_away_until
+cache_away = Pause(CACHE_RETRY_SECONDS)
 
 
 def _cache_failed(error: Exception) -> None:
-    global _cache_away_until
-    _cache_away_until = time.monotonic() + CACHE_RETRY_SECONDS
+    cache_away.start()
     logger.warning("Rate limits: the shared cache did not answer (%s: %s); counting in "
                    "this process for %.0f s", type(error).__name__, error, CACHE_RETRY_SECONDS)
 
 
 def cache_is_back() -> None:
     """Ask the cache again at the next count (tests; an operator's shell)."""
-    global _cache_away_until
-    _cache_away_until = 0.0
+    cache_away.end()
     local_counters.clear()
 
 
@@ -112,7 +108,7 @@ def _shared_count(window: Window) -> int:
 
 def count(window: Window) -> int:
     """Add one to the window's counter and return the new value."""
-    if not _cache_away():
+    if not cache_away.active():
         try:
             return _shared_count(window)
         except CACHE_FAILURES as error:
@@ -121,7 +117,7 @@ def count(window: Window) -> int:
 
 
 def used(window: Window) -> int:
-    if not _cache_away():
+    if not cache_away.active():
         try:
             return cache.get(window.key, 0)
         except CACHE_FAILURES as error:
@@ -140,7 +136,7 @@ def reserve(window: Window, limit: int) -> bool:
 
 
 def release(window: Window) -> None:
-    if not _cache_away():
+    if not cache_away.active():
         try:
             cache.decr(window.key)
             return

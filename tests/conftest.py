@@ -16,7 +16,7 @@ from tests.support.factories import (
 )
 from api_common.ratelimit import cache_is_back
 from webhooks.pump import forget_pumps_at_work
-from webhooks.tasks import broker_is_back
+from webhooks.tasks import broker_away
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
 pytest_plugins = ["tests.support.s3"]
@@ -47,13 +47,13 @@ def _clear_cache():
     ACCEPTED_TOKENS.clear()  # nor this process's accepted bearer tokens
     forget_pumps_at_work()  # nor a remembered live delivery pump
     cache_is_back()  # nor an outage of the cache or the broker another test made
-    broker_is_back()
+    broker_away.end()
     yield
     cache.clear()
     ACCEPTED_TOKENS.clear()
     forget_pumps_at_work()
     cache_is_back()
-    broker_is_back()
+    broker_away.end()
 
 
 @pytest.fixture

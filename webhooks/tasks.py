@@ -7,12 +7,13 @@ is down only delays them (the periodic sweep runs the pump too), and two request
 one idle look."""
 
 import logging
-import time
 
 from celery import shared_task
 from celery.signals import worker_process_init
 from django.conf import settings
 from django.db import transaction
+
+from api_common.outage import Pause
 
 
 @worker_process_init.connect
@@ -48,29 +49,22 @@ logger = logging.getLogger(__name__)
 # After the broker refused a request, this process asks it nothing for this long: during
 # an outage a write pays one failed connection, not one per request.
 BROKER_RETRY_SECONDS = 5.0
-_broker_away_until = 0.0
+broker_away = Pause(BROKER_RETRY_SECONDS)
 
 
 def request_delivery(*, countdown: float | None = None) -> None:
-    global _broker_away_until
-    if time.monotonic() < _broker_away_until:
+    if broker_away.active():
         return  # the sweep delivers what this request would have
     try:
         # One try: a retry would hold the request (or the pump) for nothing the sweep
         # does not already cover.
         deliver.apply_async(countdown=countdown, queue=settings.CELERY_WEBHOOK_QUEUE,
-                                  retry=False)
+                            retry=False)
     except Exception as error:  # the broker is down: the sweep delivers later
-        _broker_away_until = time.monotonic() + BROKER_RETRY_SECONDS
+        broker_away.start()
         logger.warning("Could not ask the workers to deliver webhooks (%s: %s); the sweep "
                        "will, and this process asks again in %.0f s",
                        type(error).__name__, error, BROKER_RETRY_SECONDS)
-
-
-def broker_is_back() -> None:
-    """Ask the broker again at the next request (tests)."""
-    global _broker_away_until
-    _broker_away_until = 0.0
 
 
 def request_delivery_after_commit() -> None:

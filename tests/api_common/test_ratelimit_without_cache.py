@@ -4,10 +4,12 @@ a while instead of paying a connection attempt per request. The whole stack with
 Redis stopped is tests/system/test_redis_outage.py."""
 
 import logging
+import time
+from types import SimpleNamespace
 
 import pytest
 
-from api_common import ratelimit
+from api_common import outage, ratelimit
 from tests.support.serving import free_port
 
 
@@ -45,8 +47,8 @@ def test_the_cache_is_asked_once_per_retry_period(cache_away, one_rate_window, c
     assert len(caplog.records) == 1
     assert "counting in this process" in caplog.records[0].getMessage()
 
-    later = ratelimit.time.monotonic() + ratelimit.CACHE_RETRY_SECONDS + 1
-    monkeypatch.setattr(ratelimit.time, "monotonic", lambda: later)
+    later = time.monotonic() + ratelimit.CACHE_RETRY_SECONDS + 1
+    monkeypatch.setattr(outage, "time", SimpleNamespace(monotonic=lambda: later))
     with caplog.at_level(logging.WARNING, logger="api_common.ratelimit"):
         ratelimit.count(window)
     assert len(caplog.records) == 2  # asked again after the period, still away
