@@ -10,5 +10,6 @@ from config.settings.base import *  # noqa: F401,F403
 from config.settings.documents import *  # noqa: F401,F403
 from config.settings.security import *  # noqa: F401,F403
 from config.settings.api import *  # noqa: F401,F403
+from config.settings.webhooks import *  # noqa: F401,F403
 from config.settings.jobs import *  # noqa: F401,F403
 from config.settings.operations import *  # noqa: F401,F403

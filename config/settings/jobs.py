@@ -1,56 +1,8 @@
-"""Webhook delivery and the Celery jobs."""
+"""The Celery jobs: broker, queues, the periodic schedule."""
 
 from kombu import Queue
 
-from config.settings.base import BASE_URL, VAR_DIR, env
-
-# --- Webhooks ---------------------------------------------------------------------------
-# Destinations are untrusted input: loopback, private, link-local, metadata... are refused
-# unless inside one of these CIDRs (development and tests; `make run` sets 127.0.0.0/8),
-# and plain http is accepted only to them.
-WEBHOOK_ALLOWED_NETWORKS = env.list("WEBHOOK_ALLOWED_NETWORKS", default=[])
-# Saving a subscription resolves its host: a name that does not answer within this
-# long is refused (the request does not hold a web thread for the resolver's 5 s).
-WEBHOOK_RESOLVE_TIMEOUT_SECONDS = env.float("WEBHOOK_RESOLVE_TIMEOUT_SECONDS", default=2.0)
-WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=5.0)
-WEBHOOK_READ_TIMEOUT_SECONDS = env.float("WEBHOOK_READ_TIMEOUT_SECONDS", default=15.0)
-# The whole of one attempt (connect, send, the answer's head and excerpt): a receiver
-# dripping its answer a byte at a time is cut off here.
-WEBHOOK_ATTEMPT_DEADLINE_SECONDS = env.float("WEBHOOK_ATTEMPT_DEADLINE_SECONDS", default=20.0)
-# A worker holds a delivery for the deadline + this margin; past that, another worker
-# takes it over (the first one is taken for dead).
-WEBHOOK_LEASE_MARGIN_SECONDS = env.float("WEBHOOK_LEASE_MARGIN_SECONDS", default=30.0)
-# Requests in flight at once in each delivery worker process (webhooks.pump), and to one
-# subscription's endpoint at once, every worker together (docs/decisions.md).
-WEBHOOK_MAX_IN_FLIGHT = env.int("WEBHOOK_MAX_IN_FLIGHT", default=100)
-WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = env.int("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", default=8)
-# The circuit breaker: this many failures in a row pause the endpoint for the first
-# interval, doubled after each failed probe up to the last one.
-WEBHOOK_BREAKER_FAILURES = env.int("WEBHOOK_BREAKER_FAILURES", default=5)
-WEBHOOK_BREAKER_OPEN_SECONDS = env.float("WEBHOOK_BREAKER_OPEN_SECONDS", default=30.0)
-WEBHOOK_BREAKER_MAX_OPEN_SECONDS = env.float("WEBHOOK_BREAKER_MAX_OPEN_SECONDS", default=3600.0)
-# A pump hands its worker process back after this long (a new one goes on at once), so
-# a worker serving every queue still runs the other tasks during a long backlog.
-WEBHOOK_PUMP_MAX_SECONDS = env.float("WEBHOOK_PUMP_MAX_SECONDS", default=60.0)
-# A pump with nothing to do keeps looking for new events this long before it returns,
-# so a steady stream of events finds one at work instead of asking the broker each time.
-WEBHOOK_PUMP_LINGER_SECONDS = env.float("WEBHOOK_PUMP_LINGER_SECONDS", default=2.0)
-# Seconds to wait after each failed attempt (about three days in all), with jitter.
-WEBHOOK_RETRY_SCHEDULE = [
-    int(seconds) for seconds in env.list(
-        "WEBHOOK_RETRY_SCHEDULE",
-        default=["5", "300", "1800", "7200", "18000", "36000", "50400", "72000", "86400"],
-    )
-]
-# A subscription failing without a single success for this long is disabled.
-WEBHOOK_DISABLE_AFTER_DAYS = env.float("WEBHOOK_DISABLE_AFTER_DAYS", default=5.0)
-# After a rotation, deliveries are signed with the old key too for this long.
-WEBHOOK_SECRET_OVERLAP_DAYS = env.float("WEBHOOK_SECRET_OVERLAP_DAYS", default=7.0)
-WEBHOOK_RESPONSE_EXCERPT_BYTES = env.int("WEBHOOK_RESPONSE_EXCERPT_BYTES", default=1024)
-# Key for the subscription secrets at rest (Fernet, 32 url-safe base64 bytes). Empty:
-# derived from SECRET_KEY, so rotating SECRET_KEY then needs `manage.py` re-encryption.
-WEBHOOK_ENCRYPTION_KEY = env.str("WEBHOOK_ENCRYPTION_KEY", default="")
-WEBHOOK_USER_AGENT = "Sinistros-Webhooks/1 (+{base})".format(base=BASE_URL)
+from config.settings.base import VAR_DIR, env
 
 # --- Jobs ------------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
