@@ -62,7 +62,7 @@ class HostedOpenClaimForm(OpenClaimForm):
         """A date, read as the start of that day in Brazil's time (the API takes a moment)."""
         day = self.cleaned_data["occurred_at"]
         # Said here, with the other mistakes; the service checks it again when opening.
-        if not self.sale.valid_from <= day <= self.sale.valid_until:
+        if not self.sale.covers(day):
             raise forms.ValidationError(
                 "Esta data está fora do período coberto pelo seu seguro "
                 f"({self.sale.valid_from:%d/%m/%Y} a {self.sale.valid_until:%d/%m/%Y}).")

@@ -100,6 +100,10 @@ class Sale(models.Model):
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
 
+    def covers(self, day) -> bool:
+        """Whether ``day`` (a date, in Brazil's calendar) is within the sale's validity."""
+        return self.valid_from <= day <= self.valid_until
+
 
 class Coverage(models.Model):
     # Indexed by coverage_unique_per_sale, which starts with it.

@@ -75,7 +75,7 @@ def open_claim(
     require_permission(user, "open_claim", "Você não tem permissão para abrir sinistros.")
     sale, coverage = _lock_sale_for(channel=channel, sale_id=sale_id, coverage_name=coverage_name)
     occurred_on = timezone.localdate(occurred_at)
-    if not sale.valid_from <= occurred_on <= sale.valid_until:
+    if not sale.covers(occurred_on):
         raise errors.OccurrenceOutsideValidity(
             f"A ocorrência ({occurred_on}) está fora da vigência da venda "
             f"({sale.valid_from} a {sale.valid_until})."
