@@ -21,7 +21,7 @@ from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
 from api_common.problem_types import title_of
-from api_common.problems import ProblemError, problem_json_response
+from api_common.problems import ProblemError, problem_error_response, problem_json_response
 from claims import errors, services, tasks
 from claims.documents import storage
 from claims.models import DocumentFile
@@ -29,13 +29,6 @@ from claims.models import DocumentFile
 CHUNK = 64 * 1024
 
 logger = logging.getLogger(__name__)
-
-
-def _problem(error: ProblemError, **extra):
-    return problem_json_response(
-        problem_id=error.problem_id, status=error.status, title=error.title,
-        detail=error.detail, **{**error.extra, **extra},
-    )
 
 
 # A refused upload's unread body is read and dropped after the answer is sent, up to
@@ -119,11 +112,11 @@ class LocalUploadView(View):
                     file_id=document.pk, content=File(body)
                 )
         except ProblemError as error:
-            return _problem(error)
+            return problem_error_response(error)
         if document.status == DocumentFile.Status.REJECTED:
             if services.rejected_for_closed_claim(document):
-                return _problem(errors.ClaimNotAcceptingDocuments(document.rejection_reason))
-            return _problem(errors.UploadRejected(document.rejection_reason))
+                return problem_error_response(errors.ClaimNotAcceptingDocuments(document.rejection_reason))
+            return problem_error_response(errors.UploadRejected(document.rejection_reason))
         return HttpResponse(status=200)
 
     @staticmethod
@@ -230,11 +223,11 @@ class FileDownloadView(View):
         try:
             file_id = storage.read_file_download_token(token)
         except signing.BadSignature:  # includes SignatureExpired
-            return _problem(errors.DownloadLinkInvalid())
+            return problem_error_response(errors.DownloadLinkInvalid())
         document = DocumentFile.objects.filter(
             pk=file_id, status=DocumentFile.Status.RECEIVED).first()
         if document is None or not default_storage.exists(document.storage_key):
-            return _problem(errors.DownloadLinkInvalid())
+            return problem_error_response(errors.DownloadLinkInvalid())
         response = FileResponse(
             default_storage.open(document.storage_key, "rb"), content_type=document.content_type,
         )
