@@ -116,15 +116,6 @@ def count(window: Window) -> int:
     return local_counters.add(window, 1)
 
 
-def used(window: Window) -> int:
-    if not cache_away.active():
-        try:
-            return cache.get(window.key, 0)
-        except CACHE_FAILURES as error:
-            _cache_failed(error)
-    return local_counters.get(window)
-
-
 def reserve(window: Window, limit: int) -> bool:
     """Take one of the window's ``limit`` slots before acting (an atomic increment), so
     requests racing each other never pass the limit together; False, and nothing taken,
