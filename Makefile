@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 RUNTIME_STAMP := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed
 
-.PHONY: run test migrate seed worker check clean screenshots schemathesis bench
+.PHONY: run test migrate seed worker check clean screenshots schemathesis bench docs
 
 $(RUNTIME_STAMP): requirements/base.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -40,6 +40,11 @@ test: $(STAMP)
 ## PostgreSQL (a fresh database, dropped afterwards); CI runs it too (.ci/schemathesis)
 schemathesis: $(STAMP)
 	.ci/schemathesis
+
+## The docs written from the code: docs/problems.md (the problem classes); the suite
+## fails while it is stale
+docs: $(RUNTIME_STAMP)
+	DJANGO_DEBUG=true $(PY) manage.py problem_docs
 
 ## The README's screenshots of the hosted pages and of the workbench (taken by their browser tests)
 screenshots: $(STAMP)

@@ -18,8 +18,8 @@ from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils.http import parse_header_parameters
 
-from api_common.problems import is_machine_path, problem_json_response
-from api_common.problem_types import title_of
+from api_common.problems import is_machine_path, problem_error_response
+from api_common.http_problems import UnsupportedMediaType
 
 logger = logging.getLogger(__name__)
 
@@ -77,9 +77,7 @@ class RefuseUnreadableCharsetMiddleware:
         detail = (f"O charset {charset[:40]!r} do Content-Type não é lido por este serviço: "
                   f"envie em UTF-8.")
         if is_machine_path(request.path):
-            return problem_json_response(problem_id="unsupported-media-type", status=415,
-                                         title=title_of("unsupported-media-type"),
-                                         detail=detail)
+            return problem_error_response(UnsupportedMediaType(detail))
         # No RequestContext: its processors could read the request.
         return HttpResponse(render_to_string("errors/unreadable_charset.html"), status=415,
                             content_type="text/html; charset=utf-8")

@@ -11,10 +11,9 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 
-from api_common.problem_types import problem_type_for_status
+from api_common.http_problems import RequestBodyTooLarge, problem_for_status
 from api_common.problems import (
     PROBLEM_CONTENT_TYPE,
-    RequestBodyTooLarge,
     is_machine_path,
     problem_error_response,
     problem_json_response,
@@ -74,7 +73,7 @@ class MachinePathMiddleware:
     @staticmethod
     def _problem_for(request, response):
         status = response.status_code
-        problem = problem_type_for_status(status)
+        problem = problem_for_status(status)
         if status == 405:
             detail = f"O método {request.method} não é aceito neste endereço."
         else:
@@ -85,6 +84,6 @@ class MachinePathMiddleware:
             if name in _KEPT_HEADERS or name.lower().startswith("access-control-")
         }
         return problem_json_response(
-            problem_id=problem.id, status=status, title=problem.title, detail=detail,
+            problem_id=problem.problem_id, status=status, title=problem.title, detail=detail,
             headers=headers,
         )

@@ -12,6 +12,8 @@ Listed in ``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``, with the apps' own h
 
 from django.conf import settings
 
+from api_common import http_problems as http
+from api_common.problem_types import describe
 from api_common.problems import PROBLEM_CONTENT_TYPE
 
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
@@ -25,12 +27,14 @@ def _operations(result):
                 yield path, method, operation
 
 
-def problem_response(description: str, headers: dict | None = None) -> dict:
-    response = {"description": description,
-                "content": {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_REF}}}
+def problem_response(description: str, *problems, headers: dict | None = None) -> dict:
+    """``{status: response}`` for an operation written by hand (a hook's): problem JSON,
+    the status and ids taken from the problem classes (``problem_types.describe``)."""
+    status, text = describe(description, problems)
+    response = {"description": text, "content": {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_REF}}}
     if headers:
         response["headers"] = headers
-    return response
+    return {str(status): response}
 
 
 def contract_path_parameters(result, generator, request, public):
@@ -97,16 +101,19 @@ def common_responses(result, generator, request, public):
     for path, _method, operation in _operations(result):
         if not path.startswith("/api/"):
             continue  # the token and upload views answer for themselves (see below)
-        responses = operation.setdefault("responses", {})
-        responses.setdefault("405", problem_response(
-            "Método não permitido neste endereço (`method-not-allowed`).", ALLOW))
-        responses.setdefault("406", problem_response(
-            "`Accept` não admite JSON (`not-acceptable`)."))
-        responses.setdefault("429", problem_response(
-            "Limite de requisições excedido (`too-many-requests`).", RETRY_AFTER))
+        common = {
+            **problem_response("Método não permitido neste endereço ({}).",
+                               http.MethodNotAllowed, headers=ALLOW),
+            **problem_response("`Accept` não admite JSON ({}).", http.NotAcceptable),
+            **problem_response("Limite de requisições excedido ({}).", http.TooManyRequests,
+                               headers=RETRY_AFTER),
+        }
         if "requestBody" in operation:
-            responses.setdefault("415", problem_response(
-                "Corpo em formato não aceito (`unsupported-media-type`)."))
+            common.update(problem_response("Corpo em formato não aceito ({}).",
+                                           http.UnsupportedMediaType))
+        responses = operation.setdefault("responses", {})
+        for status, response in common.items():
+            responses.setdefault(status, response)
     return result
 
 

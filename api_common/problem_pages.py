@@ -1,19 +1,17 @@
 """The pages a problem's ``type`` URL opens (RFC 9457 §3.1.1): what the problem means,
 what causes it and what to do, for the developer reading a response. Built from the
-registry (api_common.problem_types), so each id the service answers has its page."""
+registry of problem classes (api_common.problem_types), so each id the service answers
+has its page."""
 
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from api_common.problem_types import GROUPS, PROBLEM_TYPES
+from api_common.problem_types import PROBLEM_TYPES, by_group
 
 
 @require_safe
 def problem_index(request):
-    groups = [
-        (group, [p for p in PROBLEM_TYPES.values() if p.group == group]) for group in GROUPS
-    ]
-    return render(request, "problems/index.html", {"groups": groups})
+    return render(request, "problems/index.html", {"groups": by_group()})
 
 
 @require_safe

@@ -6,6 +6,8 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
+from api_common.http_problems import Forbidden, InvalidRequest, MalformedRequest, Unauthorized
+from api_common.problem_types import describe
 from api_common.problems import PROBLEM_CONTENT_TYPE
 from api_common.serializers import KebabCaseSerializer
 
@@ -47,25 +49,28 @@ class ValidationProblemSchema(ProblemSchema):
         ref_name = "ValidationProblem"
 
 
-def problems(descriptions: dict[int, str]) -> dict:
-    """``responses=`` entries for error statuses, typed ``application/problem+json``."""
-    return {
-        (status, PROBLEM_CONTENT_TYPE): OpenApiResponse(
+def problems(*described: tuple) -> dict:
+    """``responses=`` entries for error statuses, typed ``application/problem+json``:
+    each ``(description, *problem classes)``, the description naming each class's id
+    where it has ``{}`` (``api_common.problem_types.describe``)."""
+    responses = {}
+    for description, *problem_classes in described:
+        status, text = describe(description, tuple(problem_classes))
+        responses[(status, PROBLEM_CONTENT_TYPE)] = OpenApiResponse(
             response=ValidationProblemSchema if status == 400 else ProblemSchema,
-            description=description,
+            description=text,
         )
-        for status, description in descriptions.items()
-    }
+    return responses
 
 
-AUTH_ERRORS = problems({
-    401: "Token ausente, inválido, expirado ou revogado (`unauthorized`).",
-    403: "API de sinistros desabilitada para o canal (`forbidden`).",
-})
-VALIDATION_ERROR = problems({
-    400: "Campos inválidos (`invalid-request`, com `campos-invalidos`) ou JSON malformado "
-         "(`malformed-request`).",
-})
+AUTH_ERRORS = problems(
+    ("Token ausente, inválido, expirado ou revogado ({}).", Unauthorized),
+    ("API de sinistros desabilitada para o canal ({}).", Forbidden),
+)
+VALIDATION_ERROR = problems(
+    ("Campos inválidos ({}, com `campos-invalidos`) ou JSON malformado ({}).",
+     InvalidRequest, MalformedRequest),
+)
 
 
 class SerializerRulesExtension(OpenApiSerializerExtension):

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from api_common.pagination import PAGINATION_PARAMETERS, OpaqueCursorPagination, page_schema
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
 from idempotency.services import idempotent
-from claims import selectors, services
+from claims import errors, selectors, services
 from claims.documents import storage
 from claims.throttles import ChannelRateThrottle, UploadUrlRateThrottle
 from claims.serializers import (
@@ -25,8 +25,8 @@ from claims.serializers import (
     SaleSerializer,
 )
 
-CLAIM_NOT_FOUND = problems({404: "Sinistro inexistente ou de outro canal (`claim-not-found`)."})
-SALE_NOT_FOUND = problems({404: "Venda inexistente ou de outro canal (`sale-not-found`)."})
+CLAIM_NOT_FOUND = problems(("Sinistro inexistente ou de outro canal ({}).", errors.ClaimNotFound))
+SALE_NOT_FOUND = problems(("Venda inexistente ou de outro canal ({}).", errors.SaleNotFound))
 
 
 SalePageSchema = page_schema("PaginaDeVendas", SaleSerializer(many=True))
@@ -71,11 +71,12 @@ class OpenClaimApi(APIView):
             **VALIDATION_ERROR,
             **AUTH_ERRORS,
             **SALE_NOT_FOUND,
-            **problems({422: (
-                "Regra de negócio: `claim-already-opened-for-coverage` (com `numero-sinistro`), "
-                "`insurance-lmg-exhausted`, `coverage-lmi-exhausted`, `sale-not-active`, "
-                "`coverage-not-active`, `occurrence-outside-validity`."
-            )}),
+            **problems((
+                "Regra de negócio: {} (com `numero-sinistro`), {}, {}, {}, {}, {}.",
+                errors.ClaimAlreadyOpenedForCoverage, errors.InsuranceLmgExhausted,
+                errors.CoverageLmiExhausted, errors.SaleNotActive, errors.CoverageNotActive,
+                errors.OccurrenceOutsideValidity,
+            )),
         },
     )
     @idempotent
@@ -143,7 +144,8 @@ class DocumentUploadApi(APIView):
             **VALIDATION_ERROR,
             **AUTH_ERRORS,
             **CLAIM_NOT_FOUND,
-            **problems({422: "Sinistro encerrado não recebe documentos (`claim-not-accepting-documents`)."}),
+            **problems(("Sinistro encerrado não recebe documentos ({}).",
+                        errors.ClaimNotAcceptingDocuments)),
         },
         description=(
             "Registra um arquivo e devolve `url-envio`. Envie o arquivo com `PUT url-envio`, "
@@ -179,10 +181,10 @@ class DocumentDownloadApi(APIView):
                 "Redireciona para um link temporário que entrega o arquivo como anexo, com o "
                 "nome original em `Content-Disposition`.")),
             **AUTH_ERRORS,
-            **problems({404: (
+            **problems((
                 "Sinistro ou arquivo inexistente, de outro canal, ainda não recebido ou "
-                "rejeitado (`document-not-found`)."
-            )}),
+                "rejeitado ({}).", errors.DocumentNotFound,
+            )),
         },
         description=(
             "Baixa um arquivo recebido do sinistro (enviado pelo canal ou pelo segurado). "
@@ -212,7 +214,7 @@ class OutstandingBalanceApi(APIView):
             **VALIDATION_ERROR,
             **AUTH_ERRORS,
             **CLAIM_NOT_FOUND,
-            **problems({422: "Sinistro encerrado (`claim-closed`)."}),
+            **problems(("Sinistro encerrado ({}).", errors.ClaimClosed)),
         },
     )
     @idempotent
@@ -238,9 +240,8 @@ class PaymentDetailsApi(APIView):
             **VALIDATION_ERROR,
             **AUTH_ERRORS,
             **CLAIM_NOT_FOUND,
-            **problems({422: (
-                "O sinistro não aguarda dados de pagamento (`payment-not-awaiting-details`)."
-            )}),
+            **problems(("O sinistro não aguarda dados de pagamento ({}).",
+                        errors.PaymentNotAwaitingDetails)),
         },
         description=(
             "Responde a `sinistro-pendente-de-dados-de-pagamento`: beneficiário e método de "

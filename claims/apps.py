@@ -16,4 +16,8 @@ class ClaimsConfig(AppConfig):
     verbose_name = "Sinistros"
 
     def ready(self):
-        from claims import schema  # noqa: F401  (registers the OpenAPI auth extension)
+        # Registers the OpenAPI auth extension, and the problem types (each error class
+        # registers itself) for the problem pages and docs.
+        from claims import errors, schema  # noqa: F401
+        from claims.documents import errors as file_errors  # noqa: F401
+        from claims.oauth import errors as oauth_errors  # noqa: F401

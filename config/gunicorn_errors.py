@@ -15,19 +15,19 @@ from gunicorn import util
 def write_problem(sock, status_int: int, reason: str, mesg: str) -> None:
     """``gunicorn.util.write_error``'s signature, writing RFC 9457 problem JSON."""
     # Imported here: the worker has loaded Django by the time a request fails.
-    from api_common.problem_types import problem_type_for_status
+    from api_common.http_problems import problem_for_status
     from api_common.problems import PROBLEM_CONTENT_TYPE, problem_body
 
-    problem = problem_type_for_status(status_int)
+    problem = problem_for_status(status_int)
     try:
         document = problem_body(
-            problem_id=problem.id, status=status_int, title=problem.title,
+            problem_id=problem.problem_id, status=status_int, title=problem.title,
             # Gunicorn's own words ("Invalid HTTP Header: 'CONTENT-TYPE'") say what to fix.
             detail=mesg or reason,
         )
     except Exception:  # settings unreadable: still JSON, with what is known here
         document = {"title": problem.title, "status": status_int, "detail": mesg or reason,
-                    "problem-id": problem.id}
+                    "problem-id": problem.problem_id}
     body = json.dumps(document, ensure_ascii=False).encode()
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\n"
             f"Content-Type: {PROBLEM_CONTENT_TYPE}\r\nContent-Length: {len(body)}\r\n\r\n")

@@ -2,15 +2,16 @@
 the API (every one is decorated with ``idempotency.services.idempotent``:
 tests/idempotency), its 400 and 422, and ``Idempotent-Replayed`` on the 2xx answers."""
 
+from api_common.http_problems import InvalidRequest
 from api_common.openapi_hooks import problem_response
-from idempotency.services import HEADER, REPLAYED_HEADER
+from idempotency.services import HEADER, REPLAYED_HEADER, KeyReused
 
 IDEMPOTENCY_NOTE = (
     f"**Idempotência**: envie o cabeçalho opcional `{HEADER}` (uma chave nova por operação, "
     "como um UUID v4; 1 a 255 caracteres ASCII visíveis). Repetir o pedido com a mesma chave "
     "e o mesmo corpo em até 24 horas devolve a primeira resposta sem agir de novo (com "
-    f"`{REPLAYED_HEADER}: true`); a mesma chave com outro caminho ou corpo é um 422 "
-    "`idempotency-key-reused`; uma chave malformada, um 400. Pedidos simultâneos com a mesma "
+    f"`{REPLAYED_HEADER}: true`); a mesma chave com outro caminho ou corpo é um "
+    f"{KeyReused.status} `{KeyReused.problem_id}`; uma chave malformada, um 400. Pedidos simultâneos com a mesma "
     "chave agem uma vez. Só respostas 2xx são guardadas."
 )
 
@@ -31,9 +32,13 @@ def idempotency_header(result, generator, request, public):
                     "description": "true quando é a resposta guardada de um pedido anterior "
                                    "com a mesma Idempotency-Key.",
                     "schema": {"type": "string", "enum": ["true"]}}
+        refusals = {
+            **problem_response("Idempotency-Key malformada ({}, no campo `Idempotency-Key`).",
+                               InvalidRequest),
+            **problem_response("A Idempotency-Key já foi usada com outro pedido ({}).",
+                               KeyReused),
+        }
         responses = operation.setdefault("responses", {})
-        responses.setdefault("400", problem_response(
-            "Idempotency-Key malformada (`invalid-request`, no campo `Idempotency-Key`)."))
-        responses.setdefault("422", problem_response(
-            "A Idempotency-Key já foi usada com outro pedido (`idempotency-key-reused`)."))
+        for status, response in refusals.items():
+            responses.setdefault(status, response)
     return result

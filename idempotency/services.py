@@ -1,4 +1,4 @@
-"""Idempotent writes, as Stripe's API does them (docs/decisions.md, "Idempotent
+"""Idempotent writes, as Stripe's API does them (docs/api.md, "Idempotent
 writes"): a POST with an ``Idempotency-Key`` header acts once. A retry with the same key
 and the same request within ``IDEMPOTENCY_KEY_HOURS`` gets the first answer again
 (``Idempotent-Replayed: true``) without acting; the same key with another request is a
@@ -27,7 +27,7 @@ from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
-from api_common.problems import ProblemError
+from api_common.problem_types import ProblemError
 from idempotency.models import IdempotentRequest
 
 logger = logging.getLogger(__name__)
@@ -41,6 +41,14 @@ class KeyReused(ProblemError):
     status = 422
     problem_id = "idempotency-key-reused"
     title = "Chave de idempotência já usada em outro pedido"
+    cause = (
+        "A Idempotency-Key já foi usada, nas últimas 24 horas, com outro caminho ou "
+        "outro corpo (só a mesma operação repete a primeira resposta)."
+    )
+    action = (
+        "Use uma chave nova para cada operação; repita a mesma chave só para repetir o "
+        "mesmo pedido."
+    )
     default_detail = ("Esta Idempotency-Key já foi usada nas últimas 24 horas com outro "
                       "caminho ou outro corpo. Use uma chave nova para cada operação.")
 

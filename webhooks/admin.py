@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from api_common.problems import ProblemError
+from api_common.problem_types import ProblemError
 from claims.workflow import EventName
 from webhooks import breaker, services
 from webhooks.models import Delivery, DeliveryAttempt, Subscription

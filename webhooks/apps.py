@@ -7,7 +7,7 @@ class WebhooksConfig(AppConfig):
     verbose_name = "Webhooks"
 
     def ready(self):
-        from webhooks import relay
+        from webhooks import errors, relay  # noqa: F401  (errors: its problem types)
 
         # Each outbox event, once its transaction commits, is fanned out by a worker
         # (claims knows nothing of webhooks: the dependency points this way only).

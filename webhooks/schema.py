@@ -4,18 +4,21 @@ examples (one story told across the operations), and the links between them."""
 from drf_spectacular.utils import OpenApiExample, inline_serializer
 
 from api_common.openapi_hooks import add_links, link
+from api_common.http_problems import InvalidRequest
 from api_common.problems import PROBLEM_CONTENT_TYPE
 from api_common.pagination import page_schema
 from api_common.schema import problems
+from webhooks import errors
 from webhooks.serializers import BreakerSerializer, DeliverySerializer, SubscriptionSerializer
 
 TAGS = ["webhooks"]
-WEBHOOK_NOT_FOUND = problems({404: "Webhook inexistente ou de outro canal (`webhook-not-found`)."})
-DELIVERY_NOT_FOUND = problems({404: (
-    "Webhook inexistente ou de outro canal (`webhook-not-found`); entrega inexistente ou de "
-    "outro webhook (`delivery-not-found`)."
-)})
-NOT_ACTIVE = problems({422: "O webhook está desativado (`webhook-not-active`)."})
+WEBHOOK_NOT_FOUND = problems(
+    ("Webhook inexistente ou de outro canal ({}).", errors.SubscriptionNotFound))
+DELIVERY_NOT_FOUND = problems((
+    "Webhook inexistente ou de outro canal ({}); entrega inexistente ou de outro webhook ({}).",
+    errors.SubscriptionNotFound, errors.DeliveryNotFound,
+))
+NOT_ACTIVE = problems(("O webhook está desativado ({}).", errors.SubscriptionNotActive))
 
 SubscriptionListSchema = inline_serializer(
     name="ListaDeWebhooks", fields={"dados": SubscriptionSerializer(many=True)}
@@ -78,13 +81,13 @@ REACTIVATE_REQUEST = OpenApiExample(
 URL_REFUSED = OpenApiExample(
     "Destino recusado",
     value={
-        "type": "https://sinistros.example.com/api/v1/problemas/invalid-request",
-        "title": "Requisição inválida",
-        "status": 400,
-        "detail": "Um ou mais campos são inválidos.",
-        "problem-id": "invalid-request",
-        "instance": "https://sinistros.example.com/api/v1/problemas/invalid-request/"
-                    "6f1d2c3b-4a5e-4f60-8b7c-9d0e1f2a3b4c",
+        "type": f"https://sinistros.example.com/api/v1/problemas/{InvalidRequest.problem_id}",
+        "title": InvalidRequest.title,
+        "status": InvalidRequest.status,
+        "detail": InvalidRequest.default_detail,
+        "problem-id": InvalidRequest.problem_id,
+        "instance": f"https://sinistros.example.com/api/v1/problemas/{InvalidRequest.problem_id}"
+                    "/6f1d2c3b-4a5e-4f60-8b7c-9d0e1f2a3b4c",
         "campos-invalidos": [{
             "campo": "url",
             "mensagem": "O endereço 10.0.0.1 é privado ou reservado e não pode receber webhooks.",

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from api_common.problems import InvalidField
+from api_common.http_problems import InvalidField
 from claims.models import Channel, webhook_envelope
 from claims.workflow import EventName
 from webhooks import delivery as delivery_engine

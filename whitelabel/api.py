@@ -5,6 +5,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
+from claims import errors
 from idempotency.services import idempotent
 from whitelabel import services
 from whitelabel.serializers import GeneratedLinkSerializer, GenerateLinkInputSerializer
@@ -19,10 +20,10 @@ class GenerateLinkApi(APIView):
             200: GeneratedLinkSerializer,
             **VALIDATION_ERROR,
             **AUTH_ERRORS,
-            **problems({
-                404: "Venda inexistente ou de outro canal (`sale-not-found`).",
-                422: "Venda cancelada (`sale-not-active`).",
-            }),
+            **problems(
+                ("Venda inexistente ou de outro canal ({}).", errors.SaleNotFound),
+                ("Venda cancelada ({}).", errors.SaleNotActive),
+            ),
         },
         description=(
             "Gera o endereço temporário das páginas do segurado para uma venda ativa do "

@@ -1,6 +1,7 @@
 """What the insured person reads: statuses and history in plain words. Analysts' notes
 and internal moves (reserve, balance) are not shown here."""
 
+from claims import errors
 from claims.models import Payment
 from claims.services.documents import CLOSED_CLAIM_REASON
 from claims.workflow import Action, ClaimStatus
@@ -67,12 +68,12 @@ def rejection_words(reason: str) -> str:
 
 # Business refusals when opening, in plain words ({brand}: the channel's name).
 OPENING_REFUSALS = {
-    "insurance-lmg-exhausted": (
+    errors.InsuranceLmgExhausted: (
         "O valor total do seu seguro já foi usado por outros sinistros, então não é possível "
         "comunicar um novo por aqui. Fale com {brand} para saber como seguir."),
-    "coverage-lmi-exhausted": (
+    errors.CoverageLmiExhausted: (
         "O valor desta cobertura já foi usado por outros sinistros, então não é possível "
         "comunicar um novo por aqui. Fale com {brand} para saber como seguir."),
-    "sale-not-active": "Este seguro está cancelado: não é possível comunicar sinistros por aqui.",
-    "coverage-not-active": "Esta cobertura não está mais ativa no seu seguro.",
+    errors.SaleNotActive: "Este seguro está cancelado: não é possível comunicar sinistros por aqui.",
+    errors.CoverageNotActive: "Esta cobertura não está mais ativa no seu seguro.",
 }

@@ -12,9 +12,8 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from api_common.problems import ProblemError
+from api_common.problem_types import ProblemError
 from claims import errors, selectors, services
-from claims.documents import storage
 from claims.admin.actions import ACTIONS
 from claims.admin.export import ExportView
 from claims.admin.filters import (
@@ -30,6 +29,7 @@ from claims.admin.search import claim_search
 from claims.admin.workbench import WorkbenchViews
 from claims.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
 from claims.coverages import coverage_label
+from claims.documents import storage
 from claims.formatting import brl, person
 from claims.models import Claim, DocumentFile
 from claims.queues import MINE, QUEUE_LABELS, QUEUE_ORDER, team_ids

@@ -7,12 +7,12 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from api_common.problems import ProblemError
+from api_common.problem_types import ProblemError
 from claims import errors, services
 from claims.admin.base import ReadOnlyMixin
-from claims.forms import OpenClaimForm
 from claims.coverages import coverage_label
 from claims.formatting import brl, phone, tax_id
+from claims.forms import OpenClaimForm
 from claims.models import Channel, Claim, Coverage, Sale
 from claims.workflow import OPEN_STATUSES
 

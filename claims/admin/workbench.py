@@ -8,7 +8,7 @@ from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from api_common.problems import ProblemError
+from api_common.problem_types import ProblemError
 from claims import services
 from claims.admin import workbench_forms as forms
 from claims.models import Claim, Task

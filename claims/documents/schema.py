@@ -5,6 +5,7 @@ storage: with S3, ``url-envio`` is the bucket's)."""
 from django.conf import settings
 
 from api_common.openapi_hooks import problem_response
+from claims.documents import errors as file_errors
 
 def _upload_operation() -> dict:
     media_types = sorted(set(settings.UPLOAD_ALLOWED_TYPES.values()))
@@ -32,13 +33,15 @@ def _upload_operation() -> dict:
         },
         "responses": {
             "200": {"description": "Arquivo recebido: aparece em `documentos-recebidos`."},
-            "403": problem_response("Link de envio inválido ou expirado (`upload-link-invalid`, "
-                            "`upload-link-expired`)."),
-            "409": problem_response("Este link já recebeu um arquivo (`upload-already-received`)."),
-            "413": problem_response("Arquivo grande demais (`upload-too-large`)."),
-            "415": problem_response("`Content-Type` diferente do registrado "
-                            "(`upload-content-type-mismatch`)."),
-            "422": problem_response("Conteúdo não confere com o tipo do arquivo (`upload-rejected`)."),
+            **problem_response("Link de envio inválido ou expirado ({}, {}).",
+                               file_errors.UploadLinkInvalid, file_errors.UploadLinkExpired),
+            **problem_response("Este link já recebeu um arquivo ({}).",
+                               file_errors.UploadAlreadyReceived),
+            **problem_response("Arquivo grande demais ({}).", file_errors.UploadTooLarge),
+            **problem_response("`Content-Type` diferente do registrado ({}).",
+                               file_errors.UploadContentTypeMismatch),
+            **problem_response("Conteúdo não confere com o tipo do arquivo ({}).",
+                               file_errors.UploadRejected),
         },
     }
 

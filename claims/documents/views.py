@@ -20,9 +20,11 @@ from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.csrf import csrf_exempt
 
-from api_common.problem_types import title_of
-from api_common.problems import ProblemError, problem_error_response, problem_json_response
+from api_common.http_problems import MalformedRequest, Unauthorized
+from api_common.problem_types import ProblemError
+from api_common.problems import problem_error_response
 from claims import errors, services, tasks
+from claims.documents import errors as file_errors
 from claims.documents import storage
 from claims.models import DocumentFile
 
@@ -91,22 +93,22 @@ class LocalUploadView(View):
             document = self._document_for(token)
             declared = request.content_type or ""
             if declared != document.content_type:
-                raise errors.UploadContentTypeMismatch(
+                raise file_errors.UploadContentTypeMismatch(
                     f"Envie o arquivo com Content-Type: {document.content_type}."
                 )
             length = request.META.get("CONTENT_LENGTH") or ""
             if not length.isdigit() or "HTTP_TRANSFER_ENCODING" in request.META:
                 # WSGI hands Django no body without a length (a chunked PUT reads as
                 # empty): refuse before the link is spent, as S3 does (411).
-                raise errors.UploadLengthRequired()
+                raise file_errors.UploadLengthRequired()
             if int(length) > settings.UPLOAD_MAX_BYTES:
                 services.reject_oversized_upload(file_id=document.pk)
-                raise errors.UploadTooLarge(
+                raise file_errors.UploadTooLarge(
                     f"O máximo é {settings.UPLOAD_MAX_BYTES} bytes.")
             with tempfile.SpooledTemporaryFile(max_size=1024 * 1024) as body:
                 if not self._copy_body(request, body):
                     services.reject_oversized_upload(file_id=document.pk)
-                    raise errors.UploadTooLarge(f"O máximo é {settings.UPLOAD_MAX_BYTES} bytes.")
+                    raise file_errors.UploadTooLarge(f"O máximo é {settings.UPLOAD_MAX_BYTES} bytes.")
                 body.seek(0)
                 document = services.store_local_upload(
                     file_id=document.pk, content=File(body)
@@ -116,7 +118,7 @@ class LocalUploadView(View):
         if document.status == DocumentFile.Status.REJECTED:
             if services.rejected_for_closed_claim(document):
                 return problem_error_response(errors.ClaimNotAcceptingDocuments(document.rejection_reason))
-            return problem_error_response(errors.UploadRejected(document.rejection_reason))
+            return problem_error_response(file_errors.UploadRejected(document.rejection_reason))
         return HttpResponse(status=200)
 
     @staticmethod
@@ -124,16 +126,16 @@ class LocalUploadView(View):
         try:
             file_id, content_type = storage.read_local_upload_token(token)
         except signing.SignatureExpired:
-            raise errors.UploadLinkExpired() from None
+            raise file_errors.UploadLinkExpired() from None
         except signing.BadSignature:
-            raise errors.UploadLinkInvalid() from None
+            raise file_errors.UploadLinkInvalid() from None
         document = DocumentFile.objects.filter(pk=file_id, content_type=content_type).first()
         if document is None:
-            raise errors.UploadLinkInvalid()
+            raise file_errors.UploadLinkInvalid()
         if document.status != DocumentFile.Status.AWAITING_UPLOAD:
-            raise errors.UploadAlreadyReceived()
+            raise file_errors.UploadAlreadyReceived()
         if document.upload_expires_at < timezone.now():
-            raise errors.UploadLinkExpired()
+            raise file_errors.UploadLinkExpired()
         return document
 
     @staticmethod
@@ -159,9 +161,8 @@ class StorageNotificationView(View):
         expected = settings.STORAGE_NOTIFICATION_TOKEN
         given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
         if not expected or not hmac.compare_digest(given.encode(), expected.encode()):
-            return problem_json_response(
-                problem_id="unauthorized", status=401, title="Autenticação necessária",
-                detail="Token de notificação ausente ou inválido.",
+            return problem_error_response(
+                Unauthorized("Token de notificação ausente ou inválido."),
                 headers={"WWW-Authenticate": 'Bearer realm="storage"'},
             )
         try:
@@ -169,11 +170,8 @@ class StorageNotificationView(View):
             keys = [unquote_plus(r["s3"]["object"]["key"]) for r in records
                     if str(r.get("eventName", "")).startswith(("s3:ObjectCreated", "ObjectCreated"))]
         except (ValueError, AttributeError, KeyError, TypeError, RecursionError):
-            return problem_json_response(
-                problem_id="malformed-request", status=400,
-                title="Corpo da requisição malformado",
-                detail="Esperado um evento de notificação S3 (Records[].s3.object.key).",
-            )
+            return problem_error_response(MalformedRequest(
+                "Esperado um evento de notificação S3 (Records[].s3.object.key)."))
         if keys:
             # Answer the bucket at once; the check (HEAD + first bytes) runs in a worker.
             try:
@@ -181,12 +179,8 @@ class StorageNotificationView(View):
             except Exception:  # the broker is down: a non-2xx makes the bucket resend
                 logger.warning("Storage notification for %d file(s) not queued: the "
                                "broker did not answer", len(keys), exc_info=True)
-                return problem_json_response(
-                    problem_id="upload-notification-not-queued", status=503,
-                    title=title_of("upload-notification-not-queued"),
-                    detail="A fila de tarefas não respondeu; reenvie a notificação.",
-                    headers={"Retry-After": "30"},
-                )
+                return problem_error_response(file_errors.UploadNotificationNotQueued(),
+                                              headers={"Retry-After": "30"})
         return HttpResponse(status=204)
 
 
@@ -223,11 +217,11 @@ class FileDownloadView(View):
         try:
             file_id = storage.read_file_download_token(token)
         except signing.BadSignature:  # includes SignatureExpired
-            return problem_error_response(errors.DownloadLinkInvalid())
+            return problem_error_response(file_errors.DownloadLinkInvalid())
         document = DocumentFile.objects.filter(
             pk=file_id, status=DocumentFile.Status.RECEIVED).first()
         if document is None or not default_storage.exists(document.storage_key):
-            return problem_error_response(errors.DownloadLinkInvalid())
+            return problem_error_response(file_errors.DownloadLinkInvalid())
         response = FileResponse(
             default_storage.open(document.storage_key, "rb"), content_type=document.content_type,
         )

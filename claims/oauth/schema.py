@@ -5,7 +5,9 @@ flow and Swagger UI can authorize (``clientCredentials`` flow against ``tokenUrl
 from django.conf import settings
 
 from api_common.openapi_hooks import ALLOW, PROBLEM_REF, RETRY_AFTER, problem_response
+from api_common.http_problems import MethodNotAllowed
 from api_common.problems import PROBLEM_CONTENT_TYPE
+from claims.oauth.errors import TooManyFailedTokenRequests, TooManyTokenRequests
 
 TOKEN_REQUEST = {
     "type": "object",
@@ -86,10 +88,10 @@ def _token_operation() -> dict:
                     "headers": {"WWW-Authenticate": {"schema": {"type": "string"}}}},
             "413": {"description": "Corpo grande demais para um pedido de token.",
                     "content": {PROBLEM_CONTENT_TYPE: oauth_problem}},
-            "405": problem_response("Só POST (`method-not-allowed`).", ALLOW),
-            "429": problem_response("Tokens demais para este cliente (`too-many-token-requests`: "
-                            "reutilize o token) ou falhas demais (`too-many-failed-token-"
-                            "requests`).", RETRY_AFTER),
+            **problem_response("Só POST ({}).", MethodNotAllowed, headers=ALLOW),
+            **problem_response("Tokens demais para este cliente ({}: reutilize o token) ou "
+                               "falhas demais ({}).", TooManyTokenRequests,
+                               TooManyFailedTokenRequests, headers=RETRY_AFTER),
         },
     }
 

@@ -16,28 +16,17 @@ from oauth2_provider.signals import app_authorized
 from oauth2_provider.views import TokenView
 
 from api_common import ratelimit
-from api_common.problems import PROBLEM_CONTENT_TYPE, problem_json_response
+from api_common.http_problems import MethodNotAllowed, RequestBodyTooLarge
+from api_common.problem_types import ProblemError
+from api_common.problems import PROBLEM_CONTENT_TYPE, problem_error_response, problem_json_response
+from claims.oauth.errors import (
+    BY_OAUTH_ERROR,
+    TokenRequestInvalid,
+    TooManyFailedTokenRequests,
+    TooManyTokenRequests,
+)
 from claims.oauth.token_request import TokenRequestRefused, read_token_request
 from claims.services.channels import upgrade_client_secret_hash
-
-# RFC 6749 §5.2 error code -> (problem id, title, detail when the library gives none).
-# Each problem id is registered in api_common/problem_types.py.
-OAUTH_ERRORS = {
-    "invalid_request": ("invalid-request", "Requisição inválida",
-                        "O pedido de token está incompleto ou malformado."),
-    "invalid_client": ("invalid-client", "Cliente não autenticado",
-                       "client_id ou client_secret incorretos, ou canal desativado."),
-    "invalid_grant": ("invalid-grant", "Concessão inválida",
-                      "A concessão informada não é válida."),
-    "unauthorized_client": ("unauthorized-client", "Concessão não permitida",
-                            "Este cliente só pode usar client_credentials."),
-    "unsupported_grant_type": ("unsupported-grant-type", "Tipo de concessão não suportado",
-                               "Use grant_type=client_credentials."),
-    "invalid_scope": ("invalid-scope", "Escopo inválido", "Peça o escopo claims ou nenhum."),
-}
-# A token request body past its limit is a 413 with RFC 6749's invalid_request.
-BODY_TOO_LARGE = ("request-body-too-large", "Corpo da requisição grande demais", "")
-
 
 @receiver(app_authorized)
 def _remember_authorized_client(sender, request, token, **kwargs):
@@ -80,19 +69,11 @@ class RateLimitedTokenView(TokenView):
         for window, limit in failure_windows:
             if not ratelimit.reserve(window, limit):
                 _release(taken)
-                return too_many(
-                    window, problem_id="too-many-failed-token-requests",
-                    title="Muitas tentativas de autenticação falharam",
-                    advice="Confira client_id e client_secret",
-                )
+                return too_many(window, TooManyFailedTokenRequests)
             taken.append(window)
         if not ratelimit.reserve(issued, settings.TOKEN_RATE_LIMIT):
             _release(taken)
-            return too_many(
-                issued, problem_id="too-many-token-requests",
-                title="Limite de emissão de tokens excedido",
-                advice="Reutilize o token enquanto for válido",
-            )
+            return too_many(issued, TooManyTokenRequests)
 
         request.token_params = token_request.params
         try:
@@ -112,13 +93,8 @@ class RateLimitedTokenView(TokenView):
         return as_problem(response)
 
     def http_method_not_allowed(self, request, *args, **kwargs):
-        return problem_json_response(
-            problem_id="method-not-allowed",
-            status=405,
-            title="Método não permitido",
-            detail="Use POST para pedir um token.",
-            headers={"Allow": "POST"},
-        )
+        return problem_error_response(MethodNotAllowed("Use POST para pedir um token."),
+                                      headers={"Allow": "POST"})
 
 
 def _release(windows) -> None:
@@ -127,17 +103,20 @@ def _release(windows) -> None:
 
 
 def oauth_problem(status: int, error: str, description: str, headers=None):
-    problem_id, title, default_detail = (
-        BODY_TOO_LARGE if status == 413 else OAUTH_ERRORS.get(error, OAUTH_ERRORS["invalid_request"])
-    )
+    """A problem carrying RFC 6749's ``error``; the status is the library's (or the
+    reader's), as OAuth clients expect it."""
+    # A token request body past its limit is a 413 with RFC 6749's invalid_request.
+    problem = RequestBodyTooLarge if status == 413 else BY_OAUTH_ERROR.get(
+        error, TokenRequestInvalid)
+    detail = description or problem.default_detail
     return problem_json_response(
-        problem_id=problem_id,
+        problem_id=problem.problem_id,
         status=status,
-        title=title,
-        detail=description or default_detail,
+        title=problem.title,
+        detail=detail,
         headers={"Cache-Control": "no-store", **(headers or {})},
         error=error,
-        error_description=description or default_detail,
+        error_description=detail,
     )
 
 
@@ -156,11 +135,9 @@ def as_problem(response):
     return oauth_problem(response.status_code, error, "", headers)
 
 
-def too_many(window: ratelimit.Window, *, problem_id: str, title: str, advice: str):
-    return problem_json_response(
-        problem_id=problem_id,
-        status=429,
-        title=title,
-        detail=f"{advice}; tente novamente em {window.retry_after} segundos.",
+def too_many(window: ratelimit.Window, problem: type[ProblemError]):
+    advice = f"{problem.default_detail}; tente novamente em {window.retry_after} segundos."
+    return problem_error_response(
+        problem(advice),
         headers={"Retry-After": str(window.retry_after), "Cache-Control": "no-store"},
     )

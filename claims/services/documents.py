@@ -8,14 +8,14 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from api_common.problems import InvalidField
+from api_common.http_problems import InvalidField
 from claims import errors
+from claims.documents import errors as file_errors
 from claims.documents import checks, storage
 from claims.formatting import file_size, media_type_label, media_types_in_words
 from claims.models import Channel, Claim, DocumentFile, DocumentRequest
 from claims.services.common import lock_claim, move, record
 from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus, allows
-
 
 UPLOAD_ACTOR = "sistema:envio-de-documentos"
 OTHER_DOCUMENTS = "outros"
@@ -180,7 +180,7 @@ def store_local_upload(*, file_id, content) -> DocumentFile:
     makes a racing replay wait, then fail)."""
     document = DocumentFile.objects.select_for_update().get(pk=file_id)
     if document.status != DocumentFile.Status.AWAITING_UPLOAD:
-        raise errors.UploadAlreadyReceived()
+        raise file_errors.UploadAlreadyReceived()
     storage.LocalStorage().save(document.storage_key, content)
     return _check_stored(document)  # the row is already locked: no second lock
 
@@ -190,7 +190,7 @@ def reject_oversized_upload(*, file_id) -> DocumentFile:
     """The local upload URL stopped reading past the size limit."""
     document = DocumentFile.objects.select_for_update().get(pk=file_id)
     if document.status != DocumentFile.Status.AWAITING_UPLOAD:
-        raise errors.UploadAlreadyReceived()
+        raise file_errors.UploadAlreadyReceived()
     _reject(document, f"Arquivo excede o máximo de {file_size(settings.UPLOAD_MAX_BYTES)}.", None)
     return document
 

@@ -1,49 +1,28 @@
-"""One registry of problem ids (api_common.problem_types): every id the code can answer
-has an entry, docs/problems.md lists the same ids, and each problem's ``type`` URL opens
-a page in Portuguese saying what causes it and what to do."""
+"""One registry of problem types (api_common.problem_types), filled by the problem
+classes themselves: each id, status, title, cause and action is written once, on its
+class; the pages, the schema's error responses and docs/problems.md are read from there,
+and each problem's ``type`` URL opens a page in Portuguese saying what causes it and
+what to do."""
 
 import ast
 import re
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 from rest_framework.test import APIClient
 
-import claims.errors  # noqa: F401  (registers the domain's problem classes)
-import webhooks.errors  # noqa: F401
-from api_common import problems
-from api_common.problem_types import PROBLEM_TYPES, problem_type_for_status
-from api_common.problems import ProblemError
+from api_common import http_problems, problems
+from api_common.problem_types import PROBLEM_TYPES, ProblemError, by_group, describe
+from claims import errors
 from whitelabel import wording
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ["api_common", "claims", "webhooks", "whitelabel", "config"]
-
-
-def problem_ids_written_in_the_code() -> dict[str, Path]:
-    """Every literal problem id: ``problem_id = "x"`` (also in tuple assignments) and
-    ``problem_id="x"`` arguments, in every module of the apps."""
-    found = {}
-    for app in APPS:
-        for path in (ROOT / app).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                pairs = []
-                if isinstance(node, ast.Assign):
-                    for target in node.targets:
-                        if isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
-                            pairs += list(zip(target.elts, node.value.elts, strict=False))
-                        else:
-                            pairs.append((target, node.value))
-                    pairs = [(t.id, v) for t, v in pairs if isinstance(t, ast.Name)]
-                elif isinstance(node, ast.keyword) and node.arg:
-                    pairs = [(node.arg, node.value)]
-                for name, value in pairs:
-                    if (name == "problem_id" and isinstance(value, ast.Constant)
-                            and isinstance(value.value, str)):
-                        found[value.value] = path
-    return found
+APPS = ["api_common", "claims", "webhooks", "whitelabel", "idempotency", "config"]
 
 
 def all_subclasses(cls):
@@ -52,48 +31,88 @@ def all_subclasses(cls):
         yield from all_subclasses(sub)
 
 
-def documented() -> dict[str, set[int]]:
-    text = (ROOT / "docs" / "problems.md").read_text(encoding="utf-8")
-    rows: dict[str, set[int]] = {}
-    for problem_id, status in re.findall(r"^\| `([a-z0-9-]+)` \| (\d{3}) \|", text, re.MULTILINE):
-        rows.setdefault(problem_id, set()).add(int(status))
-    return rows
+# --- each problem is its class -----------------------------------------------------------
 
 
-# --- the registry is complete and agrees with the code ---------------------------------
+def test_the_registry_is_whole_once_django_is_set_up():
+    """Every app imports its error modules in ``ready``: importing every module of the
+    apps afterwards finds no problem class the pages would have missed."""
+    script = """
+import importlib, os, pkgutil, sys
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from api_common.problem_types import PROBLEM_TYPES
+at_start = set(PROBLEM_TYPES)
+for app in sys.argv[1:]:
+    package = importlib.import_module(app)
+    for module in pkgutil.walk_packages(package.__path__, app + "."):
+        if ".migrations." not in module.name and not module.name.startswith("config.settings"):
+            importlib.import_module(module.name)
+print(len(at_start), sorted(set(PROBLEM_TYPES) - at_start))
+"""
+    done = subprocess.run([sys.executable, "-c", script, *APPS[:-1]], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    count, missed = done.stdout.split(" ", 1)
+    assert missed.strip() == "[]"
+    assert int(count) == len(PROBLEM_TYPES) >= 60
 
 
-def test_the_code_scan_finds_ids_of_every_kind():
-    found = problem_ids_written_in_the_code()
-
-    assert {"claim-not-found", "too-many-token-requests", "invalid-request",
-            "internal-error", "malformed-request", "webhook-not-found"} <= set(found)
-
-
-def test_every_problem_id_in_the_code_is_registered():
-    unregistered = {pid: str(path) for pid, path in problem_ids_written_in_the_code().items()
-                    if pid not in PROBLEM_TYPES}
-
-    assert unregistered == {}
-
-
-def test_every_problem_class_has_its_registered_status_and_title():
-    for cls in all_subclasses(ProblemError):
-        if "problem_id" not in vars(cls):
-            continue  # an abstract family (BusinessRuleError): its subclasses say
-        registered = PROBLEM_TYPES[cls.problem_id]
-        assert (cls.status, cls.title) == (registered.status, registered.title), cls
+def test_no_problem_id_is_written_outside_its_class():
+    """Responses, schema descriptions and wording name the class, never the id: the only
+    string that is exactly an id is the ``problem_id = "..."`` of its class."""
+    written = []
+    for app in APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            defining = {id(statement.value) for cls in ast.walk(tree)
+                        if isinstance(cls, ast.ClassDef) for statement in cls.body
+                        if isinstance(statement, ast.Assign)
+                        and [getattr(t, "id", None) for t in statement.targets] == ["problem_id"]}
+            written += [f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}"
+                        for node in ast.walk(tree)
+                        if isinstance(node, ast.Constant) and node.value in PROBLEM_TYPES
+                        and id(node) not in defining]
+    assert written == []
 
 
-def test_drf_errors_and_bare_statuses_map_to_registered_ids():
-    for _, problem_id in problems._DRF_PROBLEMS:
-        assert problem_id in PROBLEM_TYPES
+def test_each_class_naming_a_new_id_must_say_its_words():
+    with pytest.raises(TypeError, match="without its own cause, action"):
+        class Vague(ProblemError):  # noqa: F841
+            status = 422
+            problem_id = "vague-problem"
+            title = "Vago"
+
+    assert "vague-problem" not in PROBLEM_TYPES
+
+
+def test_an_id_is_defined_once_and_raised_elsewhere_by_subclassing():
+    with pytest.raises(TypeError, match="already defined"):
+        class AnotherNotFound(ProblemError):  # noqa: F841
+            status = 404
+            problem_id = "claim-not-found"
+            title, cause, action = "Outro", "Outra causa", "Outra ação"
+
+    assert PROBLEM_TYPES["claim-not-found"].title == errors.ClaimNotFound.title
+    assert errors.ActionNotPermitted.problem_id == "forbidden"
+    assert PROBLEM_TYPES["forbidden"].cause == http_problems.Forbidden.cause
+
+
+def test_drf_errors_and_bare_statuses_map_to_registered_problems():
+    for _, problem in problems._DRF_PROBLEMS:
+        assert PROBLEM_TYPES[problem.problem_id].status == problem.status
+    assert http_problems.problem_for_status(418) is http_problems.BadRequest
+    assert http_problems.problem_for_status(502) is http_problems.InternalError
     for status in range(400, 600):
-        assert problem_type_for_status(status).id in PROBLEM_TYPES
+        assert http_problems.problem_for_status(status).problem_id in PROBLEM_TYPES
 
 
 def test_the_hosted_pages_word_registered_refusals_only():
-    assert set(wording.OPENING_REFUSALS) <= set(PROBLEM_TYPES)
+    for refusal in wording.OPENING_REFUSALS:
+        assert issubclass(refusal, errors.BusinessRuleError)
+        assert refusal.problem_id in PROBLEM_TYPES
 
 
 def test_every_entry_says_what_causes_it_and_what_to_do():
@@ -103,12 +122,26 @@ def test_every_entry_says_what_causes_it_and_what_to_do():
         assert problem.title and problem.cause and problem.action, problem.id
 
 
-def test_docs_list_the_same_ids_with_the_same_status():
-    docs = documented()
+def test_a_schema_response_names_problems_of_one_status():
+    assert describe("Venda ({}) ou sinistro ({}).", (errors.SaleNotFound, errors.ClaimNotFound)) \
+        == (404, "Venda (`sale-not-found`) ou sinistro (`claim-not-found`).")
+    with pytest.raises(ValueError, match="one status"):
+        describe("{} ou {}", (errors.SaleNotFound, errors.SaleNotActive))
 
-    assert set(docs) == set(PROBLEM_TYPES)
-    for problem_id, statuses in docs.items():
-        assert statuses == {PROBLEM_TYPES[problem_id].status}, problem_id
+
+def test_the_docs_are_written_from_the_classes():
+    call_command("problem_docs", check=True)  # `make docs` rewrites it
+
+    text = (ROOT / "docs" / "problems.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z0-9-]+)` \| (\d{3}) \| ([^|]+) \|", text, re.MULTILINE)
+    assert {(pid, int(status), title.strip()) for pid, status, title in rows} == {
+        (p.id, p.status, p.title) for p in PROBLEM_TYPES.values()}
+
+
+def test_groups_list_their_problems_by_status():
+    for _group, listed in by_group():
+        assert [p.status for p in listed] == sorted(p.status for p in listed)
+    assert sum(len(listed) for _g, listed in by_group()) == len(PROBLEM_TYPES)
 
 
 # --- the pages -------------------------------------------------------------------------

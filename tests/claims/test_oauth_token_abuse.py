@@ -335,11 +335,3 @@ def test_the_librarys_own_errors_become_problems_with_the_oauth_error(channel):
 
     body = assert_oauth_problem(response, 400, "unauthorized_client")
     assert body["error_description"]
-
-
-def test_every_token_endpoint_problem_is_registered_with_its_title():
-    from api_common.problem_types import PROBLEM_TYPES
-    from claims.oauth.views import BODY_TOO_LARGE, OAUTH_ERRORS
-
-    for problem_id, title, _detail in [*OAUTH_ERRORS.values(), BODY_TOO_LARGE]:
-        assert PROBLEM_TYPES[problem_id].title == title, problem_id

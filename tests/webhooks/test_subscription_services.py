@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from api_common.problems import InvalidField
+from api_common.http_problems import InvalidField
 from claims.workflow import EventName
 from tests.support.factories import make_channel
 from webhooks import errors, services, signing

@@ -13,7 +13,8 @@ from django.http import Http404, HttpResponse, HttpResponseNotAllowed
 from django.utils.cache import add_never_cache_headers
 from prometheus_client import CONTENT_TYPE_PLAIN_0_0_4, generate_latest
 
-from api_common.problems import problem_json_response
+from api_common.http_problems import Unauthorized
+from api_common.problems import problem_error_response
 from webhooks.metrics.collector import registry
 
 
@@ -25,9 +26,8 @@ def scrape(request):
     # Constant time: how much of a guess matched must not show in the answer's timing.
     if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(),
                                                               expected.encode()):
-        return problem_json_response(
-            problem_id="unauthorized", status=401, title="Autenticação necessária",
-            detail="Token de métricas ausente ou inválido.",
+        return problem_error_response(
+            Unauthorized("Token de métricas ausente ou inválido."),
             headers={"WWW-Authenticate": 'Bearer realm="metricas"'},
         )
     if request.method not in ("GET", "HEAD"):

@@ -9,10 +9,10 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods
 
-from api_common.problems import ProblemError
+from api_common.problem_types import ProblemError
 from claims import errors, services
-from claims.documents import storage
 from claims.coverages import coverage_label, pays_on_death
+from claims.documents import storage
 from claims.forms import PaymentDetailsForm
 from claims.workflow import ClaimStatus
 from whitelabel import selectors, wording
@@ -22,7 +22,6 @@ from whitelabel.forms import (
     OptionalPaymentDetailsForm,
 )
 from whitelabel.views.session import insured_page
-
 
 
 def _claim_url(number: str) -> str:
@@ -88,7 +87,7 @@ def open_claim(request):
                     "Esta data está fora do período coberto pelo seu seguro "
                     f"({sale.valid_from:%d/%m/%Y} a {sale.valid_until:%d/%m/%Y})."))
             except ProblemError as refusal:
-                words = wording.OPENING_REFUSALS.get(refusal.problem_id, refusal.detail)
+                words = wording.OPENING_REFUSALS.get(type(refusal), refusal.detail)
                 form.add_error(None, words.format(brand=request.brand.name))
             else:
                 messages.success(request, f"Sinistro {claim.number} comunicado.")

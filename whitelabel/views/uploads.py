@@ -9,7 +9,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from api_common import ratelimit
-from api_common.problems import ProblemError, flatten_validation_errors
+from api_common.problem_types import ProblemError
+from api_common.problems import flatten_validation_errors
 from claims import services
 from claims.models import DocumentFile
 from claims.serializers import DocumentUploadInputSerializer

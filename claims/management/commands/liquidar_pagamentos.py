@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from api_common.problems import ProblemError
+from api_common.problem_types import ProblemError
 from claims import services
 
 COLUMNS = ("id-pagamento", "id-transacao-financeira", "data-pagamento")

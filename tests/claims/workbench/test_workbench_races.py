@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from api_common.problems import ProblemError
+from api_common.problem_types import ProblemError
 from claims import roles, services
 from claims.models import ClaimHistory, Payment, Proposal, Task, TeamMember
 from tests.support.lifecycle import claim_under_review, open_claim, staff
