@@ -41,10 +41,11 @@ test: $(STAMP)
 schemathesis: $(STAMP)
 	.ci/schemathesis
 
-## The docs written from the code: docs/problems.md (the problem classes); the suite
-## fails while it is stale
+## The docs written from the code: docs/problems.md (the problem classes) and
+## docs/workflow.md (claims/workflow.py); the suite fails while either is stale
 docs: $(RUNTIME_STAMP)
 	DJANGO_DEBUG=true $(PY) manage.py problem_docs
+	DJANGO_DEBUG=true $(PY) manage.py workflow_docs
 
 ## The README's screenshots of the hosted pages and of the workbench (taken by their browser tests)
 screenshots: $(STAMP)

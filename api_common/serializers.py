@@ -17,7 +17,7 @@ from rest_framework import serializers
 UTC = dt.timezone.utc
 
 # Every date-time the service takes in lies in [EARLIEST_DATETIME, LATEST_DATETIME)
-# (docs/decisions.md, "Input limits"): older than any policy or claim the insurer could
+# (docs/api.md, "Input limits"): older than any policy or claim the insurer could
 # hold, later than any policy's end, and far from the year 1 / 9999 edges where turning
 # UTC into the analysts' local time overflows.
 EARLIEST_DATETIME = dt.datetime(1900, 1, 1, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""The circuit breaker of each subscription's endpoint (docs/decisions.md, "Webhook
+"""The circuit breaker of each subscription's endpoint (docs/webhooks.md, "Webhook
 delivery at scale").
 
 Closed: deliveries go out, up to ``WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`` at once.

@@ -1,4 +1,4 @@
-"""Claiming due deliveries in batches, fairly between endpoints (docs/decisions.md,
+"""Claiming due deliveries in batches, fairly between endpoints (docs/webhooks.md,
 "Webhook delivery at scale").
 
 One short transaction per batch: the claims of every worker take turns on a

@@ -11,7 +11,7 @@ file for a spreadsheet.
   nature and Aguardando in words.
 - The insured person's CPF is whole (``529.982.247-25``: punctuated, so a spreadsheet
   keeps it as text with its leading zeros) only for holders of ``claims.export_full_cpf``
-  (supervisors); everyone else gets it masked, ``***.982.247-**`` (docs/decisions.md).
+  (supervisors); everyone else gets it masked, ``***.982.247-**`` (docs/workbench.md).
 - Every export is logged on ``claims.export``: who, what the list showed, how many rows.
 """
 

@@ -19,7 +19,7 @@ WEBHOOK_ATTEMPT_DEADLINE_SECONDS = env.float("WEBHOOK_ATTEMPT_DEADLINE_SECONDS",
 # takes it over (the first one is taken for dead).
 WEBHOOK_LEASE_MARGIN_SECONDS = env.float("WEBHOOK_LEASE_MARGIN_SECONDS", default=30.0)
 # Requests in flight at once in each delivery worker process (webhooks.pump), and to one
-# subscription's endpoint at once, every worker together (docs/decisions.md).
+# subscription's endpoint at once, every worker together (docs/webhooks.md).
 WEBHOOK_MAX_IN_FLIGHT = env.int("WEBHOOK_MAX_IN_FLIGHT", default=100)
 WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = env.int("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", default=8)
 # The circuit breaker: this many failures in a row pause the endpoint for the first

@@ -24,7 +24,7 @@ the savepoint pair is Django's nested atomic block):
   the claim's UPDATE.
 Each limit is that plus, after the commit, the one read that decides whether the workers are
 asked to deliver the event (none when a delivery pump with free slots is at work:
-docs/decisions.md, "Webhook delivery at scale").
+docs/webhooks.md, "Webhook delivery at scale").
 """
 
 from urllib.parse import urlparse
