@@ -15,8 +15,7 @@ from tests.support.factories import (
     make_channel,
 )
 from api_common.ratelimit import cache_is_back
-from webhooks.pump import forget_pumps_at_work
-from webhooks.tasks import broker_away
+from webhooks.wakeup import broker_away, forget_pumps_at_work
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
 pytest_plugins = ["tests.support.s3"]

@@ -1,7 +1,7 @@
 """The sweep and the redelivery: deliveries handed back to the pump (webhooks.pump).
 What a failed attempt means is webhooks.retry_policy.
 
-Delivery is at least once, in no particular order (docs/decisions.md, "Webhook
+Delivery is at least once, in no particular order (docs/webhooks.md, "Webhook
 delivery"): a delivery is only marked delivered after a 2xx, so a worker that dies
 after the receiver answered means the receiver gets the same webhook-id again.
 """
@@ -12,7 +12,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from webhooks import tasks
+from webhooks import pump, wakeup
 from webhooks.models import Delivery, Subscription, deliverable, lease_free
 
 logger = logging.getLogger(__name__)
@@ -27,8 +27,6 @@ def sweep() -> dict[str, int]:
     """Give up the deliveries of disabled subscriptions, then run the pump: it fans out
     events a lost request left behind and sends every pending delivery that is due and
     not held by a live worker (an expired lease: its worker died mid-delivery)."""
-    from webhooks import pump
-
     given_up = give_up_undeliverable()
     # A delivery written without a time (none of ours) is due now.
     Delivery.objects.filter(status=PENDING, next_attempt_at__isnull=True).update(
@@ -84,5 +82,5 @@ def requeue(delivery_ids) -> int:
         marked = Delivery.objects.filter(lease_free(now), pk__in=list(delivery_ids)).update(
             status=PENDING, next_attempt_at=now, lease_until=None, leased_by=None,
             attempt_count=0, delivered_at=None)
-        tasks.request_delivery_after_commit()
+        wakeup.request_delivery_after_commit()
     return marked

@@ -1,5 +1,5 @@
 """The delivery pump: what one delivery worker process runs while there is work
-(docs/decisions.md, "Webhook delivery at scale").
+(docs/webhooks.md, "Webhook delivery at scale").
 
 The main thread keeps the database: it fans out new outbox events, and in one short
 transaction records the attempts that finished and claims due deliveries for the free
@@ -28,19 +28,14 @@ from django.db import transaction
 from django.db.models import Exists, Min, OuterRef, Subquery
 from django.utils import timezone
 
-from webhooks import breaker, claiming, metrics, recording, relay
-from webhooks import tasks
+from webhooks import breaker, claiming, metrics, recording, relay, wakeup
 from webhooks import sender as sender_module
-from webhooks.models import Delivery, Pump, Subscription, deliverable
+from webhooks.models import Delivery, Subscription, deliverable
 
 logger = logging.getLogger(__name__)
 
 # How long the pump waits for a request to finish before it looks for new work.
 POLL_SECONDS = 0.02
-# A live pump's row says so for this long, renewed when less than the refresh is left;
-# a pump killed (-9) keeps requests away for at most that long (then the sweep).
-PRESENCE_TTL = dt.timedelta(seconds=10)
-PRESENCE_REFRESH = dt.timedelta(seconds=8)
 # Nothing sent nor finished for this long: only slow requests are in flight.
 STALLED_SECONDS = 0.25
 # Once one request finished, how long to wait for others before recording.
@@ -77,7 +72,7 @@ def run(*, max_seconds: float | None = None, linger_seconds: float = 0.0) -> Sum
     leases = Leases()
     next_fan_out, fanned_out = 0.0, 0
     last_progress = last_work = time.monotonic()
-    presence = Presence()
+    presence = wakeup.Presence()
     try:
         while True:
             room = settings.WEBHOOK_MAX_IN_FLIGHT - in_flight
@@ -115,7 +110,7 @@ def run(*, max_seconds: float | None = None, linger_seconds: float = 0.0) -> Sum
                 # leave the register first, then look once more, after the web
                 # processes' remembered answers that it was at work have run out.
                 presence.leave()
-                _wait_out_remembered_answers()
+                wakeup.wait_out_remembered_answers()
                 continue
             last_work = time.monotonic()
             # Another pump is worth asking for when every slot is taken, or when only
@@ -165,65 +160,6 @@ class Leases:
                     outcome.duration_ms <= FAST_ANSWER_MS
 
 
-class Presence:
-    """This pump's row in the register of live pumps (``Pump``), which spares the web
-    processes a request per event while a pump with free slots is at work."""
-
-    def __init__(self):
-        self.pump = None
-        self.saturated = False
-        self.gone = True
-
-    def keep(self, *, saturated: bool) -> None:
-        now = timezone.now()
-        if (not self.gone and saturated == self.saturated
-                and self.pump.alive_until - now > PRESENCE_REFRESH):
-            return
-        alive_until = now + PRESENCE_TTL
-        if self.gone:
-            Pump.objects.filter(alive_until__lte=now).delete()  # dead pumps' rows
-            self.pump = Pump.objects.create(alive_until=alive_until, saturated=saturated)
-        else:
-            Pump.objects.filter(pk=self.pump.pk).update(alive_until=alive_until,
-                                                        saturated=saturated)
-            self.pump.alive_until = alive_until
-        self.saturated, self.gone = saturated, False
-
-    def leave(self) -> None:
-        if not self.gone:
-            Pump.objects.filter(pk=self.pump.pk).delete()
-            self.gone = True
-
-
-# A "yes" from pump_at_work is trusted for this long in each process (one read spared
-# per event in a stream of them); a pump leaving the register waits as long before its
-# last look, so an event committed on a remembered "yes" is still found.
-AT_WORK_REMEMBERED_SECONDS = 0.1
-_at_work_until = 0.0
-
-
-def pump_at_work() -> bool:
-    """Whether a live pump with free slots will find a new event without being asked."""
-    global _at_work_until
-    asked = time.monotonic()  # before the read: the pump was registered after this
-    if asked < _at_work_until:
-        return True
-    if Pump.objects.filter(alive_until__gt=timezone.now(), saturated=False).exists():
-        _at_work_until = asked + AT_WORK_REMEMBERED_SECONDS
-        return True
-    return False
-
-
-def _wait_out_remembered_answers() -> None:
-    time.sleep(AT_WORK_REMEMBERED_SECONDS)
-
-
-def forget_pumps_at_work() -> None:
-    """Drop this process's remembered answer (tests that change the register)."""
-    global _at_work_until
-    _at_work_until = 0.0
-
-
 def _wait(results: "queue.SimpleQueue", *, in_flight: int, until: float) -> list:
     """The results that finished: waits up to POLL_SECONDS for the first, then up to
     GATHER_SECONDS more for the others in flight, so a round records (and frees) more
@@ -244,11 +180,11 @@ def _wait(results: "queue.SimpleQueue", *, in_flight: int, until: float) -> list
 
 def _ask_for_the_next_pump(*, handed_back: bool) -> None:
     if handed_back:
-        tasks.request_delivery()
+        wakeup.request_delivery()
         return
     wait = seconds_to_next_work(timezone.now())
     if wait is not None and wait <= SHORT_WAIT_SECONDS:
-        tasks.request_delivery(countdown=wait)
+        wakeup.request_delivery(countdown=wait)
 
 
 def seconds_to_next_work(now: dt.datetime) -> float | None:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims.models import Event
-from webhooks import tasks
+from webhooks import wakeup
 from webhooks.models import Delivery, Subscription, deliverable
 
 logger = logging.getLogger(__name__)
@@ -70,4 +70,4 @@ def relay_new_event(sender, instance, created, raw=False, **kwargs) -> None:
     """post_save of ``claims.Event`` (connected in WebhooksConfig.ready): once the
     transaction that wrote the event commits, ask a worker to deliver."""
     if created and not raw:
-        tasks.request_delivery_after_commit()
+        wakeup.request_delivery_after_commit()

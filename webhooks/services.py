@@ -20,8 +20,7 @@ from api_common.http_problems import InvalidField
 from claims.models import Channel, webhook_envelope
 from claims.workflow import EventName
 from webhooks import delivery as delivery_engine
-from webhooks import relay
-from webhooks import errors, selectors, signing, tasks
+from webhooks import errors, relay, selectors, signing, wakeup
 from webhooks.destinations import validate_destination
 from webhooks.models import Delivery, Subscription
 
@@ -165,7 +164,7 @@ def send_ping(*, channel: Channel, subscription_id) -> Delivery:
         ),
         next_attempt_at=now,
     )
-    tasks.request_delivery_after_commit()
+    wakeup.request_delivery_after_commit()
     return delivery
 
 

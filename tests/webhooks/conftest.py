@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from webhooks import tasks
+from webhooks import wakeup
 
 PUBLIC_IPV4 = "93.184.215.14"
 PUBLIC_IPV6 = "2606:2800:21f:cb07:6820:80da:af6b:8b2c"
@@ -49,7 +49,7 @@ def delivery_requests(monkeypatch):
     """The pumps asked of the workers, as their countdowns (None: at once); the broker
     is not called."""
     asked = []
-    monkeypatch.setattr(tasks, "request_delivery",
+    monkeypatch.setattr(wakeup, "request_delivery",
                         lambda *, countdown=None: asked.append(countdown))
     return asked
 

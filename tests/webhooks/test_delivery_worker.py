@@ -31,7 +31,7 @@ from tests.conftest import postgres_only
 from tests.support.factories import make_channel
 from tests.support.deliveries import make_event, make_subscription
 from tests.support.receiver import Receiver, Reply
-from webhooks import breaker, tasks
+from webhooks import breaker, tasks, wakeup
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,7 +118,7 @@ def workers(tmp_path, settings, monkeypatch):
     settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
     started = Workers(tmp_path)
     settings.CELERY_WEBHOOK_QUEUE = started.webhook_queue
-    monkeypatch.undo()  # the real webhooks.tasks.request_delivery (tests/webhooks/conftest.py)
+    monkeypatch.undo()  # the real webhooks.wakeup.request_delivery (tests/webhooks/conftest.py)
     yield started
     started.stop()
     names = [started.webhook_queue, started.default_queue]
@@ -169,7 +169,7 @@ def test_an_event_written_while_the_broker_is_down_is_delivered_by_the_sweep(
     with Receiver(Reply(500), Reply(204)) as receiver:
         _, secret = make_subscription(channel, receiver.url, ["sinistro-criado"])
         with monkeypatch.context() as down:
-            down.setattr(tasks.deliver, "apply_async", broker_down)
+            down.setattr(wakeup.current_app, "send_task", broker_down)
             claim = open_claim(api, sale)  # the opening succeeds all the same
         event = claim.events.get(name="sinistro-criado")
         assert event.relayed_at is None and not Delivery.objects.exists()

@@ -8,7 +8,7 @@ from kombu.exceptions import OperationalError
 from claims.models import Event
 from tests.support.factories import make_channel
 from tests.support.deliveries import backdate, fan_out, make_event, make_subscription
-from webhooks import delivery, relay, tasks
+from webhooks import delivery, relay, wakeup
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
@@ -141,7 +141,7 @@ def test_a_broker_that_is_down_does_not_fail_the_change_that_wrote_the_event(
         raise OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
 
     monkeypatch.undo()  # the real request_delivery, with a broker that is down
-    monkeypatch.setattr(tasks.deliver, "apply_async", broker_down)
+    monkeypatch.setattr(wakeup.current_app, "send_task", broker_down)
 
     with django_capture_on_commit_callbacks(execute=True):
         event = make_event()

@@ -13,7 +13,7 @@ from django.utils import timezone
 from tests.support.factories import make_channel
 from tests.support.deliveries import make_event, make_subscription
 from tests.support.receiver import Receiver, Reply
-from webhooks import breaker, claiming, pump, recording, relay, sender, signing
+from webhooks import breaker, claiming, pump, recording, relay, sender, signing, wakeup
 from webhooks.models import Delivery, DeliveryAttempt, Pump, Subscription
 
 pytestmark = pytest.mark.django_db
@@ -247,13 +247,13 @@ def test_while_a_pump_with_free_slots_is_at_work_a_new_event_asks_for_no_other(
     assert delivery_requests == []
 
     Pump.objects.filter(pk=alive.pk).update(saturated=True)
-    pump.forget_pumps_at_work()  # else remembered for a tenth of a second
+    wakeup.forget_pumps_at_work()  # else remembered for a tenth of a second
     with django_capture_on_commit_callbacks(execute=True):
         make_event()
     assert delivery_requests == [None]
 
     Pump.objects.filter(pk=alive.pk).update(saturated=False, alive_until=timezone.now())
-    pump.forget_pumps_at_work()
+    wakeup.forget_pumps_at_work()
     with django_capture_on_commit_callbacks(execute=True):
         make_event()  # that pump died: its row expired
     assert delivery_requests == [None, None]
@@ -271,13 +271,13 @@ def test_a_pump_leaves_the_register_when_it_stops():
 def test_a_yes_is_remembered_for_a_tenth_of_a_second_sparing_a_read_per_event(
         django_assert_num_queries):
     alive = Pump.objects.create(alive_until=timezone.now() + dt.timedelta(seconds=10))
-    assert pump.pump_at_work()
+    assert wakeup.pump_at_work()
     alive.delete()
     with django_assert_num_queries(0):
-        assert pump.pump_at_work()  # remembered
-    pump.forget_pumps_at_work()
-    assert not pump.pump_at_work()
-    assert not pump.pump_at_work()  # a "no" is never remembered
+        assert wakeup.pump_at_work()  # remembered
+    wakeup.forget_pumps_at_work()
+    assert not wakeup.pump_at_work()
+    assert not wakeup.pump_at_work()  # a "no" is never remembered
 
 
 def test_an_event_committed_on_a_remembered_yes_as_the_pump_leaves_is_still_delivered(
@@ -292,7 +292,7 @@ def test_an_event_committed_on_a_remembered_yes_as_the_pump_leaves_is_still_deli
             if not committed:
                 committed.append(make_event(subscription.channel))
 
-        monkeypatch.setattr(pump, "_wait_out_remembered_answers",
+        monkeypatch.setattr(wakeup, "wait_out_remembered_answers",
                             a_web_process_commits_an_event)
         pump.run()
 
