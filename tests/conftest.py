@@ -1,12 +1,10 @@
-import os
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
-from rest_framework.test import APIClient
 
 from claims import roles
 from claims.authentication import ACCEPTED_TOKENS
+from tests.support.api import client_for
 from tests.support.lifecycle import logged_in, open_claim, staff
 from tests.support.factories import (
     CoverageFactory,
@@ -19,26 +17,6 @@ from webhooks.wakeup import broker_away, forget_pumps_at_work
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
 pytest_plugins = ["tests.support.s3"]
-
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="needs PostgreSQL (row locks, concurrency)"
-)
-
-
-def worker_process_env(**extra: str) -> dict[str, str]:
-    """The environment of a real Celery worker process beside the tests: the test
-    database (the worker must see what the test wrote) and the test's broker."""
-    from django.conf import settings
-
-    db = connection.settings_dict
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        **extra,
-    }
-
 
 @pytest.fixture(autouse=True)
 def _clear_cache():
@@ -67,30 +45,6 @@ def one_rate_window(monkeypatch):
     start = time.time()
     monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: start,
                                                            monotonic=time.monotonic))
-
-
-def token_request(client, channel, **overrides):
-    body = {
-        "client_id": channel.application.client_id,
-        "client_secret": channel.plain_secret,
-        "grant_type": "client_credentials",
-        **overrides,
-    }
-    return client.post("/oauth/token", body, format="json")
-
-
-def issue_token(channel) -> str:
-    """A real token through the real OAuth endpoint."""
-    response = token_request(APIClient(), channel)
-    assert response.status_code == 200, response.content
-    return response.json()["access_token"]
-
-
-def client_for(channel) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {issue_token(channel)}")
-    client.channel = channel
-    return client
 
 
 @pytest.fixture

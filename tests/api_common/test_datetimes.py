@@ -11,7 +11,7 @@ from claims.models import Claim, DocumentFile, DocumentRequest
 from claims.workflow import ClaimStatus
 from tests.support.documents import OPEN_BODY, upload_body
 from tests.support.lifecycle import act, claim_under_review
-from tests.api_common.test_problem_details import assert_problem
+from tests.support.api import assert_problem
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 import claims.documents.views
-from tests.api_common.test_problem_details import assert_problem
+from tests.support.api import assert_problem
 from tests.support.factories import ClaimFactory
 from tests.support.hosted import generate_link, open_session, post_form
 

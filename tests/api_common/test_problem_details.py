@@ -6,27 +6,11 @@ or a traceback."""
 import logging
 
 import pytest
-from django.conf import settings
 from rest_framework.test import APIClient
 
 import claims.oauth.views
 import claims.selectors
-from tests.conftest import token_request
-
-PROBLEM_FIELDS = {"type", "title", "status", "detail", "problem-id", "instance"}
-
-
-def assert_problem(response, status: int, problem_id: str) -> dict:
-    assert response.status_code == status, response.content
-    assert response["Content-Type"] == "application/problem+json"
-    body = response.json()
-    assert PROBLEM_FIELDS <= body.keys()
-    assert body["status"] == status
-    assert body["problem-id"] == problem_id
-    assert body["type"] == f"{settings.PROBLEMS_URL}/{problem_id}"
-    assert body["instance"].startswith(body["type"] + "/")
-    assert body["title"] and body["detail"]
-    return body
+from tests.support.api import PROBLEM_FIELDS, assert_problem, token_request
 
 
 def open_claim_url(sale) -> str:

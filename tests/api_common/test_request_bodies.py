@@ -9,7 +9,7 @@ from django.conf import settings
 
 from claims.models import Claim
 from tests.support.documents import OPEN_BODY
-from tests.api_common.test_problem_details import assert_problem
+from tests.support.api import assert_problem
 from tests.support.factories import ClaimFactory
 
 pytestmark = pytest.mark.django_db

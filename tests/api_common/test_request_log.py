@@ -14,7 +14,7 @@ from django.urls import path
 from rest_framework.test import APIClient
 
 from tests.support.documents import OPEN_BODY, PDF, upload_body
-from tests.conftest import issue_token
+from tests.support.api import issue_token
 from tests.support.factories import DocumentRequirementFactory
 from tests.support.hosted import generate_link, path_of
 

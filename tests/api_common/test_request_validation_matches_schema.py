@@ -4,7 +4,7 @@ is a value, and a wrong number of digits is told as such."""
 
 import pytest
 
-from tests.claims.test_open_claim_api import body, open_url
+from tests.support.api import open_url, opening_body
 
 ARABIC_INDIC_CPF = "١١١٤٤٤٧٧٧٣٥"  # 11144477735 in Arabic-Indic digits
 FULLWIDTH_CPF = "１１１４４４７７７３５"
@@ -59,7 +59,7 @@ def test_a_phone_with_the_wrong_digits_says_how_many_are_expected(api, sale, pho
                                                                   message):
     contact = {"nome": "Pedro", "telefone": phone}
 
-    response = api.post(open_url(sale.id), body(**{"pessoa-para-contato": contact}),
+    response = api.post(open_url(sale.id), opening_body(**{"pessoa-para-contato": contact}),
                         format="json")
 
     assert invalid_fields(response) == {f"pessoa-para-contato.telefone.{field}": message}
@@ -72,7 +72,7 @@ def test_a_bank_account_with_non_ascii_digits_is_refused(api, sale):
             "banco": "001", "agencia": "١٢٣٤", "conta": "56789"}},
     }
 
-    response = api.post(open_url(sale.id), body(**{"detalhes-pagamento": details}),
+    response = api.post(open_url(sale.id), opening_body(**{"detalhes-pagamento": details}),
                         format="json")
 
     assert "detalhes-pagamento.dados-pagamento.ted.agencia" in invalid_fields(response)

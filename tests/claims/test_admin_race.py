@@ -10,8 +10,8 @@ from claims import errors, services
 from claims.models import ClaimHistory, Payment
 from claims.serializers import PaymentDetailsSerializer
 from tests.support.lifecycle import VALID_PIX, act, claim_under_review, logged_in, staff
-from tests.support.concurrency import run_together
-from tests.conftest import client_for, postgres_only
+from tests.support.concurrency import postgres_only, run_together
+from tests.support.api import client_for
 from tests.support.factories import CoverageFactory, SaleFactory, make_channel
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True),

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from claims.models import Claim, Coverage, Event, Sale
 from claims.search_text import of_claim
-from tests.conftest import postgres_only
+from tests.support.concurrency import postgres_only
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory, make_channel, make_cpf
 
 ROWS = 2000

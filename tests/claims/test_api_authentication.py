@@ -5,7 +5,6 @@ challenge (RFC 6750), whatever the reason.
 """
 
 import datetime as dt
-import hashlib
 
 import pytest
 from django.conf import settings
@@ -13,15 +12,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken
 from rest_framework.test import APIClient
 
-from tests.conftest import issue_token
-
-PROBLEM_FIELDS = {"type", "title", "status", "detail", "problem-id", "instance"}
-
-
-def bearer_client(token: str) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-    return client
+from tests.support.api import PROBLEM_FIELDS, bearer_client, issue_token, stored
 
 
 def assert_unauthorized(response):
@@ -43,11 +34,6 @@ def token(channel) -> str:
     return issue_token(channel)
 
 
-def stored(token: str) -> AccessToken:
-    """The row of a token: only its SHA-256 is kept (RFC 9700 token storage)."""
-    return AccessToken.objects.get(token_checksum=hashlib.sha256(token.encode()).hexdigest())
-
-
 def test_tokens_are_not_stored_in_plaintext(token):
     row = stored(token)
 
@@ -65,6 +51,8 @@ def test_a_valid_token_is_accepted(token, sale):
     "path",
     ["/api/v1/vendas", "/api/v1/sinistros/SIN-000000000000"],
 )
+
+
 def test_a_call_without_a_token_is_refused(db, path):
     assert_unauthorized(APIClient().get(path))
 
@@ -206,6 +194,8 @@ def test_a_token_of_an_application_without_a_channel_is_refused(channel, token):
     "header",
     ["Bearer", "Bearer ", "Bearer a b", "Bearer " + "x" * 300, "Bearer tökén"],
 )
+
+
 def test_a_malformed_bearer_header_is_refused_as_invalid(db, header):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=header)

@@ -4,7 +4,7 @@ the shared cache, configurable per channel in the admin."""
 import pytest
 
 from tests.support.documents import OPEN_BODY, upload_body
-from tests.conftest import client_for
+from tests.support.api import client_for
 from tests.support.factories import DocumentRequirementFactory, make_channel
 
 

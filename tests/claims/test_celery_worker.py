@@ -18,7 +18,7 @@ from django.utils import timezone
 from claims.models import DocumentFile
 from claims.tasks import sweep_pending_uploads
 from tests.support.documents import PDF
-from tests.conftest import postgres_only, worker_process_env
+from tests.support.concurrency import postgres_only, worker_process_env
 from tests.support.factories import ClaimFactory
 
 ROOT = Path(__file__).resolve().parents[2]

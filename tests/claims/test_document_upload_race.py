@@ -7,8 +7,8 @@ from rest_framework.test import APIClient
 
 from claims.models import ClaimHistory, DocumentFile, Event
 from tests.support.documents import OPEN_BODY, PDF, upload_body
-from tests.support.concurrency import run_together
-from tests.conftest import client_for, postgres_only
+from tests.support.concurrency import postgres_only, run_together
+from tests.support.api import client_for
 from tests.support.factories import CoverageFactory, DocumentRequirementFactory, SaleFactory, make_channel
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from claims.models import Coverage, Sale
 from claims.workflow import ClaimStatus
-from tests.conftest import client_for
+from tests.support.api import client_for
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory, make_channel, make_cpf
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from oauth2_provider.models import AccessToken, Application
 from rest_framework.test import APIClient
 
 from claims.oauth.views import RateLimitedTokenView
-from tests.conftest import token_request
+from tests.support.api import token_request
 from tests.support.factories import make_channel
 
 TWELVE_HOURS = 12 * 60 * 60

@@ -2,7 +2,6 @@
 or turned against another channel, and no input answers a 500 or an HTML page."""
 
 import base64
-import json
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -11,7 +10,7 @@ from oauth2_provider.models import AccessToken, Application
 from rest_framework.test import APIClient
 
 from claims.oauth.hashers import ClientSecretHasher
-from tests.conftest import token_request
+from tests.support.api import post_token_json, token_credentials, token_request
 from tests.support.factories import make_channel
 
 PROBLEM = "application/problem+json"
@@ -21,21 +20,6 @@ pytestmark = pytest.mark.usefixtures("one_rate_window")
 
 def basic(client_id: str, secret: str) -> str:
     return "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()
-
-
-def post_json(body, address="198.51.100.1", **headers):
-    return APIClient(REMOTE_ADDR=address).post(
-        "/oauth/token", body if isinstance(body, (str, bytes)) else json.dumps(body),
-        content_type="application/json", **headers,
-    )
-
-
-def credentials(channel, secret=None):
-    return {
-        "client_id": channel.application.client_id,
-        "client_secret": secret or channel.plain_secret,
-        "grant_type": "client_credentials",
-    }
 
 
 def assert_oauth_problem(response, status, error, problem_id=None):
@@ -72,10 +56,10 @@ def test_failures_for_one_client_id_from_one_address_are_refused_before_hashing(
         channel, settings, hashing_calls):
     settings.TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = 3
     for _ in range(3):
-        assert post_json(credentials(channel, "wrong"), address="198.51.100.7").status_code == 401
+        assert post_token_json(token_credentials(channel, "wrong"), address="198.51.100.7").status_code == 401
     assert len(hashing_calls) == 3
 
-    refused = post_json(credentials(channel), address="198.51.100.7")
+    refused = post_token_json(token_credentials(channel), address="198.51.100.7")
 
     body = assert_oauth_problem_429(refused, "too-many-failed-token-requests")
     assert len(hashing_calls) == 3  # the right secret was never even looked at
@@ -87,11 +71,11 @@ def test_a_channel_gets_its_token_from_its_address_while_others_hammer_its_clien
         channel, settings):
     settings.TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = 3
     for attacker in range(5):  # five addresses, each up to its limit and past it
-        answers = [post_json(credentials(channel, "wrong"), address=f"203.0.113.{attacker}")
+        answers = [post_token_json(token_credentials(channel, "wrong"), address=f"203.0.113.{attacker}")
                    .status_code for _ in range(4)]
         assert answers == [401, 401, 401, 429]
 
-    assert post_json(credentials(channel), address="192.0.2.50").status_code == 200
+    assert post_token_json(token_credentials(channel), address="192.0.2.50").status_code == 200
 
 
 def assert_oauth_problem_429(response, problem_id):
@@ -106,30 +90,30 @@ def test_failures_from_one_address_are_refused_before_hashing(db, settings, hash
     settings.TOKEN_FAILURE_LIMIT_PER_ADDRESS = 3
     channels = [make_channel() for _ in range(4)]
     for target in channels[:3]:
-        assert post_json(credentials(target, "wrong"), address="203.0.113.9").status_code == 401
+        assert post_token_json(token_credentials(target, "wrong"), address="203.0.113.9").status_code == 401
 
-    assert_oauth_problem_429(post_json(credentials(channels[3]), address="203.0.113.9"),
+    assert_oauth_problem_429(post_token_json(token_credentials(channels[3]), address="203.0.113.9"),
                              "too-many-failed-token-requests")
     assert len(hashing_calls) == 3
     # Another address is not affected.
-    assert post_json(credentials(channels[3]), address="203.0.113.10").status_code == 200
+    assert post_token_json(token_credentials(channels[3]), address="203.0.113.10").status_code == 200
 
 
 def test_successful_requests_are_not_counted_as_failures(channel, settings):
     settings.TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = 1
     settings.TOKEN_FAILURE_LIMIT_PER_ADDRESS = 1
     for _ in range(3):
-        assert post_json(credentials(channel)).status_code == 200
+        assert post_token_json(token_credentials(channel)).status_code == 200
 
 
 def test_unknown_client_ids_count_against_the_address(db, settings):
     settings.TOKEN_FAILURE_LIMIT_PER_ADDRESS = 2
     for name in ("nobody-1", "nobody-2"):
         body = {"client_id": name, "client_secret": "x", "grant_type": "client_credentials"}
-        assert_oauth_problem(post_json(body), 401, "invalid_client")
+        assert_oauth_problem(post_token_json(body), 401, "invalid_client")
 
     body = {"client_id": "nobody-3", "client_secret": "x", "grant_type": "client_credentials"}
-    assert post_json(body).status_code == 429
+    assert post_token_json(body).status_code == 429
 
 
 # --- secrets are hashed for their entropy, and old hashes are upgraded ----------------
@@ -149,18 +133,18 @@ def test_a_secret_hashed_with_the_password_hasher_is_rehashed_on_success(channel
     Application.objects.filter(pk=channel.application_id).update(
         client_secret=make_password(channel.plain_secret, hasher="md5"))
 
-    assert post_json(credentials(channel)).status_code == 200
+    assert post_token_json(token_credentials(channel)).status_code == 200
 
     stored = Application.objects.get(pk=channel.application_id).client_secret
     assert stored.startswith("client_secret_sha256$")
-    assert post_json(credentials(channel)).status_code == 200
+    assert post_token_json(token_credentials(channel)).status_code == 200
 
 
 def test_a_wrong_secret_does_not_rehash(channel):
     legacy = make_password(channel.plain_secret, hasher="md5")
     Application.objects.filter(pk=channel.application_id).update(client_secret=legacy)
 
-    assert post_json(credentials(channel, "wrong")).status_code == 401
+    assert post_token_json(token_credentials(channel, "wrong")).status_code == 401
 
     assert Application.objects.get(pk=channel.application_id).client_secret == legacy
 
@@ -173,7 +157,7 @@ def exhausted(channel, settings):
     """``channel`` has used up its issuance limit."""
     settings.TOKEN_RATE_LIMIT = 2
     for _ in range(2):
-        assert post_json(credentials(channel)).status_code == 200
+        assert post_token_json(token_credentials(channel)).status_code == 200
     return channel
 
 
@@ -191,7 +175,7 @@ def test_a_percent_encoded_client_id_in_basic_is_the_same_client(exhausted):
 
 
 def test_a_decoy_basic_header_with_body_credentials_is_refused(exhausted):
-    response = post_json(credentials(exhausted), HTTP_AUTHORIZATION=basic("decoy", "decoy"))
+    response = post_token_json(token_credentials(exhausted), HTTP_AUTHORIZATION=basic("decoy", "decoy"))
 
     assert_oauth_problem(response, 400, "invalid_request")
     assert "um só lugar" in response.json()["detail"]
@@ -199,20 +183,20 @@ def test_a_decoy_basic_header_with_body_credentials_is_refused(exhausted):
 
 @pytest.mark.parametrize("header", ["Basic !!!not-base64!!!", "Basic", "Bearer abc", "Basic Zm9v"])
 def test_a_broken_authorization_header_never_falls_back_to_the_body(exhausted, header):
-    response = post_json({"grant_type": "client_credentials"}, HTTP_AUTHORIZATION=header)
+    response = post_token_json({"grant_type": "client_credentials"}, HTTP_AUTHORIZATION=header)
 
     assert_oauth_problem(response, 401, "invalid_client")
     assert response["WWW-Authenticate"].startswith("Basic")
 
 
 def test_a_broken_header_with_body_credentials_is_two_places(exhausted):
-    response = post_json(credentials(exhausted), HTTP_AUTHORIZATION="Basic !!!")
+    response = post_token_json(token_credentials(exhausted), HTTP_AUTHORIZATION="Basic !!!")
 
     assert_oauth_problem(response, 400, "invalid_request")
 
 
 def test_credentials_in_the_query_string_are_refused(channel):
-    query = urlencode(credentials(channel))
+    query = urlencode(token_credentials(channel))
 
     response = APIClient().post(f"/oauth/token?{query}", {}, format="json")
 
@@ -225,18 +209,18 @@ def test_another_channel_cannot_use_up_a_channels_limit(db, settings):
     victim, attacker = make_channel(), make_channel()
     for _ in range(3):
         # The attacker's own body credentials under the victim's client id in Basic.
-        response = post_json(credentials(attacker),
+        response = post_token_json(token_credentials(attacker),
                              HTTP_AUTHORIZATION=basic(victim.application.client_id, "x"))
         assert response.status_code in (400, 401)
 
-    assert post_json(credentials(victim)).status_code == 200
-    assert post_json(credentials(victim)).status_code == 200
-    assert post_json(credentials(victim)).status_code == 429
+    assert post_token_json(token_credentials(victim)).status_code == 200
+    assert post_token_json(token_credentials(victim)).status_code == 200
+    assert post_token_json(token_credentials(victim)).status_code == 429
 
 
 def test_tokens_issued_through_basic_and_body_share_one_count(channel, settings):
     settings.TOKEN_RATE_LIMIT = 2
-    assert post_json(credentials(channel)).status_code == 200
+    assert post_token_json(token_credentials(channel)).status_code == 200
     response = APIClient().post(
         "/oauth/token", urlencode({"grant_type": "client_credentials"}),
         content_type="application/x-www-form-urlencoded",
@@ -244,7 +228,7 @@ def test_tokens_issued_through_basic_and_body_share_one_count(channel, settings)
     )
     assert response.status_code == 200
 
-    assert post_json(credentials(channel)).status_code == 429
+    assert post_token_json(token_credentials(channel)).status_code == 429
 
 
 # --- deactivated or orphaned clients ---------------------------------------------------
@@ -254,7 +238,7 @@ def test_a_deactivated_channel_gets_no_token(channel):
     channel.is_active = False
     channel.save(update_fields=["is_active"])
 
-    assert_oauth_problem(post_json(credentials(channel)), 401, "invalid_client")
+    assert_oauth_problem(post_token_json(token_credentials(channel)), 401, "invalid_client")
     assert not AccessToken.objects.exists()
 
 
@@ -266,7 +250,7 @@ def test_an_application_without_a_channel_gets_no_token(db):
     )
     body = {"client_id": app.client_id, "client_secret": secret, "grant_type": "client_credentials"}
 
-    assert_oauth_problem(post_json(body), 401, "invalid_client")
+    assert_oauth_problem(post_token_json(body), 401, "invalid_client")
     assert not AccessToken.objects.exists()
 
 
@@ -289,8 +273,10 @@ def test_an_application_without_a_channel_gets_no_token(db):
         (b'{"client_id": "\xff"}', 400, "invalid_request"),
     ],
 )
+
+
 def test_hostile_json_bodies_are_problems(channel, body, status, error):
-    assert_oauth_problem(post_json(body), status, error)
+    assert_oauth_problem(post_token_json(body), status, error)
 
 
 @pytest.mark.parametrize(
@@ -300,6 +286,8 @@ def test_hostile_json_bodies_are_problems(channel, body, status, error):
      "grant_type",
      "grant_type=client_credentials&scope=%ED%A0%80"],
 )
+
+
 def test_hostile_form_bodies_are_problems(db, body):
     response = APIClient().post("/oauth/token", body,
                                 content_type="application/x-www-form-urlencoded")
@@ -309,7 +297,7 @@ def test_hostile_form_bodies_are_problems(db, body):
 
 
 def test_a_nul_in_a_basic_client_id_is_a_problem(db):
-    response = post_json({"grant_type": "client_credentials"},
+    response = post_token_json({"grant_type": "client_credentials"},
                          HTTP_AUTHORIZATION=basic("a\x00b", "secret"))
 
     assert_oauth_problem(response, 401, "invalid_client")

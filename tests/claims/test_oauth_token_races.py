@@ -4,9 +4,8 @@ never passed, because each request reserves its slot before the secret is checke
 import pytest
 from oauth2_provider.models import AccessToken
 
-from tests.claims.test_oauth_token_abuse import credentials, post_json
-from tests.support.concurrency import run_together
-from tests.conftest import postgres_only
+from tests.support.api import post_token_json, token_credentials
+from tests.support.concurrency import postgres_only, run_together
 from tests.support.factories import make_channel
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
@@ -19,7 +18,7 @@ def test_sixty_concurrent_correct_requests_of_a_new_client_get_exactly_the_limit
     settings.TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = settings.TOKEN_FAILURE_LIMIT_PER_ADDRESS = 100
     channel = make_channel()
 
-    answers = run_together([lambda: post_json(credentials(channel))] * 60)
+    answers = run_together([lambda: post_token_json(token_credentials(channel))] * 60)
 
     codes = sorted(a.status_code for a in answers)
     assert codes == [200] * 20 + [429] * 40
@@ -33,7 +32,7 @@ def test_concurrent_wrong_secrets_are_checked_exactly_the_limit_times(settings):
     settings.TOKEN_FAILURE_LIMIT_PER_ADDRESS = settings.TOKEN_RATE_LIMIT = 1000
     channel = make_channel()
 
-    answers = run_together([lambda: post_json(credentials(channel, "wrong"))] * 120)
+    answers = run_together([lambda: post_token_json(token_credentials(channel, "wrong"))] * 120)
 
     codes = sorted(a.status_code for a in answers)
     assert codes == [401] * 30 + [429] * 90

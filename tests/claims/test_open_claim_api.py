@@ -8,6 +8,7 @@ from django.utils import timezone
 from claims.models import Claim, ClaimHistory, Event
 from claims.workflow import ClaimStatus
 from tests.support.factories import ClaimFactory, CoverageFactory, DocumentRequirementFactory, SaleFactory
+from tests.support.api import open_url, opening_body, payment
 
 # A bank boleto's typeable line and the BCB manual's static BR Code (valid check digits, CRC).
 BANK_LINE = "00190500954014481606906809350314337370000000100"
@@ -15,23 +16,6 @@ BR_CODE = (
     "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-42665544000052040000530398658"
     "02BR5913Fulano de Tal6008BRASILIA62070503***63041D3D"
 )
-
-
-def open_url(sale_id) -> str:
-    return f"/api/v1/vendas/{sale_id}/abrir-sinistro"
-
-
-def body(**overrides) -> dict:
-    data = {
-        "cobertura": "cobertura/morte",
-        "natureza": "morte-natural",
-        "data-ocorrencia": "2026-11-01T10:00:00-03:00",
-        "solicitante": {"nome": "Pedro da Silva"},
-        "pessoa-para-contato": {"nome": "Pedro da Silva", "email": "pedro@example.com"},
-        "relato-do-ocorrido": "Faleceu em casa.",
-    }
-    data.update(overrides)
-    return {key: value for key, value in data.items() if value is not None}
 
 
 def invalid_fields(response) -> set[str]:
@@ -45,7 +29,7 @@ def invalid_fields(response) -> set[str]:
 
 
 def test_opening_returns_the_claim_resource_in_the_contract_shape(api, sale):
-    response = api.post(open_url(sale.id), body(), format="json")
+    response = api.post(open_url(sale.id), opening_body(), format="json")
 
     assert response.status_code == 200, response.content
     claim = response.json()
@@ -72,7 +56,7 @@ def test_opening_returns_the_claim_resource_in_the_contract_shape(api, sale):
 
 
 def test_without_a_balance_the_value_is_the_coverage_lmi(api, sale):
-    claim = api.post(open_url(sale.id), body(), format="json").json()
+    claim = api.post(open_url(sale.id), opening_body(), format="json").json()
 
     assert claim["valor"] == 50000
     assert claim["valor-restante"] == 50000
@@ -80,7 +64,7 @@ def test_without_a_balance_the_value_is_the_coverage_lmi(api, sale):
 
 
 def test_with_a_balance_the_value_is_the_balance_as_a_json_number(api, sale):
-    claim = api.post(open_url(sale.id), body(**{"saldo-devedor": 15000.55}), format="json").json()
+    claim = api.post(open_url(sale.id), opening_body(**{"saldo-devedor": 15000.55}), format="json").json()
 
     assert claim["valor"] == 15000.55
     assert claim["saldo-devedor"] == 15000.55
@@ -88,7 +72,7 @@ def test_with_a_balance_the_value_is_the_balance_as_a_json_number(api, sale):
 
 
 def test_the_balance_is_capped_by_the_lmi(api, sale):
-    claim = api.post(open_url(sale.id), body(**{"saldo-devedor": 80000}), format="json").json()
+    claim = api.post(open_url(sale.id), opening_body(**{"saldo-devedor": 80000}), format="json").json()
 
     assert claim["valor"] == 50000
 
@@ -99,16 +83,16 @@ def test_the_value_is_capped_by_what_is_left_of_the_lmg(api, sale):
     ClaimFactory(coverage=sale.coverages.get(name="cobertura/invalidez-permanente"),
                  status=ClaimStatus.FINALIZED, amount=Decimal("25000.00"), nature="")
 
-    claim = api.post(open_url(sale.id), body(), format="json").json()
+    claim = api.post(open_url(sale.id), opening_body(), format="json").json()
 
     assert claim["valor"] == 35000
 
 
 def test_a_claim_number_is_unique_and_not_sequential(api, sale):
-    first = api.post(open_url(sale.id), body(), format="json").json()["numero-sinistro"]
+    first = api.post(open_url(sale.id), opening_body(), format="json").json()["numero-sinistro"]
     second = api.post(
         open_url(sale.id),
-        body(cobertura="cobertura/perda-de-renda", natureza="perda-de-renda-desemprego"),
+        opening_body(cobertura="cobertura/perda-de-renda", natureza="perda-de-renda-desemprego"),
         format="json",
     ).json()["numero-sinistro"]
 
@@ -121,7 +105,7 @@ def test_a_claim_number_is_unique_and_not_sequential(api, sale):
 def test_opening_writes_history_and_the_claim_created_event_in_the_contract_envelope(api, sale):
     sale.affiliation_id = "6b1f1a3c-0000-4000-8000-000000000001"
     sale.save()
-    number = api.post(open_url(sale.id), body(), format="json").json()["numero-sinistro"]
+    number = api.post(open_url(sale.id), opening_body(), format="json").json()["numero-sinistro"]
 
     history = ClaimHistory.objects.get()
     assert (history.action, history.from_status, history.to_status) == ("abrir", "", "criado")
@@ -143,7 +127,7 @@ def test_opening_writes_history_and_the_claim_created_event_in_the_contract_enve
 
 
 def test_id_afiliacao_is_left_out_of_the_event_when_the_sale_has_none(api, sale):
-    api.post(open_url(sale.id), body(), format="json")
+    api.post(open_url(sale.id), opening_body(), format="json")
 
     assert "id-afiliacao" not in Event.objects.get().details
 
@@ -155,7 +139,7 @@ def test_configured_document_requirements_make_the_claim_wait_for_documents(api,
                                doc_type="boletim-de-ocorrencia", title="Boletim de ocorrência")
     DocumentRequirementFactory(coverage_name="cobertura/perda-de-renda", doc_type="cnh")
 
-    claim = api.post(open_url(sale.id), body(), format="json").json()
+    claim = api.post(open_url(sale.id), opening_body(), format="json").json()
 
     assert claim["status"] == "pendente-de-documentacao"
     pending = claim["documentacao"]["documentos-pendentes"]
@@ -170,7 +154,7 @@ def test_a_product_specific_requirement_applies_only_to_that_product(api, sale):
     DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="cnh",
                                product_combo_id="00000000-0000-4000-8000-000000000000")
 
-    claim = api.post(open_url(sale.id), body(), format="json").json()
+    claim = api.post(open_url(sale.id), opening_body(), format="json").json()
 
     pending = claim["documentacao"]["documentos-pendentes"]
     assert [(p["tipo"], p["titulo"]) for p in pending] == [("cpf-cnpj", "CPF do produto")]
@@ -182,7 +166,7 @@ def test_payment_details_are_validated_and_kept(api, sale):
         "dados-pagamento": {"metodo-pagamento": "ted", "ted": {
             "banco": "001", "agencia": "1234", "conta": "567890", "conta-digito-verificador": "X"}},
     }
-    response = api.post(open_url(sale.id), body(**{"detalhes-pagamento": details}), format="json")
+    response = api.post(open_url(sale.id), opening_body(**{"detalhes-pagamento": details}), format="json")
 
     assert response.status_code == 200, response.content
     stored = Claim.objects.get().payment_details
@@ -201,11 +185,13 @@ def test_payment_details_are_validated_and_kept(api, sale):
         {"metodo-pagamento": "pix-brcode", "pix-brcode": {"brcode": BR_CODE}},
     ],
 )
+
+
 def test_every_payment_method_is_accepted(api, sale, method):
     details = {"beneficiario": {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
                "dados-pagamento": method}
 
-    response = api.post(open_url(sale.id), body(**{"detalhes-pagamento": details}), format="json")
+    response = api.post(open_url(sale.id), opening_body(**{"detalhes-pagamento": details}), format="json")
 
     assert response.status_code == 200, response.content
 
@@ -222,14 +208,14 @@ def test_required_fields_are_listed_when_missing(api, sale):
 
 @pytest.mark.parametrize("coverage", ["cobertura/morte", "cobertura/perda-de-renda"])
 def test_natureza_is_required_for_death_and_income_loss(api, sale, coverage):
-    response = api.post(open_url(sale.id), body(cobertura=coverage, natureza=None), format="json")
+    response = api.post(open_url(sale.id), opening_body(cobertura=coverage, natureza=None), format="json")
 
     assert invalid_fields(response) == {"natureza"}
 
 
 def test_natureza_must_belong_to_the_coverage(api, sale):
     response = api.post(
-        open_url(sale.id), body(natureza="perda-de-renda-desemprego"), format="json"
+        open_url(sale.id), opening_body(natureza="perda-de-renda-desemprego"), format="json"
     )
 
     assert invalid_fields(response) == {"natureza"}
@@ -237,7 +223,7 @@ def test_natureza_must_belong_to_the_coverage(api, sale):
 
 def test_natureza_is_refused_for_a_coverage_without_natures(api, sale):
     response = api.post(
-        open_url(sale.id), body(cobertura="cobertura/invalidez-permanente"), format="json"
+        open_url(sale.id), opening_body(cobertura="cobertura/invalidez-permanente"), format="json"
     )
 
     assert invalid_fields(response) == {"natureza"}
@@ -246,7 +232,7 @@ def test_natureza_is_refused_for_a_coverage_without_natures(api, sale):
 def test_a_coverage_without_natures_opens_without_one(api, sale):
     response = api.post(
         open_url(sale.id),
-        body(cobertura="cobertura/invalidez-permanente", natureza=None),
+        opening_body(cobertura="cobertura/invalidez-permanente", natureza=None),
         format="json",
     )
 
@@ -255,7 +241,7 @@ def test_a_coverage_without_natures_opens_without_one(api, sale):
 
 
 def test_an_unknown_natureza_is_refused(api, sale):
-    assert invalid_fields(api.post(open_url(sale.id), body(natureza="morte-x"), format="json")) == {
+    assert invalid_fields(api.post(open_url(sale.id), opening_body(natureza="morte-x"), format="json")) == {
         "natureza"}
 
 
@@ -269,8 +255,10 @@ def test_an_unknown_natureza_is_refused(api, sale):
         {"nome": "Pedro", "telefone": {"codigo-area": "11", "numero-telefone": "12ab5678"}},
     ],
 )
+
+
 def test_the_contact_needs_a_name_plus_a_valid_email_or_telephone(api, sale, contact):
-    response = api.post(open_url(sale.id), body(**{"pessoa-para-contato": contact}), format="json")
+    response = api.post(open_url(sale.id), opening_body(**{"pessoa-para-contato": contact}), format="json")
 
     assert any(f.startswith("pessoa-para-contato") for f in invalid_fields(response))
 
@@ -278,7 +266,7 @@ def test_the_contact_needs_a_name_plus_a_valid_email_or_telephone(api, sale, con
 def test_a_contact_with_only_a_telephone_is_enough(api, sale):
     contact = {"nome": "Pedro", "telefone": {"codigo-area": "11", "numero-telefone": "912345678"}}
 
-    response = api.post(open_url(sale.id), body(**{"pessoa-para-contato": contact}), format="json")
+    response = api.post(open_url(sale.id), opening_body(**{"pessoa-para-contato": contact}), format="json")
 
     assert response.status_code == 200
     assert response.json()["pessoa-para-contato"] == contact
@@ -288,30 +276,20 @@ def test_the_occurrence_cannot_be_in_the_future(api, sale):
     tomorrow = (timezone.now() + dt.timedelta(days=1)).isoformat()
 
     assert invalid_fields(
-        api.post(open_url(sale.id), body(**{"data-ocorrencia": tomorrow}), format="json")
+        api.post(open_url(sale.id), opening_body(**{"data-ocorrencia": tomorrow}), format="json")
     ) == {"data-ocorrencia"}
 
 
 def test_a_malformed_date_is_refused(api, sale):
     assert invalid_fields(
-        api.post(open_url(sale.id), body(**{"data-ocorrencia": "01/11/2026"}), format="json")
+        api.post(open_url(sale.id), opening_body(**{"data-ocorrencia": "01/11/2026"}), format="json")
     ) == {"data-ocorrencia"}
 
 
 def test_a_negative_balance_is_refused(api, sale):
     assert invalid_fields(
-        api.post(open_url(sale.id), body(**{"saldo-devedor": -1}), format="json")
+        api.post(open_url(sale.id), opening_body(**{"saldo-devedor": -1}), format="json")
     ) == {"saldo-devedor"}
-
-
-def payment(method: dict, beneficiary: dict | None = None) -> dict:
-    return {
-        "detalhes-pagamento": {
-            "beneficiario": beneficiary
-            or {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
-            "dados-pagamento": method,
-        }
-    }
 
 
 @pytest.mark.parametrize(
@@ -338,8 +316,10 @@ def payment(method: dict, beneficiary: dict | None = None) -> dict:
           "pix": {"chave": "maria@example.com"}}, "detalhes-pagamento.dados-pagamento.pix"),
     ],
 )
+
+
 def test_payment_methods_are_validated_field_by_field(api, sale, method, field):
-    assert field in invalid_fields(api.post(open_url(sale.id), body(**payment(method)), format="json"))
+    assert field in invalid_fields(api.post(open_url(sale.id), opening_body(**payment(method)), format="json"))
 
 
 @pytest.mark.parametrize("tax_id", ["52998224724", "11222333000180", "1234", "5299822472a"])
@@ -347,13 +327,13 @@ def test_beneficiary_cpf_or_cnpj_check_digits_are_verified(api, sale, tax_id):
     beneficiary = {"tipo": "outro", "nome": "Maria", "cpf-ou-cnpj": tax_id}
     method = {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}}
 
-    response = api.post(open_url(sale.id), body(**payment(method, beneficiary)), format="json")
+    response = api.post(open_url(sale.id), opening_body(**payment(method, beneficiary)), format="json")
 
     assert "detalhes-pagamento.beneficiario.cpf-ou-cnpj" in invalid_fields(response)
 
 
 def test_nothing_is_written_when_validation_fails(api, sale):
-    api.post(open_url(sale.id), body(cobertura="nope"), format="json")
+    api.post(open_url(sale.id), opening_body(cobertura="nope"), format="json")
 
     assert not Claim.objects.exists() and not Event.objects.exists()
 
@@ -362,7 +342,7 @@ def test_nothing_is_written_when_validation_fails(api, sale):
 
 
 def test_another_channels_sale_is_not_found(api, other_api, sale):
-    response = other_api.post(open_url(sale.id), body(), format="json")
+    response = other_api.post(open_url(sale.id), opening_body(), format="json")
 
     assert response.status_code == 404
     assert response.json()["problem-id"] == "sale-not-found"
@@ -370,7 +350,7 @@ def test_another_channels_sale_is_not_found(api, other_api, sale):
 
 
 def test_an_unknown_sale_is_not_found(api):
-    response = api.post(open_url("0d9ad8a5-8f6a-4a43-9d6e-1f1f1f1f1f1f"), body(), format="json")
+    response = api.post(open_url("0d9ad8a5-8f6a-4a43-9d6e-1f1f1f1f1f1f"), opening_body(), format="json")
 
     assert response.status_code == 404
     assert response.json()["problem-id"] == "sale-not-found"
@@ -391,12 +371,12 @@ def test_a_cancelled_sale_takes_no_claims(api, sale):
     sale.status = "cancelada"
     sale.save()
 
-    assert_business_error(api.post(open_url(sale.id), body(), format="json"), "sale-not-active")
+    assert_business_error(api.post(open_url(sale.id), opening_body(), format="json"), "sale-not-active")
 
 
 def test_the_coverage_must_exist_on_the_sale(api, sale):
     response = api.post(
-        open_url(sale.id), body(cobertura="cobertura/roubo", natureza=None), format="json"
+        open_url(sale.id), opening_body(cobertura="cobertura/roubo", natureza=None), format="json"
     )
 
     assert_business_error(response, "coverage-not-active")
@@ -405,7 +385,7 @@ def test_the_coverage_must_exist_on_the_sale(api, sale):
 def test_the_coverage_must_be_active(api, sale):
     sale.coverages.filter(name="cobertura/morte").update(is_active=False)
 
-    assert_business_error(api.post(open_url(sale.id), body(), format="json"), "coverage-not-active")
+    assert_business_error(api.post(open_url(sale.id), opening_body(), format="json"), "coverage-not-active")
 
 
 def test_the_occurrence_must_fall_within_the_sale_validity(api, sale):
@@ -413,15 +393,15 @@ def test_the_occurrence_must_fall_within_the_sale_validity(api, sale):
     sale.save()
 
     assert_business_error(
-        api.post(open_url(sale.id), body(), format="json"), "occurrence-outside-validity"
+        api.post(open_url(sale.id), opening_body(), format="json"), "occurrence-outside-validity"
     )
 
 
 def test_a_second_claim_on_an_open_coverage_gets_the_open_claims_number(api, sale):
-    first = api.post(open_url(sale.id), body(), format="json").json()["numero-sinistro"]
+    first = api.post(open_url(sale.id), opening_body(), format="json").json()["numero-sinistro"]
 
     problem = assert_business_error(
-        api.post(open_url(sale.id), body(natureza="morte-acidental"), format="json"),
+        api.post(open_url(sale.id), opening_body(natureza="morte-acidental"), format="json"),
         "claim-already-opened-for-coverage",
     )
 
@@ -432,7 +412,7 @@ def test_a_second_claim_on_an_open_coverage_gets_the_open_claims_number(api, sal
 def test_a_closed_claim_does_not_block_a_new_one(api, sale):
     ClaimFactory(coverage=sale.coverages.get(name="cobertura/morte"), status=ClaimStatus.DENIED)
 
-    assert api.post(open_url(sale.id), body(), format="json").status_code == 200
+    assert api.post(open_url(sale.id), opening_body(), format="json").status_code == 200
 
 
 def test_lmi_exhausted_by_earlier_claims(api, sale):
@@ -442,7 +422,7 @@ def test_lmi_exhausted_by_earlier_claims(api, sale):
 
     response = api.post(
         open_url(sale.id),
-        body(cobertura="cobertura/perda-de-renda", natureza="perda-de-renda-desemprego"),
+        opening_body(cobertura="cobertura/perda-de-renda", natureza="perda-de-renda-desemprego"),
         format="json",
     )
 
@@ -456,7 +436,7 @@ def test_denied_claims_do_not_consume_the_lmi(api, sale):
 
     response = api.post(
         open_url(sale.id),
-        body(cobertura="cobertura/perda-de-renda", natureza="perda-de-renda-desemprego"),
+        opening_body(cobertura="cobertura/perda-de-renda", natureza="perda-de-renda-desemprego"),
         format="json",
     )
 
@@ -472,5 +452,5 @@ def test_lmg_exhausted_by_claims_on_other_coverages(api, channel):
                  nature="")
 
     assert_business_error(
-        api.post(open_url(sale.id), body(), format="json"), "insurance-lmg-exhausted"
+        api.post(open_url(sale.id), opening_body(), format="json"), "insurance-lmg-exhausted"
     )

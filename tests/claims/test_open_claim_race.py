@@ -5,19 +5,13 @@ from decimal import Decimal
 import pytest
 
 from claims.models import Claim, Event
-from tests.support.concurrency import run_together
-from tests.conftest import client_for, postgres_only
+from tests.support.concurrency import postgres_only, run_together
+from tests.support.api import client_for, opening_body
 from tests.support.factories import CoverageFactory, SaleFactory, make_channel
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
 
-BODY = {
-    "cobertura": "cobertura/morte",
-    "natureza": "morte-natural",
-    "data-ocorrencia": "2026-11-01T10:00:00Z",
-    "solicitante": {"nome": "Pedro"},
-    "pessoa-para-contato": {"nome": "Pedro", "email": "pedro@example.com"},
-}
+BODY = opening_body()
 
 
 def open_concurrently(client, url, payloads):

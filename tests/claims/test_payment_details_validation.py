@@ -21,7 +21,7 @@ from claims.validators import (
     validate_ispb,
     validate_pix_key,
 )
-from tests.claims.test_open_claim_api import body, open_url, payment
+from tests.support.api import open_url, opening_body, payment
 
 CPF = "52998224725"
 CNPJ = "11222333000181"
@@ -348,7 +348,7 @@ def field_errors(response) -> dict[str, str]:
 
 
 def open_with(api, sale, method: dict, beneficiary: dict | None = None):
-    return api.post(open_url(sale.id), body(**payment(method, beneficiary)), format="json")
+    return api.post(open_url(sale.id), opening_body(**payment(method, beneficiary)), format="json")
 
 
 PIX_EMAIL = {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}}

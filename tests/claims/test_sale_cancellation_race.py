@@ -13,8 +13,7 @@ from claims import errors, services
 from claims.models import Claim, Sale
 from claims.serializers import SaleSerializer
 from claims.workflow import OPEN_STATUSES
-from tests.support.concurrency import run_together
-from tests.conftest import postgres_only
+from tests.support.concurrency import postgres_only, run_together
 from tests.support.factories import CoverageFactory, SaleFactory, make_channel
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]

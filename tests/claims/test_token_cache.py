@@ -11,8 +11,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken
 
 from claims import authentication
-from tests.claims.test_api_authentication import bearer_client, stored
-from tests.conftest import issue_token
+from tests.support.api import bearer_client, issue_token, stored
 
 SECONDS = 10
 

@@ -8,7 +8,7 @@ from oauth2_provider.models import AccessToken
 from rest_framework.test import APIClient
 
 from claims.tasks import clear_expired_tokens
-from tests.conftest import issue_token
+from tests.support.api import issue_token
 
 
 def test_the_cleanup_runs_on_the_beat_schedule():

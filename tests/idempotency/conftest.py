@@ -1,2 +1,2 @@
-# Subscriptions resolve their destination: the webhooks tests' fake DNS, and no broker.
-from tests.webhooks.conftest import delivery_requests, fake_dns  # noqa: F401
+# Subscriptions resolve their destination: the fake resolver, and no broker.
+from tests.support.webhook_isolation import delivery_requests, fake_dns  # noqa: F401

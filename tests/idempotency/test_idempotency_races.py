@@ -5,8 +5,8 @@ import uuid
 
 import pytest
 
-from tests.support.concurrency import run_together
-from tests.conftest import client_for, postgres_only
+from tests.support.concurrency import postgres_only, run_together
+from tests.support.api import client_for
 from tests.support.factories import make_channel
 from webhooks.models import Subscription
 

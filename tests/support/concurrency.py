@@ -1,6 +1,30 @@
+"""Running things at once: threads released together, the PostgreSQL-only mark, and
+the environment of a real Celery worker process beside the tests."""
+
+import os
 import threading
 
+import pytest
 from django.db import connection
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="needs PostgreSQL (row locks, concurrency)"
+)
+
+
+def worker_process_env(**extra: str) -> dict[str, str]:
+    """The environment of a real Celery worker process beside the tests: the test
+    database (the worker must see what the test wrote) and the test's broker."""
+    from django.conf import settings
+
+    db = connection.settings_dict
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        **extra,
+    }
 
 
 def run_together(calls):

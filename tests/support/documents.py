@@ -8,6 +8,8 @@ from urllib.parse import urlparse
 from PIL import Image
 from rest_framework.test import APIClient
 
+from tests.support.api import opening_body
+
 
 def pdf_bytes(pages: int = 1, padding: bytes = b"") -> bytes:
     """A well-formed PDF (objects, cross-reference table, trailer), ``padding`` inside a
@@ -52,13 +54,7 @@ PNG = image_bytes("PNG")
 JPEG = image_bytes("JPEG")
 HEIC = heif_bytes()
 
-OPEN_BODY = {
-    "cobertura": "cobertura/morte",
-    "natureza": "morte-acidental",
-    "data-ocorrencia": "2026-11-01T10:00:00-03:00",
-    "solicitante": {"nome": "Pedro da Silva"},
-    "pessoa-para-contato": {"nome": "Pedro da Silva", "email": "pedro@example.com"},
-}
+OPEN_BODY = opening_body(natureza="morte-acidental", **{"relato-do-ocorrido": None})
 
 
 def upload_body(file_name="certidao.pdf", tipo="certidao-de-obito", **extra):

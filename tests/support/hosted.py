@@ -9,6 +9,11 @@ from django.test import Client
 from django.utils import timezone
 
 SESSION_COOKIE = "segurado_sessao"
+# detalhes-pagamento a channel may send with gerar-url, to prefill the hosted form.
+PAYMENT_DETAILS = {
+    "beneficiario": {"tipo": "segurado", "nome": "Maria da Silva", "cpf-ou-cnpj": "52998224725"},
+    "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
+}
 
 
 def generate_link(api, sale, **body) -> dict:

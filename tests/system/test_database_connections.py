@@ -12,7 +12,8 @@ import pytest
 from django.core.handlers.wsgi import WSGIHandler
 from django.db import connection
 
-from tests.conftest import issue_token, postgres_only
+from tests.support.api import issue_token
+from tests.support.concurrency import postgres_only
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
 

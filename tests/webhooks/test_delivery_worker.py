@@ -27,7 +27,7 @@ from kombu.exceptions import OperationalError
 from standardwebhooks import Webhook
 
 from tests.support.lifecycle import open_claim
-from tests.conftest import postgres_only
+from tests.support.concurrency import postgres_only
 from tests.support.factories import make_channel
 from tests.support.deliveries import make_event, make_subscription
 from tests.support.receiver import Receiver, Reply
@@ -118,7 +118,7 @@ def workers(tmp_path, settings, monkeypatch):
     settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
     started = Workers(tmp_path)
     settings.CELERY_WEBHOOK_QUEUE = started.webhook_queue
-    monkeypatch.undo()  # the real webhooks.wakeup.request_delivery (tests/webhooks/conftest.py)
+    monkeypatch.undo()  # the real webhooks.wakeup.request_delivery (tests/support/webhook_isolation.py)
     yield started
     started.stop()
     names = [started.webhook_queue, started.default_queue]

@@ -1,6 +1,6 @@
 """webhooks.destinations.validate_destination: which URLs may receive webhooks.
 
-Names resolve through the fake resolver of tests/webhooks/conftest.py.
+Names resolve through the fake resolver of tests/support/webhook_isolation.py.
 """
 
 import socket

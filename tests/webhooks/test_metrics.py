@@ -16,7 +16,7 @@ from django.db import OperationalError
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import postgres_only
+from tests.support.concurrency import postgres_only
 from tests.support.factories import make_channel
 from tests.support.deliveries import backdate, make_event, make_subscription
 from webhooks import metrics

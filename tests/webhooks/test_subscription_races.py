@@ -2,8 +2,8 @@
 
 import pytest
 
-from tests.support.concurrency import run_together
-from tests.conftest import client_for, postgres_only
+from tests.support.concurrency import postgres_only, run_together
+from tests.support.api import client_for
 from tests.support.factories import make_channel
 from webhooks import services, signing
 from webhooks.models import Delivery, Subscription

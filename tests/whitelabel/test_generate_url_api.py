@@ -8,14 +8,10 @@ from django.utils import timezone
 
 from claims.models import Sale
 from tests.support.factories import SaleFactory
-from tests.support.hosted import generate_link, path_of
+from tests.support.hosted import PAYMENT_DETAILS, generate_link, path_of
 from whitelabel.models import AccessLink, HostedPages, token_digest
 
 URL = "/api/v1/sinistros/whitelabel/gerar-url"
-PAYMENT = {
-    "beneficiario": {"tipo": "segurado", "nome": "Maria da Silva", "cpf-ou-cnpj": "52998224725"},
-    "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
-}
 
 
 def test_answers_a_one_time_url_on_the_hosted_pages_address_and_its_expiry(api, sale, settings):
@@ -43,7 +39,7 @@ def test_the_token_is_random_and_stored_only_as_a_digest(api, sale):
 
 
 def test_keeps_id_usuario_and_the_validated_payment_details(api, sale):
-    generate_link(api, sale, **{"id-usuario": "cliente-889", "detalhes-pagamento": PAYMENT})
+    generate_link(api, sale, **{"id-usuario": "cliente-889", "detalhes-pagamento": PAYMENT_DETAILS})
 
     link = AccessLink.objects.get()
     assert link.user_reference == "cliente-889"
@@ -86,12 +82,14 @@ def test_a_cancelled_sale_is_422_sale_not_active(api, channel):
     ({"id-venda": "not-a-uuid"}, "id-venda"),
     ({"id-usuario": "a\x00b"}, "id-usuario"),
     ({"id-usuario": "x" * 201}, "id-usuario"),
-    ({"detalhes-pagamento": {**PAYMENT, "beneficiario": {**PAYMENT["beneficiario"],
+    ({"detalhes-pagamento": {**PAYMENT_DETAILS, "beneficiario": {**PAYMENT_DETAILS["beneficiario"],
                                                           "cpf-ou-cnpj": "12345678900"}}},
      "detalhes-pagamento.beneficiario.cpf-ou-cnpj"),
-    ({"detalhes-pagamento": {**PAYMENT, "dados-pagamento": {"metodo-pagamento": "ted"}}},
+    ({"detalhes-pagamento": {**PAYMENT_DETAILS, "dados-pagamento": {"metodo-pagamento": "ted"}}},
      "detalhes-pagamento.dados-pagamento.ted"),
 ])
+
+
 def test_bad_input_is_400_naming_the_field(api, sale, body, field):
     response = api.post(URL, {"id-venda": str(sale.pk), **body}, format="json")
 

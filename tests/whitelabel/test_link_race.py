@@ -3,8 +3,8 @@
 import pytest
 from django.test import Client
 
-from tests.support.concurrency import run_together
-from tests.conftest import client_for, postgres_only
+from tests.support.concurrency import postgres_only, run_together
+from tests.support.api import client_for
 from tests.support.factories import CoverageFactory, SaleFactory, make_channel
 from tests.support.hosted import SESSION_COOKIE, generate_link, path_of
 from whitelabel.models import AccessLink

@@ -12,8 +12,7 @@ from claims.models import AssignmentRule, Claim, ClaimHistory, Event, Team, Team
 from claims.workflow import ClaimStatus
 from tests.support.lifecycle import staff
 from tests.support.factories import ClaimFactory, PaymentFactory, SaleFactory
-from tests.support.hosted import NEW, generate_link, open_session, opening, post_form, text
-from tests.whitelabel.test_generate_url_api import PAYMENT
+from tests.support.hosted import NEW, PAYMENT_DETAILS, generate_link, open_session, opening, post_form, text
 from whitelabel.models import HostedPages
 
 def test_home_greets_the_insured_and_lists_coverages_and_claims_in_words(insured, sale):
@@ -72,7 +71,7 @@ def test_a_coverage_without_natures_asks_for_none(insured):
 
 
 def test_the_form_is_prefilled_from_the_sale_and_the_links_payment_details(api, sale):
-    insured = open_session(generate_link(api, sale, **{"detalhes-pagamento": PAYMENT})["url"])
+    insured = open_session(generate_link(api, sale, **{"detalhes-pagamento": PAYMENT_DETAILS})["url"])
 
     page = text(insured.get(NEW, {"cobertura": "cobertura/perda-de-renda"}))
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 from claims.models import ClaimHistory, DocumentRequest, Task
 from claims.tasks import workbench_sweep
 from claims.workflow import ClaimStatus, TimelineEntry
-from tests.conftest import postgres_only, worker_process_env
+from tests.support.concurrency import postgres_only, worker_process_env
 from tests.support.factories import ClaimFactory
 
 ROOT = Path(__file__).resolve().parents[3]

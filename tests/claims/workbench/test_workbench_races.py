@@ -10,10 +10,9 @@ from django.utils import timezone
 from api_common.problem_types import ProblemError
 from claims import roles, services
 from claims.models import ClaimHistory, Payment, Proposal, Task, TeamMember
-from tests.support.lifecycle import claim_under_review, open_claim, staff
-from tests.support.concurrency import run_together
-from tests.conftest import postgres_only
+from tests.support.concurrency import postgres_only, run_together
 from tests.support.factories import CoverageFactory, SaleFactory
+from tests.support.lifecycle import claim_under_review, open_claim, staff
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("local_media")]
