@@ -55,36 +55,6 @@ def contract_path_parameters(result, generator, request, public):
     return result
 
 
-# --- request strings as DRF reads them --------------------------------------------------
-
-NO_NUL = r"^[^\u0000]*$"
-NOT_BLANK = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
-
-
-def _string_rules(schema: dict) -> None:
-    if schema.get("type") == "string" and not (
-        {"pattern", "format", "enum", "anyOf", "oneOf", "$ref"} & set(schema)
-    ):
-        schema["pattern"] = NOT_BLANK if schema.get("minLength", 0) >= 1 else NO_NUL
-    for key in ("oneOf", "anyOf", "allOf"):
-        for branch in schema.get(key, []):
-            _string_rules(branch)
-    for member in schema.get("properties", {}).values():
-        _string_rules(member)
-    if isinstance(schema.get("items"), dict):
-        _string_rules(schema["items"])
-
-
-def request_string_rules(result, generator, request, public):
-    """DRF's ``CharField`` refuses NUL characters and strips surrounding whitespace, so a
-    required text of only spaces is blank: request strings without a pattern of their own
-    get one saying so (``minLength`` alone would promise that " " is accepted)."""
-    for name, schema in result.get("components", {}).get("schemas", {}).items():
-        if name.endswith("Request"):
-            _string_rules(schema)
-    return result
-
-
 # --- answers every operation can give ----------------------------------------------------
 
 RETRY_AFTER = {"Retry-After": {

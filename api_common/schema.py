@@ -1,7 +1,9 @@
 """OpenAPI pieces shared by every API module: the problem bodies, the error responses
-every operation can give, and the hook that lets a serializer state in the schema the
-rules across its fields (one of, any of) that it enforces in ``validate``."""
+every operation can give, the hook that lets a serializer state in the schema the
+rules across its fields (one of, any of) that it enforces in ``validate``, and the
+schema class that states what DRF does to every request string."""
 
+from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
@@ -87,3 +89,48 @@ class SerializerRulesExtension(OpenApiSerializerExtension):
         if amend is not None:
             amend(schema, direction)
         return schema
+
+
+# --- request strings as DRF reads them --------------------------------------------------
+
+NO_NUL = r"^[^\u0000]*$"
+NOT_BLANK = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
+
+
+def string_rules(schema: dict) -> None:
+    """A string without a shape of its own refuses NUL, and when required, blank text."""
+    if schema.get("type") == "string" and not (
+        {"pattern", "format", "enum", "anyOf", "oneOf", "$ref"} & set(schema)
+    ):
+        schema["pattern"] = NOT_BLANK if schema.get("minLength", 0) >= 1 else NO_NUL
+    for key in ("oneOf", "anyOf", "allOf"):
+        for branch in schema.get(key, []):
+            string_rules(branch)
+    for member in schema.get("properties", {}).values():
+        string_rules(member)
+    if isinstance(schema.get("items"), dict):
+        string_rules(schema["items"])
+
+
+class AutoSchema(openapi.AutoSchema):
+    """drf-spectacular's, with one rule per request field: DRF's ``CharField`` refuses
+    NUL characters and strips surrounding whitespace, so a required text of only spaces
+    is blank. Each request string without a pattern of its own gets one saying so
+    (``minLength`` alone would promise that " " is accepted), set where each field's
+    validators are, after drf-spectacular's own (a field extension runs before them, and
+    its pattern would make drf-spectacular wrap a blankable string in a ``oneOf`` that
+    the empty string matches twice)."""
+
+    _direction = None
+
+    def _map_basic_serializer(self, serializer, direction):
+        outer, self._direction = self._direction, direction
+        try:
+            return super()._map_basic_serializer(serializer, direction)
+        finally:
+            self._direction = outer
+
+    def _insert_field_validators(self, field, schema):
+        super()._insert_field_validators(field, schema)
+        if self._direction == "request":
+            string_rules(schema)

@@ -9,7 +9,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["api_common.parsers.StrictJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["claims.throttles.ChannelRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api_common.schema.AutoSchema",
     "EXCEPTION_HANDLER": "api_common.problems.problem_exception_handler",
     "COERCE_DECIMAL_TO_STRING": False,
     "UNAUTHENTICATED_USER": None,
@@ -54,7 +54,6 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api_common.openapi_hooks.contract_path_parameters",
-        "api_common.openapi_hooks.request_string_rules",
         "claims.oauth.schema.token_operation",
         "claims.documents.schema.upload_operation",
         "api_common.openapi_hooks.common_responses",
