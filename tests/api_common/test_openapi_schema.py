@@ -672,3 +672,20 @@ def test_date_times_state_their_accepted_years(schema):
     assert re.match(field["pattern"], "2099-12-31T23:59:59-03:00")
     assert not re.match(field["pattern"], "0001-01-01T00:00:00Z")
     assert not re.match(field["pattern"], "2100-01-01T00:00:00Z")
+
+
+def test_request_strings_state_that_they_refuse_nul_and_blank_text(schema):
+    webhook = resolve(schema, {"$ref": "#/components/schemas/SubscriptionInputRequest"})
+    description = webhook["properties"]["descricao"]  # optional, may be ""
+    requester = resolve(schema, {"$ref": "#/components/schemas/RequesterRequest"})
+
+    # One schema, no oneOf: a oneOf with an empty-string branch would refuse "" (it
+    # matches both branches).
+    assert description["type"] == "string" and "oneOf" not in description
+    assert re.fullmatch(description["pattern"], "") and re.fullmatch(description["pattern"], "x y")
+    assert not re.fullmatch(description["pattern"], "a\u0000b")
+    name = requester["properties"]["nome"]
+    assert not re.fullmatch(name["pattern"], "   ") and re.fullmatch(name["pattern"], " Ana ")
+    # Responses state what is sent, not what is accepted.
+    assert "pattern" not in resolve(schema, {"$ref": "#/components/schemas/Subscription"})[
+        "properties"]["descricao"]
