@@ -79,15 +79,19 @@ def get(url: str, timeout: float, **headers) -> tuple[int, dict, bytes]:
         return error.code, dict(error.headers), error.read()
 
 
-def _self_signed(folder: Path) -> tuple[Path, Path]:
+def self_signed(folder: Path, name: str = "127.0.0.1") -> tuple[Path, Path]:
+    """A certificate for ``name`` that no trust store knows, and its key, as files."""
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
     now = dt.datetime.now(dt.timezone.utc)
-    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
-                   .public_key(key.public_key()).serial_number(x509.random_serial_number())
-                   .not_valid_before(now - dt.timedelta(minutes=5))
-                   .not_valid_after(now + dt.timedelta(days=1))
-                   .sign(key, hashes.SHA256()))
+    certificate = (
+        x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
+        .public_key(key.public_key()).serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
     cert_path, key_path = folder / "cert.pem", folder / "key.pem"
     cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
     key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
@@ -194,7 +198,7 @@ def gunicorn(folder: Path, *, workers: int = 1, threads: int = 2, **variables: s
 
 def site_config(app_port: int, http_port: int, https_port: int, folder: Path) -> str:
     """deploy/nginx.conf with only its ports, certificate and log paths changed."""
-    cert, key = _self_signed(folder)
+    cert, key = self_signed(folder)
     text = (REPO_ROOT / "deploy" / "nginx.conf").read_text()
     for shipped, local in [
         ("server 127.0.0.1:8000;", f"server 127.0.0.1:{app_port};"),

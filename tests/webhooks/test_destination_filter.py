@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from tests.support.receiver import Receiver, Reply
+from tests.support.serving import self_signed
 from webhooks import sender, signing
 
 NAME = "hooks.parceiro.example"
@@ -147,33 +148,6 @@ def test_a_receiver_dripping_its_answer_is_cut_off_at_the_attempt_deadline(setti
     assert 550 <= outcome.duration_ms < 1000
 
 
-def _self_signed(tmp_path, name: str):
-    """A certificate for ``name`` that no trust store knows, and its key, as files."""
-    import datetime as dt
-
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    now = dt.datetime.now(dt.timezone.utc)
-    certificate = (
-        x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
-        .public_key(key.public_key()).serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(days=1)).not_valid_after(now + dt.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
-        .sign(key, hashes.SHA256())
-    )
-    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
-    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
-                                           serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    return cert_file, key_file
-
-
 def test_https_to_a_pinned_address_keeps_the_name_for_tls_and_checks_the_certificate(
         settings, dns, tmp_path):
     """The connection goes to the judged address, yet TLS speaks to the name (SNI) and
@@ -181,7 +155,7 @@ def test_https_to_a_pinned_address_keeps_the_name_for_tls_and_checks_the_certifi
     import ssl
 
     settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
-    cert_file, key_file = _self_signed(tmp_path, NAME)
+    cert_file, key_file = self_signed(tmp_path, NAME)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert_file, key_file)
     seen = []
