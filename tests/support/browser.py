@@ -56,15 +56,22 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
 SERIOUS = {"serious", "critical"}
 
 
+def csp_refusals(page) -> list[str]:
+    """What the Content-Security-Policy refuses on ``page`` from now on, as the console
+    reports it (the list fills as the page runs)."""
+    refused: list[str] = []
+    page.on("console", lambda message: refused.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    return refused
+
+
 class Visit:
     """One person's browser: checks each page for accessibility and CSP refusals, and
     saves screenshots when asked to."""
 
     def __init__(self, page, shots: Path | None):
         self.page, self.shots = page, shots
-        self.csp_refusals: list[str] = []
-        page.on("console", lambda message: self.csp_refusals.append(message.text)
-                if "Content Security Policy" in message.text else None)
+        self.csp_refusals = csp_refusals(page)
         self.axe = Axe()
 
     def check(self, name: str) -> None:

@@ -1,7 +1,9 @@
 """Fixtures of the system tests."""
 
 import pytest
+from django.contrib.auth.models import Group, Permission
 
+from claims import roles
 from tests.support.browser import require_chromium
 from tests.support.factories import DocumentRequirementFactory
 from whitelabel.models import HostedPages
@@ -17,3 +19,16 @@ def hosted(live_server, settings, channel, sale):
                                primary_color="#0B3D91")
     DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
                                title="Certidão de óbito")
+
+
+@pytest.fixture
+def admin_site(live_server, settings, tmp_path) -> str:
+    """The live server the analysts' browser tests drive, and its address: files stored
+    locally, links pointing at it. The roles' groups come from a data migration, but an
+    earlier transactional test's flush empties them: converge them again."""
+    require_chromium()
+    settings.DOCUMENT_STORAGE = "local"
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.BASE_URL = live_server.url
+    roles.sync_roles(Group, Permission)
+    return live_server.url

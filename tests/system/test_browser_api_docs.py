@@ -8,6 +8,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from tests.support.browser import (
     TIMEOUT_MS,
+    csp_refusals,
     launch,
     needs_chromium,
     require_chromium,
@@ -23,14 +24,12 @@ def test_the_docs_page_authorizes_and_calls_the_api_with_no_csp_refusal(
     require_chromium()
     settings.BASE_URL = settings.AUTH_URL = live_server.url
     sale = SaleFactory(channel=channel)
-    refusals: list[str] = []
     with sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(locale="pt-BR")
         page.set_default_timeout(TIMEOUT_MS)
         expect.set_options(timeout=TIMEOUT_MS)
-        page.on("console", lambda message: refusals.append(message.text)
-                if "Content Security Policy" in message.text else None)
+        refusals = csp_refusals(page)
         try:
             with screenshot_on_failure(page, tmp_path):
                 response = page.goto(f"{live_server.url}/api/v1/docs/")

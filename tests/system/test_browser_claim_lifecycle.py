@@ -11,19 +11,18 @@ elsewhere the test is skipped when it is missing, but never under ``CI=true``.
 import re
 
 import pytest
-from django.contrib.auth.models import Group, Permission
 from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
 from claims import roles
 from tests.support.browser import (
     TIMEOUT_MS,
+    csp_refusals,
     launch,
     log_in,
     log_out,
     needs_chromium,
     open_action,
-    require_chromium,
     screenshot_on_failure,
     staff_user,
     status_badge,
@@ -53,16 +52,9 @@ def _confirm(page, label: str) -> None:
 @needs_chromium
 @pytest.mark.django_db(transaction=True)
 def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_browser(
-        live_server, settings, tmp_path, api, sale):
-    require_chromium()
-    settings.DOCUMENT_STORAGE = "local"
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.BASE_URL = live_server.url
-    base = live_server.url
-
-    # Set-up through the real API and upload flow. The groups come from a data migration,
-    # but an earlier transactional test's flush empties them: converge them again.
-    roles.sync_roles(Group, Permission)
+        admin_site, tmp_path, api, sale):
+    base = admin_site
+    # Set-up through the real API and upload flow.
     claim = claim_under_review(api, sale)
     number, insured = claim.number, sale.insured_name
     staff_user("ana.analista", "Ana", "Souza", roles.ANALYST)
@@ -74,9 +66,7 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="pt-BR")
         # The admin runs under the Content-Security-Policy too: nothing may be refused.
-        refused = []
-        page.on("console", lambda message: refused.append(message.text)
-                if "Content Security Policy" in message.text else None)
+        refused = csp_refusals(page)
         try:
             with screenshot_on_failure(page, tmp_path):
                 page.set_default_timeout(TIMEOUT_MS)

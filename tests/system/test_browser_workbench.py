@@ -24,6 +24,7 @@ from claims import roles
 from claims.models import AssignmentRule, Team, TeamMember
 from tests.support.browser import (
     TIMEOUT_MS,
+    csp_refusals,
     launch,
     log_in,
     log_out,
@@ -37,13 +38,6 @@ from tests.support.browser import (
 from tests.support.lifecycle import claim_under_review
 
 
-def _csp_watch(page) -> list[str]:
-    refused = []
-    page.on("console", lambda message: refused.append(message.text)
-            if "Content Security Policy" in message.text else None)
-    return refused
-
-
 def _claim_page(page, number: str) -> None:
     page.locator("#result_list tbody tr").get_by_role("link", name=number).click()
     expect(page.get_by_role("heading", name=f"Sinistro {number}")).to_be_visible()
@@ -52,14 +46,8 @@ def _claim_page(page, number: str) -> None:
 @needs_chromium
 @pytest.mark.django_db(transaction=True)
 def test_a_claim_from_the_api_is_worked_proposed_for_denial_and_approved_by_the_supervisor(
-        live_server, settings, tmp_path, api, sale):
-    require_chromium()
-    settings.DOCUMENT_STORAGE = "local"
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.BASE_URL = live_server.url
-    base = live_server.url
-
-    roles.sync_roles(Group, Permission)
+        admin_site, tmp_path, api, sale):
+    base = admin_site
     ana = staff_user("ana.analista", "Ana", "Souza", roles.ANALYST)
     bruno = staff_user("bruno.analista", "Bruno", "Costa", roles.ANALYST)
     sergio = staff_user("sergio.supervisor", "Sérgio", "Lima", roles.SUPERVISOR)
@@ -78,7 +66,7 @@ def test_a_claim_from_the_api_is_worked_proposed_for_denial_and_approved_by_the_
     with sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="pt-BR")
-        refused = _csp_watch(page)
+        refused = csp_refusals(page)
         try:
             with screenshot_on_failure(page, tmp_path):
                 page.set_default_timeout(TIMEOUT_MS)
@@ -188,7 +176,7 @@ def test_the_day_starts_on_the_dashboard_and_the_queues_of_a_seeded_demo(
     with sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="pt-BR")
-        refused = _csp_watch(page)
+        refused = csp_refusals(page)
         try:
             with screenshot_on_failure(page, tmp_path):
                 page.set_default_timeout(TIMEOUT_MS)
