@@ -72,10 +72,11 @@ class OpenClaimApi(APIView):
             **AUTH_ERRORS,
             **SALE_NOT_FOUND,
             **problems((
-                "Regra de negócio: {} (com `numero-sinistro`), {}, {}, {}, {}, {}.",
+                "Regra de negócio: {} (com `numero-sinistro`), {}, {}, {}, {}, {}, {}, {}.",
                 errors.ClaimAlreadyOpenedForCoverage, errors.InsuranceLmgExhausted,
                 errors.CoverageLmiExhausted, errors.SaleNotActive, errors.CoverageNotActive,
-                errors.OccurrenceOutsideValidity,
+                errors.OccurrenceOutsideValidity, errors.BeneficiaryNotAllowed,
+                errors.SharesAboveWhole,
             )),
         },
     )
@@ -240,13 +241,22 @@ class PaymentDetailsApi(APIView):
             **VALIDATION_ERROR,
             **AUTH_ERRORS,
             **CLAIM_NOT_FOUND,
-            **problems(("O sinistro não aguarda dados de pagamento ({}).",
-                        errors.PaymentNotAwaitingDetails)),
+            **problems((
+                "Sinistro encerrado ({}); beneficiário que não cabe ({}); participações "
+                "acima de 100% ({}).", errors.PaymentNotAwaitingDetails,
+                errors.BeneficiaryNotAllowed, errors.SharesAboveWhole)),
         },
         description=(
-            "Responde a `sinistro-pendente-de-dados-de-pagamento`: beneficiário e método de "
-            "pagamento no mesmo formato de `detalhes-pagamento` da abertura. O sinistro volta "
-            "a `em-regulacao`; nenhum evento é emitido (quem informa já sabe)."
+            "Informa um beneficiário (ou herdeiro, ou o credor) e seus dados de pagamento, "
+            "no formato de `detalhes-pagamento` da abertura, a qualquer momento com o "
+            "sinistro aberto. O mesmo `cpf-ou-cnpj` de novo substitui os dados daquele "
+            "beneficiário. Numa cobertura de morte o segurado faleceu: informe os "
+            "beneficiários designados ou os herdeiros (`tipo: outro`), cada um com "
+            "`participacao`. Responde a `sinistro-pendente-de-dados-de-pagamento`: o "
+            "sinistro volta a `em-regulacao` quando todos os dados estão presentes (o "
+            "credor, as participações somando 100% e os dados de pagamento de cada um; o "
+            "evento lista o que falta em `dados-faltantes`). Nenhum evento é emitido "
+            "(quem informa já sabe)."
         ),
     )
     @idempotent

@@ -165,15 +165,10 @@ class ClaimChangedConcurrently(ProblemError):
 
 class PaymentNotAwaitingDetails(BusinessRuleError):
     problem_id = "payment-not-awaiting-details"
-    title = "Sinistro não aguarda dados de pagamento"
-    cause = (
-        "detalhes-pagamento enviados com o sinistro fora de "
-        "pendente-de-dados-de-pagamento."
-    )
-    action = "Envie os dados só depois do evento sinistro-pendente-de-dados-de-pagamento."
-    default_detail = (
-        "Dados de pagamento só são aceitos com o sinistro em pendente-de-dados-de-pagamento."
-    )
+    title = "Sinistro não aceita dados de pagamento"
+    cause = "detalhes-pagamento enviados para um sinistro encerrado (finalizado ou recusado)."
+    action = "Para um sinistro encerrado, fale com a seguradora: ele precisa ser reaberto."
+    default_detail = "Sinistro encerrado: dados de pagamento não são mais aceitos."
 
 
 class ReserveOutOfBounds(BusinessRuleError):
@@ -196,6 +191,33 @@ class PaymentNotAllowed(BusinessRuleError):
     group = ANALYSTS
 
 
+class BeneficiaryNotAllowed(BusinessRuleError):
+    problem_id = "beneficiary-not-allowed"
+    title = "Beneficiário não cabe neste sinistro"
+    cause = (
+        "tipo segurado numa cobertura de morte (o segurado faleceu), ou com CPF que não é "
+        "o do segurado da venda; tipo credor sem saldo-devedor; tipo outro numa cobertura "
+        "paga ao próprio segurado; ou a troca de quem já recebeu pagamentos."
+    )
+    action = (
+        "Na morte, informe os beneficiários designados ou os herdeiros (tipo outro, com "
+        "participacao); nas demais coberturas, o próprio segurado; o credor só com saldo-devedor."
+    )
+
+
+class SharesAboveWhole(BusinessRuleError):
+    problem_id = "beneficiary-shares-above-100"
+    title = "Participações acima de 100%"
+    cause = (
+        "Com este beneficiário, as participações somariam mais de 100% (ou falta "
+        "participacao com outros beneficiários já informados)."
+    )
+    action = (
+        "Informe participacao de modo que o total não passe de 100%; detail diz o total "
+        "já informado. Para corrigir a de alguém, envie de novo o mesmo cpf-ou-cnpj."
+    )
+
+
 class PaymentAlreadySettled(BusinessRuleError):
     problem_id = "payment-already-settled"
     title = "Pagamento já liquidado"
@@ -207,8 +229,14 @@ class PaymentAlreadySettled(BusinessRuleError):
 class FinalizationNotAllowed(BusinessRuleError):
     problem_id = "finalization-not-allowed"
     title = "Finalização não permitida"
-    cause = "Há pagamentos não liquidados, ou nenhum pagamento e nenhum motivo."
-    action = "Liquide os pagamentos, ou informe o motivo de finalizar sem pagamento."
+    cause = (
+        "Há pagamentos não liquidados, participações ainda não pagas nem retidas, ou "
+        "nenhum pagamento e nenhum motivo."
+    )
+    action = (
+        "Liquide os pagamentos e pague (ou retenha, com motivo) cada participação, ou "
+        "informe o motivo de finalizar sem pagamento."
+    )
     group = ANALYSTS
 
 

@@ -3,14 +3,31 @@ rules live in the services; the payment data and the opening are validated by th
 own serializers, so the admin, the API and the hosted pages accept exactly the same
 input."""
 
-import re
 
 from django import forms
 
 from api_common.problems import flatten_validation_errors
+from claims.banks import all_banks, bank_by_code, find_bank
 from claims.coverages import Nature
 from claims.models import BeneficiaryKind, PaymentMethod
 from claims.serializers import OpenClaimInputSerializer, PaymentDetailsSerializer
+
+
+class BankInput(forms.TextInput):
+    """A text field that suggests the banks by name and code (a ``<datalist>``)."""
+
+    template_name = "claims/widgets/bank_input.html"
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, {**(attrs or {}), "list": f"{name}-lista",
+                                                    "autocomplete": "off"})
+        context["widget"]["bank_labels"] = [bank.label for bank in all_banks()]
+        return context
+
+
+def _typed(value) -> str:
+    """A form value as text: a bank chosen (claims.banks.BankRow) is handled apart."""
+    return value.strip() if isinstance(value, str) else ""
 
 
 class GroupedForm(forms.Form):
@@ -67,11 +84,14 @@ class PaymentDetailsForm(GroupedForm):
         help_text="CPF, CNPJ, e-mail, telefone +55... ou chave aleatória. "
                   "Sem chave, use a conta bancária abaixo.",
     )
-    banco = forms.CharField(label="Banco", required=False, max_length=8,
-                            help_text="TED: código COMPE (3 dígitos). PIX: ISPB (8 dígitos).")
-    agencia = forms.CharField(label="Agência", required=False, max_length=10)
+    banco = forms.CharField(label="Banco", required=False, max_length=220, widget=BankInput,
+                            help_text="O nome ou o código do banco (COMPE, 3 dígitos; ou ISPB, "
+                                      "8 dígitos): escolha na lista.")
+    agencia = forms.CharField(label="Agência", required=False, max_length=12,
+                              help_text="Com ou sem o dígito (1234-5).")
     agencia_digito = forms.CharField(label="Dígito da agência", required=False, max_length=2)
-    conta = forms.CharField(label="Conta", required=False, max_length=20)
+    conta = forms.CharField(label="Conta", required=False, max_length=22,
+                            help_text="Com ou sem o dígito (56789-0).")
     conta_digito = forms.CharField(label="Dígito da conta", required=False, max_length=2)
     boleto = forms.CharField(label="Código de barras ou linha digitável do boleto",
                              required=False, max_length=60)
@@ -95,21 +115,64 @@ class PaymentDetailsForm(GroupedForm):
         "dados-pagamento.pix-brcode": "brcode",
     }
 
+    # The payment method's fields, for the forms that group them.
+    METHOD_GROUPS = [
+        ("Método de pagamento", ["metodo_pagamento"]),
+        ("PIX", ["pix_chave"]),
+        ("Conta bancária (TED, ou PIX sem chave)",
+         ["banco", "agencia", "agencia_digito", "conta", "conta_digito"]),
+        ("Boleto", ["boleto"]),
+        ("PIX copia e cola", ["brcode"]),
+    ]
+
+    serializer_class = PaymentDetailsSerializer
+
     ACCOUNT_FIELDS = (("banco", "banco"), ("agencia", "agencia"),
                       ("agencia-digito-verificador", "agencia_digito"),
                       ("conta", "conta"), ("conta-digito-verificador", "conta_digito"))
 
+    def clean_banco(self):
+        """The bank as typed (a name, a code, a label from the list) -> the bank."""
+        typed = self.cleaned_data["banco"].strip()
+        if not typed:
+            return None
+        found = find_bank(typed)
+        if not found:
+            raise forms.ValidationError(
+                "Banco não encontrado: digite parte do nome (ex.: Itaú) ou o código e "
+                "escolha na lista.")
+        if len(found) > 1:
+            shown = "; ".join(bank.label for bank in found[:5])
+            more = f" e mais {len(found) - 5}" if len(found) > 5 else ""
+            raise forms.ValidationError(
+                f"Há {len(found)} bancos com esse nome ({shown}{more}): escolha um na lista.")
+        return found[0]
+
+    def _clean_check_digit(self, field: str, digit_field: str) -> None:
+        """``1234-5`` typed in one field: the number, and the digit in its own field."""
+        typed = self.cleaned_data.get(field, "").strip()
+        number, dash, digit = typed.rpartition("-")
+        if dash and number and len(digit) in (1, 2) and \
+                not self.cleaned_data.get(digit_field, "").strip():
+            self.cleaned_data[field], self.cleaned_data[digit_field] = number.strip(), digit.strip()
+
     def clean(self):
         cleaned = super().clean()
+        self._clean_check_digit("agencia", "agencia_digito")
+        self._clean_check_digit("conta", "conta_digito")
         method = cleaned.get("metodo_pagamento")
-        account_given = any(cleaned.get(field, "").strip() for _, field in self.ACCOUNT_FIELDS)
+        bank = cleaned.get("banco")
+        if bank is not None and method == PaymentMethod.TED and not bank.compe:
+            self.add_error("banco", f"{bank.name} não tem código COMPE: não recebe TED. "
+                                    "Use PIX.")
+        account_given = any(_typed(cleaned.get(field)) for _, field in self.ACCOUNT_FIELDS)
         if method == PaymentMethod.PIX and not cleaned.get("pix_chave", "").strip() \
                 and not account_given:
             self.add_error("pix_chave", "Informe a chave PIX ou os dados da conta.")
         # Checked with the serializer even when some fields already failed, so every
         # mistake shows in one round; a field keeps its first error (apply_serializer).
         cleaned["payment_details"] = apply_serializer(
-            self, PaymentDetailsSerializer, self.contract_data(cleaned), self.FIELD_FOR_CAMPO
+            self, self.serializer_class, self.contract_data(cleaned), self.FIELD_FOR_CAMPO
         )
         return cleaned
 
@@ -119,9 +182,12 @@ class PaymentDetailsForm(GroupedForm):
         its field failed (that field's own error says why)."""
         method = cleaned.get("metodo_pagamento")
         account = {
-            key: cleaned[field].strip()
-            for key, field in cls.ACCOUNT_FIELDS if cleaned.get(field, "").strip()
+            key: _typed(cleaned[field])
+            for key, field in cls.ACCOUNT_FIELDS if _typed(cleaned.get(field))
         }
+        bank = cleaned.get("banco")
+        if bank is not None:  # TED names the bank by COMPE, PIX by ISPB (the contract)
+            account["banco"] = bank.compe if method == PaymentMethod.TED else bank.ispb
         if method == PaymentMethod.PIX:
             key = cleaned.get("pix_chave", "").strip()
             detail = {"chave": key} if key or not account else {"conta-bancaria": account}
@@ -135,7 +201,8 @@ class PaymentDetailsForm(GroupedForm):
             "tipo": cleaned.get("beneficiario_tipo", ""),
             "nome": cleaned.get("beneficiario_nome", "").strip(),
             # People type 529.982.247-25: the punctuation goes, the digits stay.
-            "cpf-ou-cnpj": re.sub(r"[\s./-]", "", cleaned.get("beneficiario_cpf_ou_cnpj", "")).upper(),
+            # People type 529.982.247-25: the serializer keeps the digits.
+            "cpf-ou-cnpj": cleaned.get("beneficiario_cpf_ou_cnpj", "").strip().upper(),
         }
         data = {"beneficiario": beneficiary}
         if method:
@@ -147,17 +214,21 @@ class PaymentDetailsForm(GroupedForm):
         """Form initial values from stored payment details (English keys)."""
         if not details:
             return {}
-        beneficiary, method = details["beneficiary"], details["payment_method"]
-        kind = method["method"]
+        beneficiary, method = details["beneficiary"], details.get("payment_method")
         initial = {
             "beneficiario_tipo": beneficiary["kind"], "beneficiario_nome": beneficiary["name"],
-            "beneficiario_cpf_ou_cnpj": beneficiary["tax_id"], "metodo_pagamento": kind,
+            "beneficiario_cpf_ou_cnpj": beneficiary["tax_id"],
         }
+        if not method:
+            return initial
+        kind = method["method"]
+        initial["metodo_pagamento"] = kind
         detail = method.get(kind.replace("-", "_"), {})
         account = detail.get("bank_account", detail) if kind in ("pix", "ted") else {}
+        bank = bank_by_code(account.get("bank", "")) if account.get("bank") else None
         initial.update({
             "pix_chave": detail.get("key", ""),
-            "banco": account.get("bank", ""), "agencia": account.get("branch", ""),
+            "banco": bank.label if bank else account.get("bank", ""), "agencia": account.get("branch", ""),
             "agencia_digito": account.get("branch_check_digit", ""),
             "conta": account.get("account", ""),
             "conta_digito": account.get("account_check_digit", ""),

@@ -27,7 +27,8 @@ ZERO = Decimal("0.00")
 
 # What an API answer shows of a claim besides its own row (ClaimSerializer).
 DETAILS = (
-    "payments",
+    Prefetch("payments", queryset=Payment.objects.select_related("beneficiary")),
+    "beneficiaries",
     "document_requests",
     Prefetch(
         "files",
@@ -42,10 +43,11 @@ def claims_with_details() -> QuerySet[Claim]:
 
 
 def with_known_details(claim: Claim, *, payments: list, document_requests: list,
-                       received_files: list) -> Claim:
+                       received_files: list, beneficiaries: list) -> Claim:
     """Give ``claim`` the details an answer shows from rows already in hand (a service
     that just wrote them), as if ``claims_with_details`` had loaded them: no query."""
-    for name, rows in (("payments", payments), ("document_requests", document_requests)):
+    for name, rows in (("payments", payments), ("document_requests", document_requests),
+                       ("beneficiaries", beneficiaries)):
         related = getattr(claim, name).all()  # unevaluated: no query
         related._result_cache, related._prefetch_done = list(rows), True
         claim._prefetched_objects_cache = {
@@ -111,7 +113,9 @@ def claim_for_analyst(*, claim_id) -> Claim | None:
     return (
         Claim.objects.select_related("sale", "sale__channel", "coverage", "owner", "team")
         .prefetch_related(
-            Prefetch("payments", queryset=Payment.objects.select_related("registered_by")),
+            Prefetch("payments", queryset=Payment.objects.select_related(
+                "registered_by", "proposed_by", "beneficiary")),
+            "beneficiaries",
             Prefetch("proposals", queryset=Proposal.objects.select_related("proposed_by")
                      .filter(status=Proposal.Status.PENDING), to_attr="pending_proposals"),
             Prefetch("tasks", queryset=Task.objects.select_related("owner", "closed_by")

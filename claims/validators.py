@@ -8,14 +8,22 @@ python-boleto (2017) generates boletos, febraban-code 0.1.1 is a one-file early 
 pybrcode 1.1 and pixqrcode 1.1.0 only generate PIX codes, brutils 2.5 covers neither. The
 CRC16 itself is the standard library's ``binascii.crc_hqx``.
 
+phonenumbers (Google's libphonenumber) reads a PIX phone key as people type it.
+
 Every ``validate_*`` takes a string and raises Django's ``ValidationError`` with a short
-Portuguese message; DRF turns it into an error of the field it validates. Input is
-taken as sent: no punctuation is stripped and no letter case is changed.
+Portuguese message; DRF turns it into an error of the field it validates. What people
+type is accepted where its shape is unambiguous: a CPF or CNPJ with its usual
+punctuation (``529.982.247-25``, ``11.222.333/0001-81``) and a phone key with spaces,
+parentheses, hyphens or without ``+55`` (``(11) 91234-5678``) are brought to the stored
+form (digits; E.164) by ``compact_tax_id`` and ``compact_pix_key``. Eleven bare digits
+are a CPF, as the PIX directory (DICT) reads them; letter case is never changed.
 """
 
 import binascii
 import re
 from collections.abc import Callable
+
+import phonenumbers
 
 from django.core.exceptions import ValidationError
 from django.core.validators import EmailValidator
@@ -30,9 +38,27 @@ _CNPJ = re.compile(r"[0-9A-Z]{12}[0-9]{2}")  # 12 digits or capitals, 2 numeric 
 # has its shape; the check digits, CRCs and lengths by kind are checked below.
 # One digit repeated (00000000000, 11111111111111) has check digits that compute, yet
 # the Receita issues no such number: the shapes leave them out.
+# A phone key: +55, the area code (DDD 11-99) and 8 or 9 digits, written with or
+# without +55, parentheses around the DDD, spaces and a hyphen; bare digits only with +55
+# or as 10 digits (eleven bare digits are a CPF).
+_DDD = r"(?:1[1-9]|[2-9][0-9])"
+_LOCAL = r"[0-9]{4,5}[ -]?[0-9]{4}"
+_PHONE_TYPED_PATTERN = (
+    rf"^(?:\+55 ?(?:\({_DDD}\)|{_DDD}) ?{_LOCAL}|\({_DDD}\) ?{_LOCAL}"
+    rf"|{_DDD}[ -]{_LOCAL}|{_DDD}[0-9]{{4,5}}[ -][0-9]{{4}}|{_DDD}[0-9]{{8}})$"
+)
+_PHONE_TYPED = re.compile(_PHONE_TYPED_PATTERN)
 CPF_PATTERN = r"^(?!([0-9])\1{10}$)[0-9]{11}$"
 CNPJ_PATTERN = r"^(?!([0-9])\1{13}$)[0-9A-Z]{12}[0-9]{2}$"
 CPF_OR_CNPJ_PATTERN = r"^(?!([0-9])\1{10}$|([0-9])\2{13}$)(?:[0-9]{11}|[0-9A-Z]{12}[0-9]{2})$"
+# The same, as people type them: the usual punctuation in its usual places, optional.
+_CPF_TYPED = r"[0-9]{3}\.?[0-9]{3}\.?[0-9]{3}-?[0-9]{2}"
+_CNPJ_TYPED = r"[0-9A-Z]{2}\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}/?[0-9A-Z]{4}-?[0-9]{2}"
+CPF_OR_CNPJ_INPUT_PATTERN = (
+    r"^(?!([0-9])\1{2}\.?\1{3}\.?\1{3}-?\1{2}$|([0-9])\2\.?\2{3}\.?\2{3}/?\2{4}-?\2{2}$)"
+    rf"(?:{_CPF_TYPED}|{_CNPJ_TYPED})$"
+)
+_TAX_ID_TYPED = re.compile(rf"{_CPF_TYPED}|{_CNPJ_TYPED}")
 COMPE_PATTERN = r"^[0-9]{3}$"
 ISPB_PATTERN = r"^[0-9]{8}$"
 BOLETO_PATTERN = r"^(?:[0-9]{44}|[0-9]{47}|[0-9]{48})$"
@@ -40,7 +66,7 @@ BRCODE_PATTERN = r"^000201.*6304[0-9A-Fa-f]{4}$"
 PIX_KEY_PATTERNS = {
     "CPF": CPF_PATTERN,
     "CNPJ": CNPJ_PATTERN,
-    "telefone": r"^\+55(?:1[1-9]|[2-9][0-9])[0-9]{8,9}$",
+    "telefone": _PHONE_TYPED_PATTERN,
     "chave aleatória": (r"^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
                         r"|[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})$"),
 }
@@ -86,6 +112,23 @@ def validate_cpf_or_cnpj(value: str) -> None:
         )
 
 
+def compact_tax_id(value: str) -> str:
+    """``529.982.247-25`` -> ``52998224725``: punctuation in its usual places goes; any
+    other shape comes back as sent, for the check to say what is wrong."""
+    if _TAX_ID_TYPED.fullmatch(value):
+        return re.sub(r"[./-]", "", value)
+    return value
+
+
+def compact_pix_key(value: str) -> str:
+    """A phone key as typed (``(11) 91234-5678``, ``11 91234-5678``) -> E.164
+    (``+5511912345678``); every other key comes back as sent."""
+    if not _PHONE_TYPED.fullmatch(value):
+        return value
+    number = phonenumbers.parse(value, "BR")
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
 def mask_tax_id(value: str) -> str:
     """A CPF or CNPJ as a channel may see it: ``***.982.247-**``, ``12.ABC.345/****-**``.
 
@@ -123,7 +166,8 @@ def _is_email(value: str) -> bool:
 
 
 def validate_pix_key(value: str) -> None:
-    """A PIX key: CPF, CNPJ, e-mail, ``+55`` phone or random key (EVP)."""
+    """A PIX key: CPF, CNPJ, e-mail, ``+55`` phone (E.164: see ``compact_pix_key``) or
+    random key (EVP)."""
     if _CPF.fullmatch(value):
         _check_cpf(value, "Chave PIX: ")
     elif _CNPJ.fullmatch(value):

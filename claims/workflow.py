@@ -59,6 +59,8 @@ class Action(models.TextChoices):
     REQUEST_DOCUMENTS = "solicitar-documentos", "Solicitar documentos"
     REQUEST_PAYMENT_DATA = "solicitar-dados-de-pagamento", "Solicitar dados de pagamento"
     SUPPLY_PAYMENT_DATA = "informar-dados-de-pagamento", "Dados de pagamento informados"
+    INFORM_BENEFICIARY = "informar-beneficiario", "Beneficiário informado"
+    HOLD_SHARE = "reter-participacao", "Reter participação"
     UPDATE_BALANCE = "atualizar-saldo-devedor", "Atualização do saldo devedor"
     ADJUST_RESERVE = "ajustar-reserva", "Ajustar reserva"
     REGISTER_PAYMENT = "registrar-pagamento", "Registrar pagamento"
@@ -122,6 +124,12 @@ WORKFLOW: dict[Action, Move] = {
     Action.SUPPLY_PAYMENT_DATA: Move(
         frozenset({S.PENDING_PAYMENT_DATA}), (S.UNDER_REGULATION,), None
     ),
+    # A beneficiary (or heir) and their payment data, from the channel, the requester or
+    # an analyst, while the claim is open; it completes a request for payment data only
+    # when everybody's data is in (SUPPLY_PAYMENT_DATA, in the same service).
+    Action.INFORM_BENEFICIARY: Move(OPEN_STATUSES, (), None),
+    # A share kept back (a minor's share to a judicial deposit, an heir not found).
+    Action.HOLD_SHARE: Move(OPEN_STATUSES, (), None),
     # The channel's balance update may change the reserve but never the stage.
     Action.UPDATE_BALANCE: Move(OPEN_STATUSES, (), EventName.RESERVE_ADJUSTED),
     Action.ADJUST_RESERVE: Move(

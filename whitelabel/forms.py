@@ -100,12 +100,12 @@ class HostedPaymentDetailsForm(PaymentDetailsForm):
         "metodo_pagamento": ("Escolha uma forma", ""),
         "pix_chave": ("Chave PIX", "O CPF, CNPJ, e-mail, celular (com +55) ou a chave aleatória. "
                                    "Não tem chave? Deixe em branco e informe a conta."),
-        "banco": ("Número do banco",
-                  "Depósito: os 3 números do banco, como 001 (Banco do Brasil) ou 341 (Itaú). "
-                  "PIX sem chave: o código do banco no PIX, com 8 números."),
-        "agencia": ("Agência, sem o dígito", ""),
+        "banco": ("Banco",
+                  "Comece a digitar o nome (como Itaú ou Caixa) ou o número do banco e "
+                  "escolha na lista."),
+        "agencia": ("Agência", "Com ou sem o dígito, como 1234-5."),
         "agencia_digito": ("Dígito da agência, se houver", ""),
-        "conta": ("Conta, sem o dígito", ""),
+        "conta": ("Conta", "Com o dígito, como 56789-0."),
         "conta_digito": ("Dígito da conta", ""),
         "boleto": ("Números do boleto",
                    "Os números que aparecem acima do código de barras, com ou sem espaços."),
@@ -137,14 +137,12 @@ class HostedPaymentDetailsForm(PaymentDetailsForm):
         for name in ("beneficiario_tipo", "metodo_pagamento"):
             self.fields[name].widget = forms.RadioSelect(choices=self.fields[name].choices)
         self.fields["beneficiario_cpf_ou_cnpj"].widget.attrs["autocomplete"] = "off"
-        for name in ("banco", "agencia", "agencia_digito", "conta"):
+        for name in ("agencia_digito",):
             self.fields[name].widget.attrs["inputmode"] = "numeric"
 
     # The API's messages name codes a person does not know (COMPE, ISPB, BR Code, EMV
     # fields): on these fields, what to do instead.
     PLAIN_ERRORS = {
-        "banco": "Confira o número do banco: 3 números para depósito (como 001), "
-                 "8 números para PIX sem chave.",
         "boleto": "Confira os números do boleto: copie-os de novo, todos, sem faltar nenhum.",
         "brcode": "Este código PIX copia e cola está incompleto ou foi alterado: copie-o "
                   "de novo no aplicativo do banco.",

@@ -1,8 +1,6 @@
 """The claim list and the claim page of the analysts, with one button per allowed
 action. Nothing here edits a claim: every change is a service call."""
 
-from collections import defaultdict
-from decimal import Decimal
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -34,6 +32,7 @@ from claims.formatting import brl, person
 from claims.models import Claim, DocumentFile
 from claims.queues import MINE, QUEUE_LABELS, QUEUE_ORDER, team_ids
 from claims.regulatory_clock import ClockKind
+from claims.shares import total_share
 from claims.workflow import CLOSED_STATUSES, ClaimStatus
 
 # Refusals that mean "look again": the claim moved on while the analyst decided. Every
@@ -187,6 +186,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
                                       f"{why_not or 'não disponível agora'}.")
             return HttpResponseRedirect(self._claim_url(claim.pk))
         form_class, kwargs = claim_action.form_class, claim_action.form_kwargs(claim)
+        chosen = request.GET.get("para", "")
         if request.method == "POST":
             form = form_class(request.POST, **kwargs)
             if form.is_valid():
@@ -201,12 +201,12 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
                     messages.success(request, done)
                     return HttpResponseRedirect(self._claim_url(claim.pk))
         else:
-            form = form_class(initial={"version": claim.version, **claim_action.initial(claim)},
-                              **kwargs)
+            form = form_class(initial={"version": claim.version,
+                                       **claim_action.initial(claim, chosen=chosen)}, **kwargs)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts, "claim": claim, "action": claim_action, "form": form,
-            "help_lines": claim_action.help(claim),
+            "help_lines": claim_action.help(claim, chosen=chosen),
             "action_label": claim_action.label_for(request.user, claim),
             "title": f"{claim_action.label_for(request.user, claim)}: {claim.number}",
         }
@@ -230,9 +230,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
         history = list(claim.history.all())
         files = claim.shown_files
         payments = list(claim.payments.all())
-        by_beneficiary: dict[tuple, Decimal] = defaultdict(Decimal)
-        for payment in payments:
-            by_beneficiary[(payment.get_beneficiary_kind_display(), payment.beneficiary_name)] += payment.amount
+        shares = services.entitlements_of(claim)
         requests = list(claim.document_requests.all())
         clock, now = services.regulatory_clock(claim, history), timezone.now()
         received = [f for f in files if f.status == DocumentFile.Status.RECEIVED]
@@ -267,7 +265,10 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             "received": received,
             "rejected": [f for f in files if f.status == DocumentFile.Status.REJECTED],
             "payments": payments,
-            "paid_by_beneficiary": sorted(by_beneficiary.items()),
+            "shares": shares,
+            "shares_total": total_share(b.beneficiary for b in shares),
+            "missing_payment_data": services.missing_payment_data(
+                claim, [e.beneficiary for e in shares]) if claim.status not in CLOSED_STATUSES else [],
             "history": list(reversed(history)),
         }
 
@@ -284,6 +285,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
         is_open = claim.status not in CLOSED_STATUSES
         return {
             "actions": offered,
+            "action_slugs": {action.slug for action, _ in offered},
             "unavailable": unavailable,
             "can_take": is_open and claim.owner_id is None and user.has_perm("claims.work_claim")
                         and services.team_lets_take(claim, user, team_ids(user)),

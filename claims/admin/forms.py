@@ -8,7 +8,13 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from api_common.serializers import validate_datetime_range
+from django.core.exceptions import ValidationError as DjangoValidationError
+
 from claims.forms import GroupedForm, PaymentDetailsForm
+from claims.models import Relationship
+from claims.serializers.common import STATES
+from claims.serializers.payment_details import BeneficiaryDetailsSerializer
+from claims.validators import compact_tax_id, validate_cpf
 from claims.workflow import ClaimStatus
 
 
@@ -83,20 +89,150 @@ class AdjustReserveForm(ActionForm):
 
 
 class RegisterPaymentForm(ActionForm, PaymentDetailsForm):
+    """A payment towards one beneficiary's share. The payee is who receives the money:
+    the beneficiary, or their legal representative; its kind is the beneficiary's."""
+
+    beneficiary = forms.ChoiceField(label="Participação de")
     amount = forms.DecimalField(label="Valor (R$)", max_digits=14, decimal_places=2,
                                 min_value=Decimal("0.01"), localize=True)
     note = forms.CharField(label="Observação", required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     groups = [
-        ("Pagamento", ["amount"]),
-        ("Beneficiário", ["beneficiario_tipo", "beneficiario_nome", "beneficiario_cpf_ou_cnpj"]),
-        ("Método de pagamento", ["metodo_pagamento"]),
-        ("PIX", ["pix_chave"]),
-        ("Conta bancária (TED, ou PIX sem chave)",
-         ["banco", "agencia", "agencia_digito", "conta", "conta_digito"]),
-        ("Boleto", ["boleto"]),
-        ("PIX copia e cola", ["brcode"]),
+        ("Pagamento", ["beneficiary", "amount"]),
+        ("Favorecido", ["beneficiario_nome", "beneficiario_cpf_ou_cnpj"]),
+        *PaymentDetailsForm.METHOD_GROUPS,
     ]
+
+    def __init__(self, *args, beneficiary_choices=(), kinds=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["beneficiary"].choices = beneficiary_choices
+        self.kinds = kinds or {}
+        del self.fields["beneficiario_tipo"]
+        self.fields["beneficiario_nome"].label = "Nome do favorecido"
+        self.fields["beneficiario_nome"].help_text = (
+            "Quem recebe o dinheiro: o beneficiário ou seu representante legal.")
+        self.fields["beneficiario_cpf_ou_cnpj"].label = "CPF ou CNPJ do favorecido"
+
+    def contract_data(self, cleaned: dict) -> dict:
+        cleaned["beneficiario_tipo"] = self.kinds.get(cleaned.get("beneficiary"), "outro")
+        return PaymentDetailsForm.contract_data(cleaned)
+
+
+class BeneficiaryForm(ActionForm, PaymentDetailsForm):
+    """A beneficiary or heir the analyst records from the documents (or corrects: the
+    same CPF/CNPJ replaces), with their own payment data when known."""
+
+    beneficiario_participacao = forms.DecimalField(
+        label="Participação (%)", required=False, max_digits=5, decimal_places=2,
+        min_value=Decimal("0.01"), max_value=Decimal("100"), localize=True,
+        help_text="Do que resta depois do credor. Em branco: 100% se for o único, ou a que já tinha.")
+    beneficiario_parentesco = forms.ChoiceField(
+        label="Parentesco", required=False, choices=[("", "—"), *Relationship.choices])
+    beneficiario_nascimento = forms.DateField(
+        label="Data de nascimento", required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    beneficiario_email = forms.EmailField(label="E-mail", required=False)
+    beneficiario_telefone = forms.CharField(label="Telefone", required=False, max_length=20)
+    beneficiario_cep = forms.CharField(label="CEP", required=False, max_length=9)
+    beneficiario_uf = forms.ChoiceField(label="UF", required=False,
+                                        choices=[("", "—"), *((uf, uf) for uf in STATES)])
+    representante_nome = forms.CharField(
+        label="Representante legal", required=False, max_length=200,
+        help_text="Para um menor ou incapaz: quem recebe por ele (pais, tutor, curador).")
+    representante_cpf = forms.CharField(label="CPF do representante legal", required=False,
+                                        max_length=14)
+
+    groups = [
+        ("Beneficiário", ["beneficiario_tipo", "beneficiario_nome", "beneficiario_cpf_ou_cnpj",
+                          "beneficiario_parentesco", "beneficiario_participacao",
+                          "beneficiario_nascimento"]),
+        ("Contato e endereço", ["beneficiario_email", "beneficiario_telefone",
+                                "beneficiario_cep", "beneficiario_uf"]),
+        ("Representante legal", ["representante_nome", "representante_cpf"]),
+        *PaymentDetailsForm.METHOD_GROUPS,
+    ]
+    serializer_class = BeneficiaryDetailsSerializer
+    FIELD_FOR_CAMPO = {
+        **PaymentDetailsForm.FIELD_FOR_CAMPO,
+        "beneficiario.participacao": "beneficiario_participacao",
+        "beneficiario.parentesco": "beneficiario_parentesco",
+        "beneficiario.data-nascimento": "beneficiario_nascimento",
+        "beneficiario.endereco": "beneficiario_cep",
+        "beneficiario.endereco.cep": "beneficiario_cep",
+        "beneficiario.endereco.uf": "beneficiario_uf",
+    }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["metodo_pagamento"].required = False
+        self.fields["metodo_pagamento"].choices = [("", "— ainda sem dados de pagamento"),
+                                                   *self.fields["metodo_pagamento"].choices]
+
+    def clean(self):
+        cleaned = super().clean()
+        representative = cleaned.get("representante_cpf", "").strip()
+        if representative:
+            compact = compact_tax_id(representative)
+            try:
+                validate_cpf(compact)
+            except DjangoValidationError as error:
+                self.add_error("representante_cpf", error.messages[0])
+            else:
+                cleaned["representante_cpf"] = compact
+                if not cleaned.get("representante_nome", "").strip():
+                    self.add_error("representante_nome", "Informe o nome do representante legal.")
+        details = cleaned.get("payment_details")
+        if details is not None:
+            beneficiary = details["beneficiary"]
+            beneficiary["email"] = cleaned.get("beneficiario_email", "")
+            beneficiary["phone"] = cleaned.get("beneficiario_telefone", "").strip()
+            beneficiary["representative_name"] = cleaned.get("representante_nome", "").strip()
+            beneficiary["representative_tax_id"] = cleaned.get("representante_cpf", "")
+        return cleaned
+
+    def contract_data(self, cleaned: dict) -> dict:
+        data = PaymentDetailsForm.contract_data(cleaned)
+        if not cleaned.get("metodo_pagamento"):
+            data.pop("dados-pagamento", None)
+        beneficiary = data["beneficiario"]
+        if cleaned.get("beneficiario_participacao") is not None:
+            beneficiary["participacao"] = str(cleaned["beneficiario_participacao"])
+        if cleaned.get("beneficiario_parentesco"):
+            beneficiary["parentesco"] = cleaned["beneficiario_parentesco"]
+        if cleaned.get("beneficiario_nascimento"):
+            beneficiary["data-nascimento"] = cleaned["beneficiario_nascimento"].isoformat()
+        if cleaned.get("beneficiario_cep") or cleaned.get("beneficiario_uf"):
+            beneficiary["endereco"] = {"cep": cleaned.get("beneficiario_cep", "").strip(),
+                                       "uf": cleaned.get("beneficiario_uf", "")}
+        return data
+
+    @staticmethod
+    def initial_for(beneficiary) -> dict:
+        initial = PaymentDetailsForm.initial_from({
+            "beneficiary": {"kind": beneficiary.kind, "name": beneficiary.name,
+                            "tax_id": beneficiary.tax_id},
+            "payment_method": beneficiary.payment_method})
+        return {**initial,
+                "beneficiario_participacao": beneficiary.share,
+                "beneficiario_parentesco": beneficiary.relationship,
+                "beneficiario_nascimento": beneficiary.birth_date,
+                "beneficiario_email": beneficiary.email,
+                "beneficiario_telefone": beneficiary.phone,
+                "beneficiario_cep": beneficiary.postal_code,
+                "beneficiario_uf": beneficiary.state,
+                "representante_nome": beneficiary.representative_name,
+                "representante_cpf": beneficiary.representative_tax_id}
+
+
+class HoldShareForm(ActionForm):
+    beneficiary = forms.ChoiceField(label="Participação de")
+    reason = forms.CharField(
+        label="Motivo da retenção", widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Ex.: parte de menor depositada em juízo; herdeiro não localizado.")
+
+    def __init__(self, *args, beneficiary_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["beneficiary"].choices = beneficiary_choices
 
 
 class SettlePaymentForm(ActionForm):

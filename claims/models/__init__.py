@@ -1,7 +1,8 @@
 """The claims domain's models, split by concern; import them from here."""
 
+from claims.models.banks import Bank
+from claims.models.beneficiaries import Beneficiary, BeneficiaryKind, Relationship
 from claims.models.claims import (
-    BeneficiaryKind,
     Claim,
     ClaimHistory,
     Event,
@@ -17,6 +18,8 @@ from claims.models.workbench import AssignmentRule, Proposal, Task, Team, TeamMe
 __all__ = [
     "MONEY",
     "AssignmentRule",
+    "Bank",
+    "Beneficiary",
     "BeneficiaryKind",
     "Channel",
     "Claim",
@@ -29,6 +32,7 @@ __all__ = [
     "Payment",
     "PaymentMethod",
     "Proposal",
+    "Relationship",
     "Sale",
     "Task",
     "Team",

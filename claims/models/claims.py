@@ -46,8 +46,6 @@ class Claim(models.Model):
     contact_phone_area_code = models.CharField("DDD do contato", max_length=3, blank=True)
     contact_phone_number = models.CharField("telefone do contato", max_length=11, blank=True)
     narrative = models.TextField("relato do ocorrido", blank=True)
-    # Validated beneficiary and payment method (English keys), when known.
-    payment_details = models.JSONField("detalhes de pagamento", null=True, blank=True)
     additional_data = models.JSONField("dados adicionais", default=dict, blank=True)
     denied_at = models.DateTimeField("data da recusa", null=True, blank=True)
     denial_reason = models.TextField("motivo da recusa", blank=True)
@@ -76,6 +74,10 @@ class Claim(models.Model):
     # lowercase words without accents or punctuation, written by whoever writes them. On
     # PostgreSQL a trigram index answers ``LIKE '%word%'`` on it (migration 0013).
     search_text = models.TextField("texto de busca", blank=True, default="", editable=False)
+    # Red flags for the analysts (claims.red_flags): ``[{"codigo", "texto"}]``, kept by
+    # the services that change what they read; ``has_alerts`` for the list's filter.
+    alerts = models.JSONField("alertas", default=list, blank=True, editable=False)
+    has_alerts = models.BooleanField("com alertas", default=False, editable=False)
     created_at = models.DateTimeField("criado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
@@ -127,6 +129,9 @@ class Claim(models.Model):
             # Days to decision over the last 90 days, from the index alone.
             models.Index(fields=["decided_at"], include=["days_to_decision", "sale"],
                          condition=Q(decided_at__isnull=False), name="claim_decided"),
+            # "Com alertas": few claims, in the list's order.
+            models.Index(fields=["clock_deadline", "notified_at", "id"],
+                         condition=Q(has_alerts=True), name="claim_with_alerts"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["number"], name="claim_number_unique"),
@@ -157,12 +162,6 @@ class Claim(models.Model):
         return self.outstanding_balance is not None
 
 
-class BeneficiaryKind(models.TextChoices):
-    INSURED = "segurado", "Segurado"
-    CREDITOR = "credor", "Credor"
-    OTHER = "outro", "Outro"
-
-
 class PaymentMethod(models.TextChoices):
     PIX = "pix", "PIX"
     TED = "ted", "TED"
@@ -171,8 +170,9 @@ class PaymentMethod(models.TextChoices):
 
 
 class Payment(models.Model):
-    """An indemnity payment on a claim to one beneficiary (registered, then settled by
-    the bank). A credit-life claim has one per beneficiary: the creditor first."""
+    """An indemnity payment on a claim towards one beneficiary's share (registered, then
+    settled by the bank). The payee (``beneficiary_name``, ``beneficiary_tax_id``) is who
+    the money goes to: the beneficiary, or their legal representative."""
 
     class Status(models.TextChoices):
         REGISTERED = "registrado", "Registrado"
@@ -180,19 +180,26 @@ class Payment(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="payments", verbose_name="sinistro")
+    beneficiary = models.ForeignKey("claims.Beneficiary", on_delete=models.PROTECT,
+                                    related_name="payments", verbose_name="beneficiário")
     amount = models.DecimalField("valor", **MONEY)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
-    beneficiary_kind = models.CharField("tipo de beneficiário", max_length=20,
-                                        choices=BeneficiaryKind.choices)
-    beneficiary_name = models.CharField("beneficiário", max_length=200)
-    beneficiary_tax_id = models.CharField("CPF ou CNPJ do beneficiário", max_length=14)
+    beneficiary_name = models.CharField("favorecido", max_length=200)
+    beneficiary_tax_id = models.CharField("CPF ou CNPJ do favorecido", max_length=14)
     method = models.CharField("método de pagamento", max_length=20, choices=PaymentMethod.choices)
     # The validated ``dados-pagamento`` (English keys): bank data, never shown to channels.
     payment_method_details = models.JSONField("dados de pagamento")
+    # Where the money goes, comparable across claims (claims.red_flags.destination_of).
+    destination = models.CharField("destino", max_length=200, blank=True, db_index=True)
     note = models.TextField("observação", blank=True)
     registered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
         related_name="+", verbose_name="registrado por",
+    )
+    # Four-eyes: the analyst whose proposal ``registered_by`` (a supervisor) approved.
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+        related_name="+", verbose_name="proposto por",
     )
     financial_transaction_id = models.CharField("id da transação financeira", max_length=100, blank=True)
     paid_on = models.DateField("data do pagamento", null=True, blank=True)

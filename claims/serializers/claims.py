@@ -24,8 +24,9 @@ from api_common.serializers import (
 )
 from claims.coverages import coverage_label
 from claims.coverages import NATURES_BY_COVERAGE, Nature
-from claims.models import Payment, PaymentMethod
+from claims.models import Payment, PaymentMethod, Relationship
 from claims.services import media_type_for
+from claims.shares import entitlements
 from claims.validators import (
     mask_tax_id,
 )
@@ -149,7 +150,7 @@ class OutstandingBalanceInputSerializer(KebabCaseSerializer):
 class PaidBeneficiarySerializer(KebabCaseSerializer):
     """Who a payment went to, enough to reconcile: never the full tax id or bank data."""
 
-    tipo = serializers.ChoiceField(choices=BENEFICIARY_KINDS, source="beneficiary_kind")
+    tipo = serializers.ChoiceField(choices=BENEFICIARY_KINDS, source="beneficiary.kind")
     nome = serializers.CharField(source="beneficiary_name")
     cpf_ou_cnpj = serializers.SerializerMethodField(
         help_text="Mascarado: ***.456.789-** (CPF) ou 12.ABC.345/****-** (CNPJ)."
@@ -157,6 +158,39 @@ class PaidBeneficiarySerializer(KebabCaseSerializer):
 
     def get_cpf_ou_cnpj(self, payment) -> str:
         return mask_tax_id(payment.beneficiary_tax_id)
+
+
+class ClaimBeneficiarySerializer(KebabCaseSerializer):
+    """One beneficiary and their share (a ``shares.Entitlement``): never their full tax id
+    nor their bank data."""
+
+    tipo = serializers.ChoiceField(choices=BENEFICIARY_KINDS, source="beneficiary.kind")
+    nome = serializers.CharField(source="beneficiary.name")
+    cpf_ou_cnpj = serializers.SerializerMethodField(
+        help_text="Mascarado: ***.456.789-** (CPF) ou 12.ABC.345/****-** (CNPJ).")
+    parentesco = serializers.ChoiceField(choices=Relationship.choices, allow_null=True,
+                                         source="beneficiary.relationship")
+    participacao = serializers.DecimalField(
+        max_digits=5, decimal_places=2, coerce_to_string=False, allow_null=True,
+        source="beneficiary.share",
+        help_text="Percentual do que resta depois do credor; null para o credor.")
+    valor = MoneyField(source="due", help_text=(
+        "O que lhe cabe: credor, o saldo devedor (até o valor do sinistro); os demais, "
+        "participação × (valor − parte do credor)."))
+    valor_pago = MoneyField(source="paid", help_text="Pagamentos registrados (liquidados ou não).")
+    participacao_retida = serializers.BooleanField(
+        source="beneficiary.is_held",
+        help_text="A seguradora reteve o que resta (ex.: depósito judicial da parte de um menor).")
+    dados_pagamento_informados = serializers.BooleanField(source="beneficiary.has_payment_data")
+
+    def get_cpf_ou_cnpj(self, entitlement) -> str:
+        return mask_tax_id(entitlement.beneficiary.tax_id)
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if not data["parentesco"]:
+            data["parentesco"] = None
+        return data
 
 
 class PaymentSerializer(KebabCaseSerializer):
@@ -240,6 +274,8 @@ class ClaimSerializer(KebabCaseSerializer):
     valor = MoneyField(source="amount")
     valor_restante = MoneyField(source="remaining_amount")
     pagamentos = PaymentSerializer(many=True, source="payments")
+    beneficiarios = serializers.SerializerMethodField(
+        help_text="Quem recebe a indenização, com a parte de cada um (o credor primeiro).")
     cobertura = serializers.CharField(source="coverage.name")
     data_aviso = UTCDateTimeField(source="notified_at")
     data_ocorrencia = UTCDateTimeField(source="occurred_at")
@@ -250,6 +286,13 @@ class ClaimSerializer(KebabCaseSerializer):
     saldo_devedor = MoneyField(source="outstanding_balance", allow_null=True)
     documentacao = DocumentationSerializer(source="*")
     recusa = DenialSerializer(source="*", required=False)
+
+    @extend_schema_field(ClaimBeneficiarySerializer(many=True))
+    def get_beneficiarios(self, claim) -> list[dict]:
+        shares = entitlements(amount=claim.amount, outstanding_balance=claim.outstanding_balance,
+                              beneficiaries=list(claim.beneficiaries.all()),
+                              payments=list(claim.payments.all()))
+        return ClaimBeneficiarySerializer(shares, many=True).data
 
     def to_representation(self, claim):
         data = super().to_representation(claim)

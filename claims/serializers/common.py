@@ -12,6 +12,9 @@ from api_common.serializers import (
 COVERAGE_NAME = r"^cobertura/[a-z0-9]+(-[a-z0-9]+)*$"
 CHECK_DIGIT = r"^[0-9Xx]{1,2}$"
 BENEFICIARY_KINDS = ["segurado", "credor", "outro"]
+# The 27 federative units (UF), as the Correios and the IBGE write them.
+STATES = ["AC", "AL", "AM", "AP", "BA", "CE", "DF", "ES", "GO", "MA", "MG", "MS", "MT", "PA",
+          "PB", "PE", "PI", "PR", "RJ", "RN", "RO", "RR", "RS", "SC", "SE", "SP", "TO"]
 
 
 def one_of_pattern(*values: str) -> dict:

@@ -1,9 +1,20 @@
 """``detalhes-pagamento``: beneficiary and one payment method, checked by method."""
 
 
-from claims.serializers.common import BENEFICIARY_KINDS, CHECK_DIGIT, one_of_pattern, only_one_of
+from decimal import Decimal
+
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from claims.models import Relationship
+from claims.serializers.common import (
+    BENEFICIARY_KINDS,
+    CHECK_DIGIT,
+    STATES,
+    one_of_pattern,
+    only_one_of,
+)
 
 from api_common.serializers import (
     DigitsField,
@@ -14,7 +25,7 @@ from claims.validators import (
     BOLETO_PATTERN,
     BRCODE_PATTERN,
     COMPE_PATTERN,
-    CPF_OR_CNPJ_PATTERN,
+    CPF_OR_CNPJ_INPUT_PATTERN,
     ISPB_PATTERN,
     PIX_EMAIL_MAX_LENGTH,
     PIX_KEY_PATTERNS,
@@ -23,23 +34,70 @@ from claims.validators import (
     validate_compe,
     validate_cpf_or_cnpj,
     validate_ispb,
+    compact_pix_key,
+    compact_tax_id,
     validate_pix_key,
 )
 
 # --- detalhes-pagamento ----------------------------------------------------------------
 
 
+class TaxIdField(serializers.CharField):
+    """A CPF or CNPJ as people type it, kept without punctuation."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("validators", [
+            PatternChecked(CPF_OR_CNPJ_INPUT_PATTERN, validate_cpf_or_cnpj)])
+        kwargs.setdefault("help_text", (
+            "CPF (11 dígitos) ou CNPJ (14 caracteres: 12 de 0-9 e A-Z, 2 dígitos), com "
+            "dígitos verificadores válidos; com ou sem pontuação (529.982.247-25), "
+            "guardado sem ela."))
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        return compact_tax_id(super().to_internal_value(data))
+
+
+class AddressSerializer(KebabCaseSerializer):
+    cep = serializers.RegexField(r"^[0-9]{5}-?[0-9]{3}$", source="postal_code",
+                                 help_text="8 dígitos, com ou sem hífen (01310-100).")
+    uf = serializers.ChoiceField(choices=STATES, source="state")
+
+    def validate_cep(self, value: str) -> str:
+        return value.replace("-", "")
+
+
 class BeneficiarySerializer(KebabCaseSerializer):
-    tipo = serializers.ChoiceField(choices=BENEFICIARY_KINDS, source="kind")
-    nome = serializers.CharField(max_length=200, source="name")
-    cpf_ou_cnpj = serializers.CharField(
-        source="tax_id",
-        validators=[PatternChecked(CPF_OR_CNPJ_PATTERN, validate_cpf_or_cnpj)],
+    tipo = serializers.ChoiceField(
+        choices=BENEFICIARY_KINDS, source="kind",
         help_text=(
-            "CPF (11 dígitos) ou CNPJ (14 caracteres: 12 de 0-9 e A-Z, 2 dígitos), sem "
-            "pontuação, com dígitos verificadores válidos."
-        ),
-    )
+            "segurado: só nas coberturas pagas em vida, com o CPF da venda. credor: só com "
+            "saldo-devedor (recebe primeiro, até o saldo). outro: beneficiário designado ou "
+            "herdeiro, nas coberturas de morte."))
+    nome = serializers.CharField(max_length=200, source="name")
+    cpf_ou_cnpj = TaxIdField(source="tax_id")
+    participacao = serializers.DecimalField(
+        max_digits=5, decimal_places=2, min_value=Decimal("0.01"), max_value=Decimal("100"),
+        coerce_to_string=False, required=False, source="share",
+        help_text=(
+            "Percentual do que resta depois do credor (0,01 a 100). Sem ele: 100 quando é o "
+            "único beneficiário, ou o que já tinha. As participações somam no máximo 100."))
+    parentesco = serializers.ChoiceField(
+        choices=Relationship.choices, required=False, source="relationship",
+        help_text="Relação com o segurado.")
+    data_nascimento = serializers.DateField(required=False, source="birth_date")
+    endereco = AddressSerializer(required=False, source="address")
+
+    def validate_data_nascimento(self, value):
+        if value > timezone.localdate() or value.year < 1900:
+            raise serializers.ValidationError("Data de nascimento fora do intervalo (1900 até hoje).")
+        return value
+
+    def validate(self, attrs):
+        if attrs["kind"] == "credor" and "share" in attrs:
+            raise serializers.ValidationError(
+                {"participacao": ["O credor não tem participação: recebe o saldo devedor."]})
+        return attrs
 
 
 class BankAccountSerializer(KebabCaseSerializer):
@@ -74,7 +132,11 @@ class PixBankAccountSerializer(BankAccountSerializer):
     ],
 })
 class PixKeyField(serializers.CharField):
-    """A PIX key: its kinds' shapes go into the schema as ``anyOf``."""
+    """A PIX key: its kinds' shapes go into the schema as ``anyOf``; a phone key as
+    typed is kept in E.164."""
+
+    def to_internal_value(self, data):
+        return compact_pix_key(super().to_internal_value(data))
 
 
 class PixSerializer(KebabCaseSerializer):
@@ -83,7 +145,9 @@ class PixSerializer(KebabCaseSerializer):
         required=False,
         source="key",
         validators=[validate_pix_key],
-        help_text="CPF, CNPJ, e-mail, telefone (+55...) ou chave aleatória (UUID).",
+        help_text=(
+            "CPF (11 dígitos), CNPJ, e-mail, telefone ((11) 91234-5678, 11 91234-5678 ou "
+            "+5511912345678: guardado como +55...) ou chave aleatória (UUID)."),
     )
     conta_bancaria = PixBankAccountSerializer(required=False, source="bank_account")
 
@@ -159,3 +223,9 @@ class PaymentMethodSerializer(KebabCaseSerializer):
 class PaymentDetailsSerializer(KebabCaseSerializer):
     beneficiario = BeneficiarySerializer(source="beneficiary")
     dados_pagamento = PaymentMethodSerializer(source="payment_method")
+
+
+class BeneficiaryDetailsSerializer(PaymentDetailsSerializer):
+    """An analyst's record of a beneficiary: their payment data may come later."""
+
+    dados_pagamento = PaymentMethodSerializer(source="payment_method", required=False)

@@ -42,12 +42,18 @@ from claims.services.documents import (
 )
 from claims.services.notes import add_note
 from claims.services.opening import open_claim
+from claims.services.beneficiaries import (
+    hold_share,
+    missing_payment_data,
+    save_beneficiary,
+    supply_payment_details,
+)
 from claims.services.payments import (
-    creditor_share,
+    entitlements_of,
+    payee_of,
     payment_completed_details,
     register_payment,
     settle_payment,
-    supply_payment_details,
 )
 from claims.services.sales import upsert_sales
 from claims.services.tasks import close_task, create_task, escalated_tasks_for, workbench_sweep
@@ -73,7 +79,11 @@ __all__ = [
     "confirm_document_upload",
     "confirm_uploads_by_key",
     "create_channel",
-    "creditor_share",
+    "entitlements_of",
+    "hold_share",
+    "missing_payment_data",
+    "payee_of",
+    "save_beneficiary",
     "deny",
     "finalize",
     "media_type_for",

@@ -8,7 +8,15 @@ from django.utils import timezone
 
 from claims import errors
 from claims.models import Claim, DocumentFile, DocumentRequest
-from claims.services.common import actor_for, lock_claim, move, record, require_permission
+from claims.services.beneficiaries import missing_payment_data
+from claims.services.common import (
+    actor_for,
+    lock_claim,
+    move,
+    record,
+    require_permission,
+    standard_event_details,
+)
 from claims.workflow import Action
 
 WORK = "work_claim"
@@ -111,9 +119,15 @@ def request_payment_data(
 
 
 def _request_payment_data(claim: Claim, *, user, note: str) -> None:
+    """The event names what is missing (``dados-faltantes``, in words: the creditor's
+    data on a credit-life claim, shares below 100%, someone's payment data), so the
+    channel knows what to send back; the note says it to the analysts."""
     from_status = move(claim, Action.REQUEST_PAYMENT_DATA)
+    missing = missing_payment_data(claim, list(claim.beneficiaries.all()))
+    details = {**standard_event_details(claim), "dados-faltantes": missing}
+    asked = f"Faltam: {'; '.join(missing)}." if missing else ""
     record(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=from_status,
-           actor=actor_for(user), user=user, note=note)
+           actor=actor_for(user), user=user, note=_join(note, asked), event_details=details)
 
 
 def _join(*parts: str) -> str:

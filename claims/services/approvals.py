@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import errors
-from claims.formatting import brl, person
+from claims.formatting import brl, payment_method_summary, person
 from claims.models import Claim, Proposal
 from claims.services import closing, payments
 from claims.services.common import (
@@ -35,6 +35,7 @@ from claims.services.common import (
     waiving,
     write_timeline_entry,
 )
+from claims.validators import mask_tax_id
 from claims.workflow import TimelineEntry
 
 # The authority each kind of proposal stands in for.
@@ -61,8 +62,9 @@ def _apply(proposal_kind: str, *, claim_id, user, arguments: dict, expected_vers
             denied_at=dt.datetime.fromisoformat(denied_at) if denied_at else None,
             expected_version=expected_version, proposed_by=proposed_by)
     return payments.register_payment(
-        claim_id=claim_id, user=user, amount=Decimal(arguments["amount"]),
-        payment_details=arguments["payment_details"], note=arguments.get("note", ""),
+        claim_id=claim_id, beneficiary_id=arguments["beneficiary"], user=user,
+        amount=Decimal(arguments["amount"]), payee=arguments["payee"],
+        payment_method=arguments["payment_method"], note=arguments.get("note", ""),
         expected_version=expected_version, proposed_by=proposed_by)
 
 
@@ -105,8 +107,10 @@ def _summary(kind: str, arguments: dict) -> str:
         return f"recusar o sinistro. Motivo: {arguments['reason']}"[:300]
     if kind == Proposal.Kind.CLOSE_UNPAID:
         return f"encerrar sem pagamento. Motivo: {arguments['reason']}"[:300]
-    beneficiary = arguments["payment_details"]["beneficiary"]
-    return f"pagar {brl(Decimal(arguments['amount']))} a {beneficiary['name']}"[:300]
+    payee = arguments["payee"]
+    return (f"pagar {brl(Decimal(arguments['amount']))} a {payee['name']} "
+            f"({mask_tax_id(payee['tax_id'])}), "
+            f"{payment_method_summary(arguments['payment_method'], masked=True)}")[:300]
 
 
 def _refresh_awaiting(claim: Claim) -> None:

@@ -6,8 +6,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import errors
-from claims.formatting import brl
-from claims.models import Claim, Payment
+from claims.formatting import brl, percent
+from claims.models import BeneficiaryKind, Claim, Payment
+from claims.shares import WHOLE, entitlements, total_share
 from claims.services.common import (
     ZERO,
     actor_for,
@@ -46,6 +47,8 @@ def finalize(*, claim_id, user, reason: str = "", expected_version: int | None =
         raise errors.FinalizationNotAllowed(
             "O sinistro não tem pagamentos: informe o motivo do encerramento."
         )
+    if payments:
+        _check_every_share_done(claim, payments)
     paid = sum((p.amount for p in payments), ZERO)
     released = claim.amount - paid
     claim.amount = paid
@@ -56,6 +59,25 @@ def finalize(*, claim_id, user, reason: str = "", expected_version: int | None =
            user=user, note=f"{note} {reason}".strip(), changed=("status", "amount"),
            proposed_by=proposed_by)
     return claim
+
+
+def _check_every_share_done(claim: Claim, payments: list[Payment]) -> None:
+    """Once cover is recognised (something was paid), the claim ends only when every
+    share is paid or held: finalizing releases the rest of the reserve, which would
+    otherwise leave an heir unpaid."""
+    beneficiaries = list(claim.beneficiaries.all())
+    open_shares = [e for e in entitlements(
+        amount=claim.amount, outstanding_balance=claim.outstanding_balance,
+        beneficiaries=beneficiaries, payments=payments) if not e.done]
+    if open_shares:
+        raise errors.FinalizationNotAllowed(
+            "Falta pagar ou reter: " + "; ".join(
+                f"{e.beneficiary.name} ({brl(e.due - e.paid)})" for e in open_shares) + ".")
+    sharing = [b for b in beneficiaries if b.kind != BeneficiaryKind.CREDITOR]
+    if sharing and total_share(sharing) < WHOLE:
+        raise errors.FinalizationNotAllowed(
+            f"As participações somam {percent(total_share(sharing))}: registre quem recebe "
+            "o restante (ou retenha-o) antes de finalizar.")
 
 
 @transaction.atomic

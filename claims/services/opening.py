@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from claims import errors, search_text
+from claims import errors, red_flags, search_text
 from claims.awaiting import awaiting_for
 from claims.models import (
     Channel,
@@ -21,6 +21,7 @@ from claims.models import (
 )
 from claims.selectors import with_known_details
 from claims.services.assignment import record_routing, route_new_claim
+from claims.services.beneficiaries import inform_beneficiary, insured_beneficiary
 from claims.services.common import (
     ZERO,
     move,
@@ -109,7 +110,6 @@ def open_claim(
         contact_phone_area_code=contact_phone_area_code,
         contact_phone_number=contact_phone_number,
         narrative=narrative,
-        payment_details=payment_details,
         additional_data=additional_data or {},
         version=1,
     )
@@ -141,10 +141,29 @@ def open_claim(
         DocumentRequest(claim=claim, doc_type=r.doc_type, title=r.title, requested_at=now)
         for r in requirements
     )
+    beneficiaries = _first_beneficiaries(claim, payment_details, actor=actor)
     write_history(claim, action=Action.OPEN, from_status=None, actor=actor, user=user, at=now)
     record_routing(claim, routing, at=now)
+    red_flags.refresh(claim, beneficiaries=beneficiaries, payments=[])
+    if any(alert["codigo"] == "cpf-em-varios-canais" for alert in claim.alerts):
+        red_flags.refresh_same_insured(claim)
     # The answer shows these; they are known, so nobody reads them back.
-    return with_known_details(claim, payments=[], document_requests=requests, received_files=[])
+    return with_known_details(claim, payments=[], document_requests=requests, received_files=[],
+                              beneficiaries=beneficiaries)
+
+
+def _first_beneficiaries(claim: Claim, payment_details: dict | None, *, actor: str) -> list:
+    """A living coverage's insured person (100%), then whoever the opening names."""
+    beneficiaries = []
+    insured = insured_beneficiary(claim, actor=actor)
+    if insured is not None:
+        insured.save(force_insert=True)
+        beneficiaries.append(insured)
+    if payment_details:
+        named = inform_beneficiary(claim, payment_details, actor=actor,
+                                   beneficiaries=list(beneficiaries))
+        beneficiaries = [b for b in beneficiaries if b.pk != named.pk] + [named]
+    return beneficiaries
 
 
 def _lock_sale_for(*, channel: Channel, sale_id: UUID, coverage_name: str) -> tuple[Sale, Coverage]:

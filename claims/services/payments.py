@@ -1,5 +1,6 @@
-"""Payment data and payments: the channel supplies payment data, analysts register
-payments (one per beneficiary), the bank's settlement is recorded."""
+"""Payments: analysts register one per beneficiary's share (the creditor first on
+credit life), the bank's settlement is recorded. The beneficiaries themselves and
+their payment data: claims.services.beneficiaries."""
 
 import datetime as dt
 from decimal import Decimal
@@ -8,9 +9,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from claims import errors
-from claims.formatting import brl
-from claims.models import BeneficiaryKind, Channel, Claim, Payment
+from claims import errors, red_flags
+from claims.formatting import brl, person
+from claims.models import Beneficiary, BeneficiaryKind, Claim, Payment
 from claims.services.common import (
     actor_for,
     lock_claim,
@@ -19,43 +20,41 @@ from claims.services.common import (
     require_permission,
     standard_event_details,
 )
-from claims.workflow import Action, ClaimStatus
+from claims.shares import Entitlement, creditor_due, entitlements
+from claims.workflow import Action
 
 
-@transaction.atomic
-def supply_payment_details(
-    *, channel: Channel, number: str, payment_details: dict, actor: str
-) -> Claim:
-    """The answer to ``sinistro-pendente-de-dados-de-pagamento``: validated
-    ``detalhes-pagamento`` (English keys) are kept on the claim, which returns to
-    regulation. No event: the contract's list is closed and the caller already knows."""
-    claim = lock_claim(channel=channel, number=number)
-    if claim.status != ClaimStatus.PENDING_PAYMENT_DATA:
-        raise errors.PaymentNotAwaitingDetails()
-    from_status = move(claim, Action.SUPPLY_PAYMENT_DATA)
-    claim.payment_details = payment_details
-    beneficiary = payment_details["beneficiary"]
-    record(claim, action=Action.SUPPLY_PAYMENT_DATA, from_status=from_status, actor=actor,
-           note=f"Beneficiário {beneficiary['name']}, "
-                f"{payment_details['payment_method']['method'].upper()}.",
-           changed=("status", "payment_details"))
-    return claim
+def entitlements_of(claim: Claim) -> list[Entitlement]:
+    """Each beneficiary's due, paid and left, from the claim's (prefetched) rows."""
+    return entitlements(amount=claim.amount, outstanding_balance=claim.outstanding_balance,
+                        beneficiaries=list(claim.beneficiaries.all()),
+                        payments=list(claim.payments.all()))
+
+
+def payee_of(beneficiary: Beneficiary) -> dict:
+    """Who a payment to ``beneficiary`` goes to by default: their legal representative
+    when they have one (a minor), else themselves."""
+    if beneficiary.representative_tax_id:
+        return {"name": beneficiary.representative_name, "tax_id": beneficiary.representative_tax_id}
+    return {"name": beneficiary.name, "tax_id": beneficiary.tax_id}
 
 
 @transaction.atomic
 def register_payment(
-    *, claim_id, user, amount: Decimal, payment_details: dict, note: str = "",
-    expected_version: int | None = None, proposed_by=None,
+    *, claim_id, beneficiary_id, user, amount: Decimal, payee: dict | None = None,
+    payment_method: dict | None = None, note: str = "", expected_version: int | None = None,
+    proposed_by=None,
 ) -> Payment:
-    """Register an indemnity payment to one beneficiary (validated
-    ``detalhes-pagamento``, English keys). At most ``valor-restante``.
+    """Register an indemnity payment towards one beneficiary's share: at most what is
+    left of it (share × what the creditor leaves; the creditor: the outstanding
+    balance), and on credit life only after the creditor's.
 
+    ``payee`` (name, tax_id) and ``payment_method`` (validated ``dados-pagamento``,
+    English keys) default to the beneficiary's own (``payee_of``, their stored data).
     Analysts register while the claim's payments, this one included, stay within
     ``PAYMENT_AUTHORITY_LIMIT`` (an authority per claim: splitting a payment does not
-    get around it); above it, supervisors.
-    Credit-life claims (with an outstanding balance) pay the creditor first, up to the
-    balance, and the rest to the insured person or heirs (Resolução CNSP 365/2018).
-    ``proposed_by``: the analyst whose proposal above the authority ``user`` approved.
+    get around it); above it, supervisors. ``proposed_by``: the analyst whose proposal
+    above the authority ``user`` approved.
     """
     require_permission(user, "work_claim", "Somente analistas e supervisores registram pagamentos.")
     if amount <= 0:
@@ -70,59 +69,73 @@ def register_payment(
             f"Com este, os pagamentos do sinistro somariam {brl(paid + amount)}, acima de "
             f"{brl(settings.PAYMENT_AUTHORITY_LIMIT)}: quem registra é um supervisor de sinistros.",
         )
-    remaining = claim.amount - paid
-    if amount > remaining:
+    beneficiaries = list(Beneficiary.objects.select_for_update().filter(claim=claim))
+    shares = entitlements(amount=claim.amount, outstanding_balance=claim.outstanding_balance,
+                          beneficiaries=beneficiaries, payments=payments)
+    share = next((e for e in shares if str(e.beneficiary.pk) == str(beneficiary_id)), None)
+    if share is None:
+        raise errors.PaymentNotAllowed("Beneficiário não encontrado neste sinistro.")
+    beneficiary = share.beneficiary
+    _check_share(claim, share, shares, amount)
+    payee = payee or payee_of(beneficiary)
+    payment_method = payment_method or beneficiary.payment_method
+    if not payment_method:
         raise errors.PaymentNotAllowed(
-            f"O pagamento de {brl(amount)} passa do valor restante do sinistro ({brl(remaining)})."
-        )
-    beneficiary = payment_details["beneficiary"]
-    _check_creditor_first(claim, payments, kind=beneficiary["kind"], amount=amount)
-    method = payment_details["payment_method"]
+            f"Faltam os dados de pagamento de {beneficiary.name}: informe-os no pagamento "
+            "ou solicite-os ao canal.")
     payment = Payment.objects.create(
         claim=claim,
+        beneficiary=beneficiary,
         amount=amount,
-        beneficiary_kind=beneficiary["kind"],
-        beneficiary_name=beneficiary["name"],
-        beneficiary_tax_id=beneficiary["tax_id"],
-        method=method["method"],
-        payment_method_details=method,
+        beneficiary_name=payee["name"],
+        beneficiary_tax_id=payee["tax_id"],
+        method=payment_method["method"],
+        payment_method_details=payment_method,
+        destination=red_flags.destination_of(payment_method),
         note=note,
         registered_by=user,
+        proposed_by=proposed_by,
     )
+    approved = f" Proposto por {person(proposed_by)}." if proposed_by is not None else ""
     record(claim, action=Action.REGISTER_PAYMENT, from_status=from_status,
            actor=actor_for(user), user=user,
-           note=f"{brl(amount)} para {beneficiary['name']} "
-                f"({BeneficiaryKind(beneficiary['kind']).label.lower()}). {note}".strip(),
+           note=f"{brl(amount)} para {payee['name']} "
+                f"({_whose(beneficiary, payee)}).{approved} {note}".strip(),
            proposed_by=proposed_by)
+    red_flags.refresh(claim)
     return payment
 
 
-def creditor_share(claim: Claim, payments: list[Payment]) -> tuple[Decimal, Decimal]:
-    """Credit-life claims: what the creditor is due (the outstanding balance, within the
-    claim value) and what is already registered for it."""
-    due = min(claim.outstanding_balance, claim.amount)
-    registered = sum(
-        (p.amount for p in payments if p.beneficiary_kind == BeneficiaryKind.CREDITOR),
-        Decimal("0.00"),
-    )
-    return due, registered
+def _whose(beneficiary: Beneficiary, payee: dict) -> str:
+    kind = beneficiary.get_kind_display().lower()
+    if payee["tax_id"] == beneficiary.tax_id:
+        return kind
+    return f"pela participação de {beneficiary.name}, {kind}"
 
 
-def _check_creditor_first(claim: Claim, payments: list[Payment], *, kind: str, amount: Decimal):
-    if not claim.is_credit_life:
-        return
-    creditor_due, creditor_paid = creditor_share(claim, payments)
-    if kind == BeneficiaryKind.CREDITOR and creditor_paid + amount > creditor_due:
+def _check_share(claim: Claim, share: Entitlement, shares: list[Entitlement], amount: Decimal):
+    beneficiary = share.beneficiary
+    if beneficiary.is_held:
         raise errors.PaymentNotAllowed(
-            f"Ao credor cabe no máximo o saldo devedor ({brl(creditor_due)}); "
-            f"já registrado para ele: {brl(creditor_paid)}."
-        )
-    if kind != BeneficiaryKind.CREDITOR and creditor_paid < creditor_due:
+            f"A participação de {beneficiary.name} está retida: {beneficiary.hold_reason}")
+    if beneficiary.kind != BeneficiaryKind.CREDITOR and beneficiary.share is None:
         raise errors.PaymentNotAllowed(
-            "Seguro prestamista: o credor recebe primeiro, até o saldo devedor "
-            f"({brl(creditor_due)}; registrado para ele: {brl(creditor_paid)}). "
-            "Registre antes o pagamento ao credor."
-        )
+            f"{beneficiary.name} ainda não tem participação: registre-a antes de pagar.")
+    if amount > share.left:
+        raise errors.PaymentNotAllowed(
+            f"A {beneficiary.name} cabem {brl(share.due)}; já registrado {brl(share.paid)}; "
+            f"resta {brl(share.left)}: o pagamento de {brl(amount)} passa disso.")
+    if beneficiary.kind != BeneficiaryKind.CREDITOR:
+        creditor = next((e for e in shares if e.beneficiary.kind == BeneficiaryKind.CREDITOR), None)
+        if creditor is not None:
+            owed = creditor.left
+        else:  # the channel has not named the creditor yet: the balance is still owed
+            owed = creditor_due(claim.amount, claim.outstanding_balance)
+        if owed > 0:
+            raise errors.PaymentNotAllowed(
+                "Seguro prestamista: o credor recebe primeiro, até o saldo devedor "
+                f"(falta registrar {brl(owed)} para ele; Resolução CNSP 365/2018). "
+                "Registre antes o pagamento ao credor.")
 
 
 @transaction.atomic

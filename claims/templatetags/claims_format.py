@@ -14,6 +14,8 @@ register.filter("payment_method", formatting.payment_method_summary)
 register.filter("is_internal", formatting.is_internal)
 register.filter("phone", formatting.phone)  # {{ number|phone:area_code }}
 register.filter("local_moment", formatting.local_moment)
+register.filter("percent", formatting.percent)
+register.filter("pays_on_death", coverages.pays_on_death)
 
 
 @register.simple_tag

@@ -60,6 +60,13 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- Claims back office -----------------------------------------------------------------
 # Analysts register payments up to this amount; above it, a supervisor (R$).
 PAYMENT_AUTHORITY_LIMIT = Decimal(env.str("PAYMENT_AUTHORITY_LIMIT", default="50000.00"))
+# Red flags on payments (claims.red_flags): warnings for the analysts, never blocks.
+# A claim notified within this many days of its sale's start.
+RED_FLAG_EARLY_CLAIM_DAYS = env.int("RED_FLAG_EARLY_CLAIM_DAYS", default=90)
+# The insured person's CPF with claims through at least this many channels.
+RED_FLAG_CHANNELS_PER_CPF = env.int("RED_FLAG_CHANNELS_PER_CPF", default=2)
+# A PIX key or bank account that receives for at least this many different people.
+RED_FLAG_PEOPLE_PER_DESTINATION = env.int("RED_FLAG_PEOPLE_PER_DESTINATION", default=2)
 # Documents pending this many days make a "Cobrar documentos" task for the owner.
 DOCUMENT_REMINDER_DAYS = env.int("DOCUMENT_REMINDER_DAYS", default=7)
 # A regulatory deadline this many days away makes a "Decidir até"/"Pagar até" task.

@@ -37,8 +37,9 @@ def test_opening_returns_the_claim_resource_in_the_contract_shape(api, sale):
         "numero-sinistro", "status", "valor", "valor-restante", "pagamentos", "cobertura",
         "data-aviso", "data-ocorrencia", "solicitante", "pessoa-para-contato", "natureza",
         "relato-do-ocorrido", "saldo-devedor", "documentacao",
-        # Ours, beyond the contract's: for reconciliation (GET /api/v1/sinistros).
-        "id-sinistro", "id-venda", "atualizado-em",
+        # Ours, beyond the contract's: for reconciliation (GET /api/v1/sinistros), and
+        # who is paid (docs/beneficiaries.md).
+        "id-sinistro", "id-venda", "atualizado-em", "beneficiarios",
     }
     stored = Claim.objects.get(number=claim["numero-sinistro"])
     assert claim["id-sinistro"] == str(stored.pk) and claim["id-venda"] == str(sale.pk)
@@ -160,19 +161,25 @@ def test_a_product_specific_requirement_applies_only_to_that_product(api, sale):
     assert [(p["tipo"], p["titulo"]) for p in pending] == [("cpf-cnpj", "CPF do produto")]
 
 
-def test_payment_details_are_validated_and_kept(api, sale):
+def test_payment_details_are_validated_and_kept_as_the_creditor(api, sale):
     details = {
         "beneficiario": {"tipo": "credor", "nome": "Banco Exemplo", "cpf-ou-cnpj": "11222333000181"},
         "dados-pagamento": {"metodo-pagamento": "ted", "ted": {
             "banco": "001", "agencia": "1234", "conta": "567890", "conta-digito-verificador": "X"}},
     }
-    response = api.post(open_url(sale.id), opening_body(**{"detalhes-pagamento": details}), format="json")
+    response = api.post(open_url(sale.id), opening_body(**{
+        "detalhes-pagamento": details, "saldo-devedor": 12000}), format="json")
 
     assert response.status_code == 200, response.content
-    stored = Claim.objects.get().payment_details
-    assert stored["beneficiary"] == {"kind": "credor", "name": "Banco Exemplo", "tax_id": "11222333000181"}
-    assert stored["payment_method"]["method"] == "ted"
-    assert stored["payment_method"]["ted"]["bank"] == "001"
+    creditor = Claim.objects.get().beneficiaries.get()
+    assert (creditor.kind, creditor.name, creditor.tax_id, creditor.share) == (
+        "credor", "Banco Exemplo", "11222333000181", None)
+    assert creditor.payment_method["method"] == "ted"
+    assert creditor.payment_method["ted"]["bank"] == "001"
+    assert response.json()["beneficiarios"] == [{
+        "tipo": "credor", "nome": "Banco Exemplo", "cpf-ou-cnpj": "11.222.333/****-**",
+        "parentesco": None, "participacao": None, "valor": 12000, "valor-pago": 0,
+        "participacao-retida": False, "dados-pagamento-informados": True}]
 
 
 @pytest.mark.parametrize(
@@ -188,7 +195,7 @@ def test_payment_details_are_validated_and_kept(api, sale):
 
 
 def test_every_payment_method_is_accepted(api, sale, method):
-    details = {"beneficiario": {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
+    details = {"beneficiario": {"tipo": "outro", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
                "dados-pagamento": method}
 
     response = api.post(open_url(sale.id), opening_body(**{"detalhes-pagamento": details}), format="json")

@@ -3,17 +3,19 @@
 Each limit below is the statements the call needs (the same on PostgreSQL and SQLite;
 the savepoint pair is Django's nested atomic block):
 
-- opening (11): the token; the sale row locked with the coverage; one aggregate for the
+- opening (12): the token; the sale row locked with the coverage; one aggregate for the
   coverage's open claim and the LMI/LMG used; the document requirements; the team of
   the most specific assignment rule, locked (none here); SAVEPOINT, the claim's INSERT
   (its regulatory clock, team and owner included), RELEASE (the unique index's last
-  word on a race); the requested documents; the outbox event; the history row. The
-  answer is built from those objects: nothing is read back.
-- opening routed to a team (14): those, plus the team's analysts with their open
+  word on a race); the requested documents; the outbox event; the history row; the
+  channels the insured person's CPF has claims through (claims.red_flags). A death
+  claim names no beneficiary by itself. The answer is built from those objects:
+  nothing is read back.
+- opening routed to a team (15): those, plus the team's analysts with their open
   claims counted, the chosen analyst's round-robin mark, and the assignment's timeline
   row.
-- saldo-devedor (11): the token; the sale row locked through its claim; the claim row
-  locked with its coverage; its payments, requested and received documents (what the
+- saldo-devedor (12): the token; the sale row locked through its claim; the claim row
+  locked with its coverage; its payments, beneficiaries, requested and received documents (what the
   answer shows, loaded once); the LMI/LMG used; the event (only when the value moved);
   the history row; what the claim now awaits (payments and proposals, one query); the
   claim's UPDATE. The clock is not recomputed: a balance update cannot change it.
@@ -40,7 +42,7 @@ from tests.support.documents import OPEN_BODY, PDF, upload_body
 from tests.support.lifecycle import staff
 from tests.support.factories import DocumentRequirementFactory
 
-OPEN_LIMIT, ROUTED_OPEN_LIMIT, BALANCE_LIMIT, UPLOAD_LIMIT = 12, 15, 12, 13
+OPEN_LIMIT, ROUTED_OPEN_LIMIT, BALANCE_LIMIT, UPLOAD_LIMIT = 13, 16, 13, 13
 
 # Real transactions, as in production: inside a test's own transaction every service's
 # atomic block would add a SAVEPOINT and a RELEASE that production never runs.

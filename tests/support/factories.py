@@ -7,6 +7,7 @@ from django.utils import timezone
 from stdnum.br import cpf
 
 from claims.models import (
+    Beneficiary,
     Claim,
     Coverage,
     DocumentRequirement,
@@ -92,13 +93,31 @@ class ClaimFactory(factory.django.DjangoModelFactory):
             contact_name=self.contact_name)
 
 
+class BeneficiaryFactory(factory.django.DjangoModelFactory):
+    """An heir of a death claim with the whole share (the factories' claims are deaths)."""
+
+    class Meta:
+        model = Beneficiary
+        django_get_or_create = ("claim", "tax_id")
+
+    claim = factory.SubFactory(ClaimFactory)
+    kind = "outro"
+    name = "Maria Beneficiária"
+    tax_id = "52998224725"
+    relationship = "conjuge"
+    share = Decimal("100")
+    payment_method = factory.LazyFunction(
+        lambda: {"method": "pix", "pix": {"key": "maria@example.com"}})
+    informed_by = "canal:teste"
+
+
 class PaymentFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Payment
 
     claim = factory.SubFactory(ClaimFactory)
+    beneficiary = factory.SubFactory(BeneficiaryFactory, claim=factory.SelfAttribute("..claim"))
     amount = Decimal("100.00")
-    beneficiary_kind = "segurado"
     beneficiary_name = "Maria Beneficiária"
     beneficiary_tax_id = "52998224725"
     method = "pix"

@@ -5,6 +5,7 @@ permissions; the service decides again under the claim's lock."""
 from claims.admin import forms
 from claims.admin.actions.analysis import Approve, RequestDocuments, RequestPaymentData
 from claims.admin.actions.base import ClaimAction
+from claims.admin.actions.beneficiaries import HoldShare, SaveBeneficiary
 from claims.admin.actions.closing import Deny, Finalize, Reopen
 from claims.admin.actions.payments import AdjustReserve, RegisterPayment, SettlePayment
 from claims.workflow import Action
@@ -15,8 +16,10 @@ ACTIONS: dict[str, ClaimAction] = {
         Approve(Action.APPROVE_DOCUMENTS, forms.ApproveDocumentsForm, "work_claim"),
         RequestDocuments(Action.REQUEST_DOCUMENTS, forms.RequestDocumentsForm, "work_claim"),
         RequestPaymentData(Action.REQUEST_PAYMENT_DATA, forms.NoteForm, "work_claim"),
+        SaveBeneficiary(Action.INFORM_BENEFICIARY, forms.BeneficiaryForm, "work_claim"),
         AdjustReserve(Action.ADJUST_RESERVE, forms.AdjustReserveForm, "work_claim"),
         RegisterPayment(Action.REGISTER_PAYMENT, forms.RegisterPaymentForm, "work_claim"),
+        HoldShare(Action.HOLD_SHARE, forms.HoldShareForm, "work_claim"),
         SettlePayment(Action.SETTLE_PAYMENT, forms.SettlePaymentForm, "settle_payment"),
         Finalize(Action.FINALIZE, forms.FinalizeForm, "work_claim"),
         Deny(Action.DENY, forms.DenyForm, "work_claim", dangerous=True),

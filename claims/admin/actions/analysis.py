@@ -17,10 +17,12 @@ class Approve(ClaimAction):
             return super().status_reason(claim)
         return "documentação já aprovada"
 
-    def initial(self, claim):
-        return {"request_payment_data": not claim.payment_details}
+    def initial(self, claim, chosen=""):
+        # Ask for payment data at once when someone's is missing.
+        return {"request_payment_data": bool(
+            services.missing_payment_data(claim, list(claim.beneficiaries.all())))}
 
-    def help(self, claim):
+    def help(self, claim, chosen=""):
         pending = [r.title for r in claim.document_requests.all() if r.approved_at is None]
         if not pending:
             return ["Nenhum documento pendente: a cobertura é aprovada como está."]
@@ -47,7 +49,7 @@ class RequestDocuments(ClaimAction):
                              for f in received],
         }
 
-    def help(self, claim):
+    def help(self, claim, chosen=""):
         clock = services.regulatory_clock(claim, claim.history.all())
         if not clock.kind:
             return ["O prazo regulatório ainda não começou: estes documentos completam a "

@@ -49,10 +49,12 @@ class ClaimAction:
     def form_kwargs(self, claim: Claim) -> dict:
         return {}
 
-    def initial(self, claim: Claim) -> dict:
+    def initial(self, claim: Claim, chosen: str = "") -> dict:
+        """The form's first values; ``chosen``: what the claim page's link picked (a
+        beneficiary's id, for the actions on one beneficiary)."""
         return {}
 
-    def help(self, claim: Claim) -> list[str]:
+    def help(self, claim: Claim, chosen: str = "") -> list[str]:
         """Facts the analyst needs to decide, shown above the form."""
         return []
 

@@ -18,7 +18,7 @@ class Finalize(ClaimAction):
             return "aguardando a decisão do supervisor sobre a proposta pendente"
         return reason
 
-    def help(self, claim):
+    def help(self, claim, chosen=""):
         paid = claim.paid_amount
         if paid < claim.amount:
             return [f"Pago: {brl(paid)}. A reserva não paga ({brl(claim.amount - paid)}) será "
@@ -62,7 +62,7 @@ class Deny(ClaimAction):
             return "aguardando a decisão do supervisor sobre a proposta pendente"
         return reason
 
-    def help(self, claim):
+    def help(self, claim, chosen=""):
         return ["Toda recusa passa por um supervisor: de um analista, vira uma proposta que "
                 "um supervisor aprova ou rejeita; nada muda no sinistro até lá."]
 

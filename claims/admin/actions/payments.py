@@ -1,5 +1,5 @@
-"""Money: the reserve, registering payments (the credit-life split, the authority
-limit), settling them."""
+"""Money: the reserve, registering payments (one per beneficiary's share, the
+creditor first on credit life, the authority limit), settling them."""
 
 from decimal import Decimal
 
@@ -9,17 +9,21 @@ from django.utils import timezone
 from claims import services
 from claims.admin import forms
 from claims.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
-from claims.formatting import brl
+from claims import red_flags
+from claims.formatting import actor_label, brl, payment_method_summary, percent
+from claims.formatting import tax_id as format_tax_id
 from claims.models import BeneficiaryKind, Claim, Payment, Proposal
 from claims.selectors import limits_of
+from claims.shares import Entitlement
+from claims.validators import mask_tax_id
 from claims.workflow import ClaimStatus
 
 
 class AdjustReserve(ClaimAction):
-    def initial(self, claim):
+    def initial(self, claim, chosen=""):
         return {"amount": claim.amount}
 
-    def help(self, claim):
+    def help(self, claim, chosen=""):
         limits = limits_of(claim)
         ceiling = min(limits.lmi_left, limits.lmg_left) + claim.amount
         return [f"Valor atual {brl(claim.amount)}; já pago ou registrado {brl(claim.paid_amount)}; "
@@ -32,10 +36,17 @@ class AdjustReserve(ClaimAction):
 
 
 class RegisterPayment(ClaimAction):
+    """One payment towards one beneficiary's share: the form opens on the share chosen
+    on the claim page (``?para=<id>``), or the first with something left (the creditor
+    first), with its amount, payee and payment data filled in."""
+
     def why_not(self, claim, user):
         reason = super().why_not(claim, user)
         if reason is None and claim.remaining_amount <= 0:
             return "nada resta a pagar: o valor do sinistro já foi registrado"
+        if reason is None and not _payable(claim):
+            return ("nenhuma participação a pagar: registre os beneficiários e suas "
+                    "participações (ou o credor)")
         if reason is None and pending_proposal(claim) and \
                 services.needs_proposal(Proposal.Kind.PAYMENT, user):
             return "aguardando a decisão do supervisor sobre a proposta pendente"
@@ -46,28 +57,47 @@ class RegisterPayment(ClaimAction):
             return "aprove a documentação antes de pagar"
         return super().status_reason(claim)
 
-    def initial(self, claim):
-        split = _credit_life_split(claim)
-        if not split:
-            return {**forms.PaymentDetailsForm.initial_from(claim.payment_details),
-                    "amount": claim.remaining_amount}
-        kind, amount = split[0]
-        return {**_beneficiary_initial(claim, kind), "amount": amount}
+    def form_kwargs(self, claim):
+        payable = _payable(claim)
+        return {
+            "beneficiary_choices": [(str(e.beneficiary.pk), _line(e)) for e in payable],
+            "kinds": {str(e.beneficiary.pk): e.beneficiary.kind for e in payable},
+        }
 
-    def help(self, claim):
+    def initial(self, claim, chosen=""):
+        payable = _payable(claim)
+        share = next((e for e in payable if str(e.beneficiary.pk) == chosen), payable[0])
+        beneficiary = share.beneficiary
+        payee = services.payee_of(beneficiary)
+        initial = {"beneficiary": str(beneficiary.pk), "amount": share.left}
+        if beneficiary.payment_method:
+            initial.update(forms.PaymentDetailsForm.initial_from({
+                "beneficiary": {**payee, "kind": beneficiary.kind},
+                "payment_method": beneficiary.payment_method}))
+        initial.update({"beneficiario_nome": payee["name"],
+                        "beneficiario_cpf_ou_cnpj": format_tax_id(payee["tax_id"])})
+        return initial
+
+    def help(self, claim, chosen=""):
         lines = [f"Valor restante do sinistro: {brl(claim.remaining_amount)}. Alçada do analista: "
-                 f"{brl(settings.PAYMENT_AUTHORITY_LIMIT)}."]
-        split = _credit_life_split(claim)
-        if split:
+                 f"{brl(settings.PAYMENT_AUTHORITY_LIMIT)} por sinistro."]
+        if claim.is_credit_life:
             lines.append("Seguro prestamista (Resolução CNSP 365/2018): o credor recebe primeiro, "
-                         "até o saldo devedor; o restante vai ao segurado ou aos herdeiros. "
-                         "Falta registrar: " + "; ".join(
-                             f"{BeneficiaryKind(kind).label.lower()} {brl(amount)}"
-                             for kind, amount in split) + ".")
-            lines.append(_prefill_note(claim, split[0][0]))
+                         "até o saldo devedor; o restante é dividido pelas participações.")
+        lines.append("A pagar: " + "; ".join(_line(e) for e in _payable(claim)) + ".")
+        payable = _payable(claim)
+        share = next((e for e in payable if str(e.beneficiary.pk) == chosen), payable[0])
+        if share.beneficiary.payment_method:
+            lines.append(f"Formulário preenchido para {share.beneficiary.name} com os dados de "
+                         f"pagamento informados por {_informer(share.beneficiary)}.")
+        else:
+            lines.append(f"Ninguém informou os dados de pagamento de {share.beneficiary.name}: "
+                         "informe-os abaixo (ou solicite-os ao canal).")
         return lines
 
     def run(self, claim, user, data):
+        details = data["payment_details"]
+        payee = {"name": details["beneficiary"]["name"], "tax_id": details["beneficiary"]["tax_id"]}
         # The authority is per claim: what it has paid so far counts (claims.services.payments).
         if services.needs_proposal(Proposal.Kind.PAYMENT, user,
                                    amount=claim.paid_amount + data["amount"]):
@@ -75,64 +105,35 @@ class RegisterPayment(ClaimAction):
                 kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=user,
                 expected_version=data["version"],
                 arguments={"amount": str(data["amount"]), "note": data["note"],
-                           "payment_details": data["payment_details"]})
+                           "beneficiary": data["beneficiary"], "payee": payee,
+                           "payment_method": details["payment_method"]})
             return (f"Acima da sua alçada ({brl(settings.PAYMENT_AUTHORITY_LIMIT)} por sinistro): "
                     f"proposta enviada ao supervisor ({proposal.summary}). Nada muda até a "
                     "aprovação.")
         payment = services.register_payment(
-            claim_id=claim.pk, user=user, amount=data["amount"],
-            payment_details=data["payment_details"], note=data["note"],
-            expected_version=data["version"],
+            claim_id=claim.pk, beneficiary_id=data["beneficiary"], user=user,
+            amount=data["amount"], payee=payee, payment_method=details["payment_method"],
+            note=data["note"], expected_version=data["version"],
         )
         return f"Pagamento de {brl(payment.amount)} para {payment.beneficiary_name} registrado."
 
 
-def _credit_life_split(claim: Claim) -> list[tuple[str, Decimal]]:
-    """What is still to register on a credit-life claim: the creditor's part first, then
-    the rest to the insured person, or to the other beneficiary the channel named in the
-    claim's payment details (heirs, say)."""
-    if not claim.is_credit_life:
-        return []
-    creditor_due, creditor_paid = services.creditor_share(claim, list(claim.payments.all()))
-    split = []
-    if creditor_due > creditor_paid:
-        split.append((BeneficiaryKind.CREDITOR, creditor_due - creditor_paid))
-    rest = claim.remaining_amount - (creditor_due - creditor_paid)
-    if rest > 0:
-        split.append((_remainder_beneficiary(claim), rest))
-    return split
+def _payable(claim: Claim) -> list[Entitlement]:
+    """The shares with something left to pay, the creditor first."""
+    shares = [e for e in services.entitlements_of(claim) if e.left > 0]
+    return sorted(shares, key=lambda e: e.beneficiary.kind != BeneficiaryKind.CREDITOR)
 
 
-def _remainder_beneficiary(claim: Claim) -> str:
-    named = (claim.payment_details or {}).get("beneficiary", {}).get("kind")
-    return named if named in (BeneficiaryKind.INSURED, BeneficiaryKind.OTHER) else BeneficiaryKind.INSURED
+def _line(share: Entitlement) -> str:
+    beneficiary = share.beneficiary
+    what = beneficiary.get_kind_display().lower() if beneficiary.kind != BeneficiaryKind.OTHER \
+        else (beneficiary.get_relationship_display() or "beneficiário").lower()
+    part = f", {percent(beneficiary.share)}" if beneficiary.share is not None else ""
+    return (f"{beneficiary.name} ({what}{part}): {brl(share.left)} de {brl(share.due)}")
 
 
-def _prefill_note(claim: Claim, kind: str) -> str:
-    """Says whose data the form below carries (see ``_beneficiary_initial``)."""
-    who = BeneficiaryKind(kind).label.lower()
-    details = claim.payment_details
-    if details and details["beneficiary"]["kind"] == kind:
-        return f"Formulário preenchido para o {who} com os dados de pagamento informados pelo canal."
-    if kind == BeneficiaryKind.INSURED:
-        return ("Formulário preenchido com o nome e o CPF do segurado da venda: informe os dados "
-                "de pagamento dele.")
-    return f"O canal não informou os dados de pagamento do {who}: informe-os abaixo."
-
-
-def _beneficiary_initial(claim: Claim, kind: str) -> dict:
-    """The payment form's beneficiary fields for ``kind``, with that beneficiary's own
-    data only: the claim's payment details when they are this beneficiary's; for the
-    insured person otherwise, the name and CPF of the sale and no bank data. Another
-    beneficiary's account prefilled here would be one careless click from paying the
-    wrong person."""
-    details = claim.payment_details
-    if details and details["beneficiary"]["kind"] == kind:
-        return forms.PaymentDetailsForm.initial_from(details)
-    if kind == BeneficiaryKind.INSURED:
-        return {"beneficiario_tipo": kind, "beneficiario_nome": claim.sale.insured_name,
-                "beneficiario_cpf_ou_cnpj": claim.sale.insured_cpf}
-    return {"beneficiario_tipo": kind}
+def _informer(beneficiary) -> str:
+    return actor_label(beneficiary.informed_by)
 
 
 class SettlePayment(ClaimAction):
@@ -160,3 +161,34 @@ class SettlePayment(ClaimAction):
             paid_on=data["paid_on"], user=user, expected_version=data["version"],
         )
         return f"Pagamento de {brl(payment.amount)} liquidado."
+
+
+def proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, str]]:
+    """What a supervisor needs to approve a payment proposal: who receives (masked tax
+    id, relationship), where the money goes, the amount against the share, the warnings."""
+    if proposal.kind != Proposal.Kind.PAYMENT:
+        return []
+    arguments = proposal.arguments
+    payee, amount = arguments["payee"], Decimal(arguments["amount"])
+    share = next((e for e in services.entitlements_of(claim)
+                  if str(e.beneficiary.pk) == arguments["beneficiary"]), None)
+    facts = [("Favorecido", f"{payee['name']}, {_kind_of_id(payee['tax_id'])} "
+                            f"{mask_tax_id(payee['tax_id'])}")]
+    if share is not None:
+        beneficiary = share.beneficiary
+        what = beneficiary.get_relationship_display() or beneficiary.get_kind_display()
+        part = f", participação de {percent(beneficiary.share)}" if beneficiary.share else ""
+        facts.append(("Beneficiário", f"{beneficiary.name} ({what.lower()}{part})"))
+        facts.append(("Valor", f"{brl(amount)} de {brl(share.due)} que lhe cabem; já "
+                               f"registrado {brl(share.paid)}, restaria {brl(share.left - amount)}"))
+    else:
+        facts.append(("Valor", brl(amount)))
+    facts.append(("Destino", payment_method_summary(arguments["payment_method"], masked=True)))
+    for warning in red_flags.for_payment(claim, beneficiary=share.beneficiary if share else None,
+                                         payee=payee, payment_method=arguments["payment_method"]):
+        facts.append(("Alerta", warning))
+    return facts
+
+
+def _kind_of_id(tax_id: str) -> str:
+    return "CPF" if len(tax_id) == 11 else "CNPJ"

@@ -1,0 +1,139 @@
+"""Red flags on who is paid: warnings an analyst and a supervisor weigh, never blocks.
+
+- ``favorecido-diferente``: a payment's payee is not the beneficiary whose share it
+  pays (a legal representative is expected; anyone else is worth a look);
+- ``destino-compartilhado``: the PIX key or bank account receives for someone else too,
+  in another claim (``RED_FLAG_PEOPLE_PER_DESTINATION`` people in all);
+- ``sinistro-precoce``: the claim was notified within ``RED_FLAG_EARLY_CLAIM_DAYS`` of
+  the sale's start;
+- ``cpf-em-varios-canais``: the insured person's CPF has claims through
+  ``RED_FLAG_CHANNELS_PER_CPF`` channels or more.
+
+Each claim keeps its flags (``Claim.alerts``, refreshed by the services that change what
+they read), so the list filters "Com alertas" without recomputing them.
+"""
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from claims.formatting import masked_destination
+from claims.validators import mask_tax_id
+
+
+def destination_of(payment_method: dict | None) -> str:
+    """Where money goes, as one comparable string: ``pix:<key>`` or
+    ``conta:<bank>:<branch>:<account>`` (bank by ISPB where the table knows it, so a TED
+    and a PIX to one account compare equal); blank for boletos and BR Codes."""
+    if not payment_method:
+        return ""
+    kind = payment_method.get("method", "")
+    detail = payment_method.get(kind.replace("-", "_"), {})
+    if kind == "pix" and "key" in detail:
+        return f"pix:{detail['key'].lower()}"
+    if kind in ("pix", "ted"):
+        from claims.banks import bank_by_code
+
+        account = detail.get("bank_account", detail)
+        bank = bank_by_code(account.get("bank", ""))
+        number = account.get("account", "").lstrip("0") + account.get("account_check_digit", "")
+        return (f"conta:{bank.ispb if bank else account.get('bank', '')}:"
+                f"{account.get('branch', '').lstrip('0')}:{number.upper()}")
+    return ""
+
+
+def for_payment(claim, *, beneficiary, payee: dict, payment_method: dict | None) -> list[str]:
+    """The flags of one payment (registered or proposed), in words."""
+    warnings = []
+    if beneficiary is not None and payee["tax_id"] != beneficiary.tax_id and \
+            payee["tax_id"] != beneficiary.representative_tax_id:
+        warnings.append(
+            f"O favorecido {payee['name']} ({mask_tax_id(payee['tax_id'])}) não é o "
+            f"beneficiário {beneficiary.name} ({mask_tax_id(beneficiary.tax_id)}) nem seu "
+            "representante legal.")
+    shared = _shared_destination(claim, destination_of(payment_method), payee["tax_id"])
+    if shared:
+        warnings.append(shared)
+    return warnings
+
+
+def _shared_destination(claim, destination: str, tax_id: str) -> str:
+    if not destination:
+        return ""
+    from claims.models import Beneficiary, Payment
+
+    others = {}
+    for number, other_tax_id in (
+        Payment.objects.filter(destination=destination).exclude(claim=claim)
+        .exclude(beneficiary_tax_id=tax_id)
+        .values_list("claim__number", "beneficiary_tax_id")[:20]
+    ):
+        others.setdefault(other_tax_id, number)
+    for number, other_tax_id in (
+        Beneficiary.objects.filter(destination=destination).exclude(claim=claim)
+        .exclude(Q(tax_id=tax_id) | Q(representative_tax_id=tax_id))
+        .values_list("claim__number", "tax_id")[:20]
+    ):
+        others.setdefault(other_tax_id, number)
+    if len(others) + 1 < settings.RED_FLAG_PEOPLE_PER_DESTINATION:
+        return ""
+    named = ", ".join(f"{mask_tax_id(t)} no sinistro {n}" for t, n in list(others.items())[:3])
+    return (f"{masked_destination(destination)} também recebe por outra(s) pessoa(s): "
+            f"{named}.")
+
+
+def for_claim(claim, *, beneficiaries=None, payments=None) -> list[dict]:
+    """Every flag of ``claim`` as ``{"codigo", "texto"}``, from its rows as they are now
+    (``beneficiaries`` and ``payments`` when the caller has them in hand)."""
+    from claims.models import Claim
+
+    alerts = []
+    started = claim.sale.valid_from
+    notified = timezone.localdate(claim.notified_at)
+    days = (notified - started).days
+    if 0 <= days < settings.RED_FLAG_EARLY_CLAIM_DAYS:
+        alerts.append({"codigo": "sinistro-precoce", "texto": (
+            f"Aviso {days} dia(s) depois do início da vigência ({started:%d/%m/%Y}); o alerta "
+            f"vale abaixo de {settings.RED_FLAG_EARLY_CLAIM_DAYS} dias.")})
+    channels = sorted(set(
+        Claim.objects.filter(sale__insured_cpf=claim.sale.insured_cpf).order_by()
+        .values_list("sale__channel__name", flat=True).distinct()))
+    if len(channels) >= settings.RED_FLAG_CHANNELS_PER_CPF:
+        alerts.append({"codigo": "cpf-em-varios-canais", "texto": (
+            f"O CPF do segurado tem sinistros por {len(channels)} canais: "
+            f"{', '.join(channels)}.")})
+    if beneficiaries is None:
+        beneficiaries = list(claim.beneficiaries.all())
+    beneficiaries = {b.pk: b for b in beneficiaries}
+    for payment in claim.payments.all() if payments is None else payments:
+        for text in for_payment(claim, beneficiary=beneficiaries.get(payment.beneficiary_id),
+                                payee={"name": payment.beneficiary_name,
+                                       "tax_id": payment.beneficiary_tax_id},
+                                payment_method=payment.payment_method_details):
+            alerts.append({"codigo": "pagamento", "texto": text})
+    for beneficiary in beneficiaries.values():
+        shared = _shared_destination(claim, beneficiary.destination, beneficiary.tax_id)
+        if shared:
+            alerts.append({"codigo": "destino-compartilhado", "texto": (
+                f"Dados de pagamento de {beneficiary.name}: {shared}")})
+    return alerts
+
+
+def refresh(claim, *, beneficiaries=None, payments=None) -> None:
+    """Store ``claim``'s flags (the caller's transaction); no version change: a flag is
+    information, not a change an open form must see."""
+    from claims.models import Claim
+
+    alerts = for_claim(claim, beneficiaries=beneficiaries, payments=payments)
+    if alerts != claim.alerts:
+        claim.alerts = alerts
+        Claim.objects.filter(pk=claim.pk).update(alerts=alerts, has_alerts=bool(alerts))
+
+
+def refresh_same_insured(claim) -> None:
+    """A new claim may raise ``cpf-em-varios-canais`` on the insured's other claims."""
+    from claims.models import Claim
+
+    for other in (Claim.objects.select_related("sale").prefetch_related("payments", "beneficiaries")
+                  .filter(sale__insured_cpf=claim.sale.insured_cpf).exclude(pk=claim.pk)[:50]):
+        refresh(other)
