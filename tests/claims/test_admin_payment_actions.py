@@ -12,6 +12,7 @@ from django.utils import timezone
 from claims import errors, services
 from claims.models import Payment
 from tests.support.lifecycle import (
+    HEIR_DETAILS,
     page_messages,
     CREDITOR_TED,
     VALID_PIX,
@@ -28,12 +29,19 @@ pytestmark = pytest.mark.usefixtures("local_media")
 
 
 def in_regulation(client, api, sale, **overrides):
+    """A death claim in regulation whose heir (Maria da Silva, 100%, PIX) the channel
+    named at opening."""
+    overrides.setdefault("detalhes-pagamento", HEIR_DETAILS)
     claim = claim_under_review(api, sale, **overrides)
     return acted(client, claim, "aprovar-documentacao")
 
 
-def pay(client, claim, amount, beneficiary=VALID_PIX, **extra):
-    return act(client, claim, "registrar-pagamento", {"amount": amount, **beneficiary, **extra})
+def pay(client, claim, amount, payee=VALID_PIX, **extra):
+    """Register a payment as the form does, towards the share of the beneficiary whose
+    tax id the payee has (or ``beneficiary``'s, given by name in ``extra``)."""
+    of = extra.pop("of", None) or claim.beneficiaries.get(tax_id=payee["beneficiario_cpf_ou_cnpj"])
+    return act(client, claim, "registrar-pagamento",
+               {"amount": amount, "beneficiary": str(of.pk), **payee, **extra})
 
 
 # --- reserve ---------------------------------------------------------------------------
@@ -112,24 +120,27 @@ def test_a_payment_is_registered_with_its_beneficiary_and_shown_to_the_channel_m
     assert payment["status"] == "registrado"
     assert payment["metodo-pagamento"] == "pix"
     assert payment["beneficiario"] == {
-        "tipo": "segurado", "nome": "Maria da Silva", "cpf-ou-cnpj": "***.982.247-**"}
+        "tipo": "outro", "nome": "Maria da Silva", "cpf-ou-cnpj": "***.982.247-**"}
     assert "maria@example.com" not in str(body)  # the PIX key stays with the insurer
 
 
-def test_a_payment_above_valor_restante_is_refused(analyst, api, sale):
-    claim = in_regulation(analyst, api, sale, **{"saldo-devedor": 1000})
+def test_a_payment_above_the_beneficiarys_share_is_refused(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+    claim = acted(analyst, claim, "ajustar-reserva", {"amount": "1000,00", "reason": "x"})
 
     response = pay(analyst, claim, "1000,01")
 
     assert response.status_code == 200
-    assert "passa do valor restante do sinistro (R$ 1.000,00)" in response.content.decode()
+    assert ("A Maria da Silva cabem R$ 1.000,00; já registrado R$ 0,00; resta R$ 1.000,00"
+            in response.content.decode())
     assert not Payment.objects.exists()
 
 
 def test_invalid_payment_data_is_refused_on_the_field(analyst, api, sale):
     claim = in_regulation(analyst, api, sale)
 
-    response = pay(analyst, claim, "100,00", {**VALID_PIX, "beneficiario_cpf_ou_cnpj": "52998224724"})
+    response = pay(analyst, claim, "100,00", {**VALID_PIX, "beneficiario_cpf_ou_cnpj": "52998224724"},
+                   of=claim.beneficiaries.get())
 
     assert response.status_code == 200
     errors = response.context["form"].errors
@@ -169,44 +180,14 @@ def test_the_authority_limit_is_per_claim_so_splitting_a_payment_does_not_get_ar
     assert "Acima da sua alçada (R$ 10.000,00 por sinistro): proposta enviada" in second
     assert list(Payment.objects.values_list("amount", flat=True)) == [Decimal("6000.00")]
     claim.refresh_from_db()
+    arguments = claim.proposals.get().arguments
     with pytest.raises(errors.ActionNotPermitted, match=r"somariam R\$ 12\.000,00"):
-        services.register_payment(claim_id=claim.pk, user=analyst.user, amount=Decimal("6000"),
-                                  payment_details=claim.proposals.get().arguments["payment_details"])
+        services.register_payment(claim_id=claim.pk, beneficiary_id=arguments["beneficiary"],
+                                  user=analyst.user, amount=Decimal("6000"),
+                                  payee=arguments["payee"],
+                                  payment_method=arguments["payment_method"])
     services.approve(proposal_id=claim.proposals.get().pk, user=supervisor.user)
     assert Payment.objects.count() == 2
-
-
-def test_credit_life_pays_the_creditor_first_up_to_the_balance_then_the_insured(
-        analyst, api, sale):
-    claim = in_regulation(analyst, api, sale, **{"saldo-devedor": 8000})
-    claim = acted(analyst, claim, "ajustar-reserva", {"amount": "20000,00", "reason": "Capital."})
-
-    insured_first = pay(analyst, claim, "5000,00")
-    too_much_to_creditor = pay(analyst, claim, "8000,01", CREDITOR_TED)
-    creditor = pay(analyst, claim, "8000,00", CREDITOR_TED)
-    insured = pay(analyst, claim, "12000,00")
-
-    assert "o credor recebe primeiro" in insured_first.content.decode()
-    assert "Ao credor cabe no máximo o saldo devedor (R$ 8.000,00)" in \
-        too_much_to_creditor.content.decode()
-    assert creditor.status_code == 302 and insured.status_code == 302
-    kinds = list(Payment.objects.order_by("created_at").values_list("beneficiary_kind", "amount"))
-    assert kinds == [("credor", Decimal("8000.00")), ("segurado", Decimal("12000.00"))]
-    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
-    assert 'Banco Exemplo S.A. (credor): <span class="money">R$ 8.000,00</span>' in page
-    assert 'Maria da Silva (segurado): <span class="money">R$ 12.000,00</span>' in page
-    assert "TED, banco 001, agência 1234, conta 567890-1" in page  # what was paid, how
-
-
-def test_the_payment_form_suggests_the_creditor_part_first(analyst, api, sale):
-    claim = in_regulation(analyst, api, sale, **{"saldo-devedor": 8000})
-
-    form = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/")
-
-    text = form.content.decode()
-    assert "Seguro prestamista" in text
-    assert "credor R$ 8.000,00" in text
-    assert form.context["form"].initial["beneficiario_tipo"] == "credor"
 
 
 CREDITOR_DETAILS = {  # detalhes-pagamento as a channel sends them at opening
@@ -215,75 +196,109 @@ CREDITOR_DETAILS = {  # detalhes-pagamento as a channel sends them at opening
     "dados-pagamento": {"metodo-pagamento": "ted", "ted": {
         "banco": "001", "agencia": "1234", "conta": "567890", "conta-digito-verificador": "1"}},
 }
-INSURED_DETAILS = {
-    "beneficiario": {"tipo": "segurado", "nome": "Maria da Silva", "cpf-ou-cnpj": "52998224725"},
-    "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
-}
 BANK_FIELDS = ["pix_chave", "banco", "agencia", "agencia_digito", "conta", "conta_digito",
                "boleto", "brcode"]
 
 
-def credit_life_claim(client, api, sale, details):
-    """Balance 8.000, value 20.000: the creditor gets 8.000, the rest 12.000."""
+def credit_life_claim(client, api, sale, details=CREDITOR_DETAILS, heir=HEIR_DETAILS):
+    """Balance 8.000, value 20.000: the creditor gets 8.000, the heir the other 12.000."""
     claim = in_regulation(client, api, sale, **{"saldo-devedor": 8000, "detalhes-pagamento": details})
+    if heir:
+        response = api.post(f"/api/v1/sinistros/{claim.number}/detalhes-pagamento", heir,
+                            format="json")
+        assert response.status_code == 200, response.content
     return acted(client, claim, "ajustar-reserva", {"amount": "20000,00", "reason": "Capital."})
 
 
-def payment_form(client, claim):
-    return form_values(client.get(f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/"))
+def payment_form(client, claim, beneficiary=None):
+    query = f"?para={beneficiary.pk}" if beneficiary else ""
+    return form_values(client.get(
+        f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/{query}"))
 
 
-def test_the_creditors_form_carries_the_creditors_data_and_the_rest_the_insured_persons(
+def test_credit_life_pays_the_creditor_first_up_to_the_balance_then_the_heir(
         analyst, api, sale):
-    claim = credit_life_claim(analyst, api, sale, CREDITOR_DETAILS)
+    claim = credit_life_claim(analyst, api, sale)
 
-    creditor = payment_form(analyst, claim)
-    assert pay(analyst, claim, "8000,00", CREDITOR_TED).status_code == 302
-    rest = payment_form(analyst, claim)
+    heir_first = pay(analyst, claim, "5000,00")
+    too_much_to_creditor = pay(analyst, claim, "8000,01", CREDITOR_TED)
+    creditor = pay(analyst, claim, "8000,00", CREDITOR_TED)
+    heir = pay(analyst, claim, "12000,00")
 
-    assert creditor | {"note": ""} == {
-        "amount": "8.000,00", "beneficiario_tipo": "credor",
-        "beneficiario_nome": "Banco Exemplo S.A.", "beneficiario_cpf_ou_cnpj": "11222333000181",
-        "metodo_pagamento": "ted", "banco": "001", "agencia": "1234", "agencia_digito": "",
-        "conta": "567890", "conta_digito": "1", "pix_chave": "", "boleto": "", "brcode": "",
-        "note": ""}
-    # The rest goes to the insured person: the sale's name and CPF, never the creditor's bank.
-    assert (rest["amount"], rest["beneficiario_tipo"], rest["beneficiario_nome"],
-            rest["beneficiario_cpf_ou_cnpj"]) == (
-        "12.000,00", "segurado", sale.insured_name, sale.insured_cpf)
-    assert [rest[name] for name in BANK_FIELDS] == [""] * len(BANK_FIELDS)
+    assert "o credor recebe primeiro" in heir_first.content.decode()
+    assert "A Banco Exemplo S.A. cabem R$ 8.000,00" in too_much_to_creditor.content.decode()
+    assert creditor.status_code == 302 and heir.status_code == 302
+    kinds = list(Payment.objects.order_by("created_at").values_list("beneficiary__kind", "amount"))
+    assert kinds == [("credor", Decimal("8000.00")), ("outro", Decimal("12000.00"))]
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    assert "TED, 001 Banco do Brasil S.A., agência 1234, conta 567890-1" in page  # how
 
 
-def test_the_creditors_form_is_blank_when_the_payment_data_are_the_insured_persons(
+def test_the_payment_form_offers_the_creditors_line_first_then_one_per_beneficiary(
         analyst, api, sale):
-    claim = credit_life_claim(analyst, api, sale, INSURED_DETAILS)
-
-    creditor_page = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/")
-    creditor = form_values(creditor_page)
-    assert pay(analyst, claim, "8000,00", CREDITOR_TED).status_code == 302
-    rest = payment_form(analyst, claim)
-
-    assert (creditor["amount"], creditor["beneficiario_tipo"], creditor["beneficiario_nome"],
-            creditor["beneficiario_cpf_ou_cnpj"]) == ("8.000,00", "credor", "", "")
-    assert [creditor[name] for name in BANK_FIELDS] == [""] * len(BANK_FIELDS)
-    assert "O canal não informou os dados de pagamento do credor" in creditor_page.content.decode()
-    assert (rest["amount"], rest["beneficiario_tipo"], rest["beneficiario_nome"],
-            rest["beneficiario_cpf_ou_cnpj"], rest["metodo_pagamento"], rest["pix_chave"]) == (
-        "12.000,00", "segurado", "Maria da Silva", "52998224725", "pix", "maria@example.com")
-
-
-def test_the_rest_goes_to_the_other_beneficiary_the_channel_named(analyst, api, sale):
-    heir = {**INSURED_DETAILS, "beneficiario": {"tipo": "outro", "nome": "Pedro da Silva",
-                                                "cpf-ou-cnpj": "11144477735"}}
-    claim = credit_life_claim(analyst, api, sale, heir)
-    assert pay(analyst, claim, "8000,00", CREDITOR_TED).status_code == 302
+    claim = credit_life_claim(analyst, api, sale)
+    creditor = claim.beneficiaries.get(kind="credor")
 
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/")
 
-    rest = form_values(page)
-    assert "Falta registrar: outro R$ 12.000,00." in page.content.decode()
-    assert (rest["beneficiario_tipo"], rest["beneficiario_nome"], rest["pix_chave"]) == (
-        "outro", "Pedro da Silva", "maria@example.com")
+    text = page.content.decode()
+    assert "Seguro prestamista" in text
+    assert ("A pagar: Banco Exemplo S.A. (credor): R$ 8.000,00 de R$ 8.000,00; Maria da "
+            "Silva (cônjuge, 100%): R$ 12.000,00 de R$ 12.000,00.") in text
+    assert page.context["form"].initial["beneficiary"] == str(creditor.pk)
+    choices = dict(page.context["form"].fields["beneficiary"].choices)
+    assert list(choices.values()) == [
+        "Banco Exemplo S.A. (credor): R$ 8.000,00 de R$ 8.000,00",
+        "Maria da Silva (cônjuge, 100%): R$ 12.000,00 de R$ 12.000,00"]
+
+
+def test_each_line_carries_its_own_beneficiarys_payment_data(analyst, api, sale):
+    claim = credit_life_claim(analyst, api, sale)
+    heir = claim.beneficiaries.get(kind="outro")
+
+    creditor = payment_form(analyst, claim)
+    rest = payment_form(analyst, claim, heir)
+
+    assert creditor | {"note": ""} == {
+        "beneficiary": str(claim.beneficiaries.get(kind="credor").pk), "amount": "8.000,00",
+        "beneficiario_nome": "Banco Exemplo S.A.",
+        "beneficiario_cpf_ou_cnpj": "11.222.333/0001-81", "metodo_pagamento": "ted",
+        "banco": "001 Banco do Brasil S.A.", "agencia": "1234", "agencia_digito": "",
+        "conta": "567890", "conta_digito": "1", "pix_chave": "", "boleto": "", "brcode": "",
+        "note": ""}
+    assert (rest["amount"], rest["beneficiario_nome"], rest["beneficiario_cpf_ou_cnpj"],
+            rest["metodo_pagamento"], rest["pix_chave"], rest["banco"]) == (
+        "12.000,00", "Maria da Silva", "529.982.247-25", "pix", "maria@example.com", "")
+
+
+def test_without_the_creditor_the_heir_waits_and_the_claim_page_says_what_is_missing(
+        analyst, api, sale):
+    claim = credit_life_claim(analyst, api, sale, details=HEIR_DETAILS, heir=None)
+
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    refused = pay(analyst, claim, "1000,00")
+
+    assert "Para pagar todos, faltam: o credor (tipo credor) e seus dados de pagamento." in page
+    assert "falta registrar R$ 8.000,00 para ele" in refused.content.decode()
+
+
+def test_a_payment_to_someone_else_than_the_beneficiary_is_flagged_not_blocked(
+        analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+    heir = claim.beneficiaries.get()
+
+    response = pay(analyst, claim, "1000,00", {**VALID_PIX, "beneficiario_nome": "Carlos Lima",
+                                               "beneficiario_cpf_ou_cnpj": "111.444.777-35"},
+                   of=heir)
+
+    assert response.status_code == 302
+    claim.refresh_from_db()
+    assert claim.has_alerts
+    [alert] = claim.alerts
+    assert "O favorecido Carlos Lima (***.444.777-**) não é o beneficiário Maria da Silva" \
+        in alert["texto"]
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    assert "pela participação de Maria da Silva" in page
 
 
 # --- settlement --------------------------------------------------------------------------

@@ -14,8 +14,15 @@ from claims.models import Claim, ClaimHistory, Event
 from tests.support.documents import OPEN_BODY, PDF, upload_body
 from tests.support.factories import DocumentRequirementFactory
 
+# The default claim is a natural death: its heir, as the channel names her (the API)...
+HEIR_DETAILS = {
+    "beneficiario": {"tipo": "outro", "nome": "Maria da Silva", "cpf-ou-cnpj": "52998224725",
+                     "parentesco": "conjuge", "participacao": 100},
+    "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
+}
+# ... and as the analyst's payment form carries her (the admin).
 VALID_PIX = {
-    "beneficiario_tipo": "segurado", "beneficiario_nome": "Maria da Silva",
+    "beneficiario_tipo": "outro", "beneficiario_nome": "Maria da Silva",
     "beneficiario_cpf_ou_cnpj": "52998224725", "metodo_pagamento": "pix",
     "pix_chave": "maria@example.com",
 }
