@@ -18,6 +18,7 @@ from unittest import mock
 
 from django.conf import settings
 from django.utils import timezone
+from stdnum.br import cpf
 
 from claims import services
 from claims.documents import storage
@@ -35,8 +36,13 @@ SCENARIOS = [
     ("paid", 8), ("settled", 5), ("finalized", 20), ("denied", 8), ("denial-proposed", 4),
     ("payment-proposed", 3), ("more-documents", 10),
 ]
-PIX = {"beneficiario": {"tipo": "segurado", "nome": "", "cpf-ou-cnpj": ""},
-       "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "segurado@example.com"}}}
+RELATIVES = [("conjuge", 50), ("filho", 25), ("filho", 25)]
+
+
+def cpf_for(seed: int) -> str:
+    """A valid CPF from ``seed``: the one pair of check digits stdnum accepts."""
+    base = f"{seed:09d}"[-9:]
+    return next(base + f"{n:02d}" for n in range(100) if cpf.is_valid(base + f"{n:02d}"))
 
 
 @contextlib.contextmanager
@@ -80,16 +86,28 @@ class Workload:
         scenario from there, each step a little later."""
         moment = self.now - dt.timedelta(days=self.rng.uniform(0.2, 84))
         scenario = self.rng.choice(self.scenarios)
+        on_death = coverage.endswith("morte")
+        # A death is reported by a relative, never by the deceased; a living claim by the
+        # insured person.
+        first, last = self.rng.choice(FIRST_NAMES), self.rng.choice(SURNAMES)
+        requester = f"{first} {last}" if on_death else sale["insured_name"]
         with at(moment):
             claim = services.open_claim(
                 channel=channel, sale_id=sale["id"], actor=f"canal:{channel.slug}",
-                coverage_name=coverage, nature="morte-natural" if coverage.endswith("morte") else "",
+                coverage_name=coverage, nature="morte-natural" if on_death else "",
                 occurred_at=moment - dt.timedelta(days=self.rng.randint(1, 20)),
-                requester_name=f"{self.rng.choice(FIRST_NAMES)} {self.rng.choice(SURNAMES)}",
-                contact_name=sale["insured_name"], contact_email="contato@example.com")
+                requester_name=requester, contact_name=requester,
+                contact_email="contato@example.com")
         step = self._stepper(moment)
+        if scenario == "opened":
+            if self.rng.random() < 0.4:  # some wait for someone to take them
+                with at(next(step)):
+                    services.reassign_claims(claim_ids=[claim.pk], to_user=None,
+                                             user=self.supervisor,
+                                             reason="Redistribuir: analista em férias.")
+            return
         if claim.status == "pendente-de-documentacao":
-            if scenario in ("opened", "more-documents"):
+            if scenario == "more-documents":
                 return
             self._send_documents(channel, claim, next(step))
         if scenario == "documents-sent":
@@ -139,13 +157,6 @@ class Workload:
                                  arguments={"reason": "Doença preexistente não declarada.",
                                             "denied_at": None})
             return
-        if scenario == "opened":
-            if self.rng.random() < 0.4:  # some wait for someone to take them
-                with at(next(step)):
-                    services.reassign_claims(claim_ids=[claim.pk], to_user=None,
-                                             user=self.supervisor,
-                                             reason="Redistribuir: analista em férias.")
-            return
         with at(next(step)):
             services.approve_documents(claim_id=claim.pk, user=analyst,
                                        request_payment_data=scenario == "payment-data")
@@ -155,39 +166,71 @@ class Workload:
                     services.add_note(claim_id=claim.pk, user=analyst,
                                       text="Liguei para o contato: aguarda retorno do banco.")
             return
-        details = self._pix(sale)
-        amount = Claim.objects.get(pk=claim.pk).amount
-        within_authority = amount <= settings.PAYMENT_AUTHORITY_LIMIT
+        with at(next(step)):
+            self._name_payees(channel, claim, sale)
+        shares = services.entitlements_of(Claim.objects.get(pk=claim.pk))
+        within_authority = sum(share.left for share in shares) <= settings.PAYMENT_AUTHORITY_LIMIT
         if scenario == "payment-proposed" and within_authority:
             scenario = "paid"  # nothing to propose: the analyst pays it herself
-        if scenario == "payment-proposed":
+        payer = self.supervisor if scenario != "payment-proposed" and not within_authority \
+            else analyst
+        payments, paid = [], Decimal("0.00")
+        for share in shares:
+            if scenario == "payment-proposed" and \
+                    paid + share.left > settings.PAYMENT_AUTHORITY_LIMIT:
+                # This one takes the claim's payments above the analyst's authority.
+                with at(next(step)):
+                    services.propose(
+                        kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=analyst,
+                        expected_version=version(),
+                        arguments={"amount": str(share.left), "note": "",
+                                   "beneficiary": str(share.beneficiary.pk),
+                                   "payee": services.payee_of(share.beneficiary),
+                                   "payment_method": share.beneficiary.payment_method})
+                return
             with at(next(step)):
-                services.propose(kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=analyst,
-                                 expected_version=version(),
-                                 arguments={"amount": str(amount), "note": "",
-                                            "payment_details": details})
-            return
-        with at(next(step)):
-            payment = services.register_payment(
-                claim_id=claim.pk, user=analyst if within_authority else self.supervisor,
-                amount=amount, payment_details=details)
+                payments.append(services.register_payment(
+                    claim_id=claim.pk, beneficiary_id=share.beneficiary.pk, user=payer,
+                    amount=share.left))
+            paid += share.left
         if scenario == "paid":
             return
         settled_at = next(step)
         with at(settled_at):
-            services.settle_payment(payment_id=payment.pk, user=self.supervisor,
-                                    transaction_id=f"TED-{uuid.uuid4().hex[:12].upper()}",
-                                    paid_on=timezone.localdate(settled_at))
+            for payment in payments:
+                services.settle_payment(payment_id=payment.pk, user=self.supervisor,
+                                        transaction_id=f"TED-{uuid.uuid4().hex[:12].upper()}",
+                                        paid_on=timezone.localdate(settled_at))
         if scenario == "finalized":
             with at(next(step)):
                 services.finalize(claim_id=claim.pk, user=analyst)
 
-    def _pix(self, sale) -> dict:
-        body = {**PIX, "beneficiario": {"tipo": "segurado", "nome": sale["insured_name"],
-                                        "cpf-ou-cnpj": sale["insured_cpf"]}}
-        serializer = PaymentDetailsSerializer(data=body)
-        serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
+    def _name_payees(self, channel, claim, sale: dict) -> None:
+        """The channel names who is paid: on a death, the spouse (50%) and two children
+        (25% each), each with a PIX key; on a living claim, the insured person's key."""
+        if claim.coverage.name.endswith("morte"):
+            # Their own generator, so the scenarios drawn for the other claims stay put.
+            rng = random.Random(sale["id"].int)
+            surname = sale["insured_name"].split()[-1]
+            people = [(f"{rng.choice(FIRST_NAMES)} {surname}", relationship, share)
+                      for relationship, share in RELATIVES]
+            seeds = (rng.randint(10**8, 10**9 - 1) for _ in people)
+            bodies = [{"beneficiario": {"tipo": "outro", "nome": name, "cpf-ou-cnpj": cpf_for(seed),
+                                        "parentesco": relationship, "participacao": share},
+                       "dados-pagamento": {"metodo-pagamento": "pix", "pix": {
+                           "chave": f"herdeiro.{seed}@example.com"}}}
+                      for (name, relationship, share), seed in zip(people, seeds)]
+        else:
+            bodies = [{"beneficiario": {"tipo": "segurado", "nome": sale["insured_name"],
+                                        "cpf-ou-cnpj": sale["insured_cpf"]},
+                       "dados-pagamento": {"metodo-pagamento": "pix",
+                                           "pix": {"chave": "segurado@example.com"}}}]
+        for body in bodies:
+            serializer = PaymentDetailsSerializer(data=body)
+            serializer.is_valid(raise_exception=True)
+            services.supply_payment_details(channel=channel, number=claim.number,
+                                            payment_details=serializer.validated_data,
+                                            actor=f"canal:{channel.slug}")
 
     def tasks(self, claims):
         """A few tasks by hand (some made days ago, now overdue), then the periodic job

@@ -38,7 +38,7 @@ logger = logging.getLogger("claims.export")
 CHUNK = 2000  # rows per fetch from the cursor
 LINES_PER_WRITE = 500  # lines per piece handed to the server
 # Not in the file: long texts and JSON nobody reads in a spreadsheet.
-UNREAD = ("narrative", "payment_details", "additional_data", "denial_reason", "search_text")
+UNREAD = ("narrative", "additional_data", "denial_reason", "search_text", "alerts")
 
 HEADERS = [
     "Número do sinistro", "Status", "Aguardando", "Segurado", "CPF do segurado",

@@ -13,7 +13,7 @@ from django.utils import timezone
 from oauth2_provider.models import Application
 from rest_framework.test import APIClient
 
-from claims.models import Channel, Claim, Coverage, DocumentRequirement, Proposal, Sale, Task
+from claims.models import Beneficiary, Channel, Claim, Coverage, DocumentRequirement, Proposal, Sale, Task
 
 pytestmark = pytest.mark.django_db
 
@@ -236,9 +236,14 @@ def test_the_workload_puts_claims_in_every_queue_state_with_owners_tasks_and_pro
     assert 0 < unassigned.count() < 10
     assert all(claim.history.filter(action="atribuir", note__contains="Redistribuir").exists()
                for claim in unassigned)
-    # Payment proposals are above the authority limit, as only those would be.
-    assert all(Decimal(p.arguments["amount"]) > settings.PAYMENT_AUTHORITY_LIMIT
+    # Payment proposals take the claim's payments above the authority, as only those would.
+    assert all(p.claim.paid_amount + Decimal(p.arguments["amount"]) > settings.PAYMENT_AUTHORITY_LIMIT
                for p in Proposal.objects.filter(kind="registrar-pagamento"))
+    # A death is reported by someone alive, and paid to heirs whose shares make 100%.
+    for claim in claims.filter(coverage__name="cobertura/morte"):
+        assert claim.requester_name != claim.sale.insured_name
+    heirs = Beneficiary.objects.filter(claim__coverage__name="cobertura/morte")
+    assert heirs.exists() and not heirs.filter(kind="segurado").exists()
     assert {"documentos", "analise", "encerrado"} <= set(claims.values_list("awaiting", flat=True))
     assert Proposal.objects.filter(status="pendente").exists()
     assert Task.objects.filter(status="aberta").exists()

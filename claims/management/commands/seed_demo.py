@@ -14,10 +14,9 @@ from django.contrib.auth.models import Group, Permission, User
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
-from stdnum.br import cpf
 
 from claims import roles
-from claims.demo_workload import Workload, sale_rows
+from claims.demo_workload import Workload, cpf_for, sale_rows
 from claims.models import AssignmentRule, Channel, Claim, DocumentRequirement, Team, TeamMember
 from claims.services import create_channel, upsert_sales
 
@@ -79,6 +78,8 @@ DEMO_REQUIREMENTS = [
     ("cobertura/morte", "", "certidao-de-obito", "Certidão de óbito"),
     ("cobertura/morte", "", *IDENTITY),
     ("cobertura/morte", "morte-acidental", "boletim-de-ocorrencia", "Boletim de ocorrência"),
+    ("cobertura/invalidez-permanente", "", *IDENTITY),
+    ("cobertura/invalidez-permanente", "", "laudo-medico", "Laudo médico"),
     ("cobertura/perda-de-renda", "", *IDENTITY),
     ("cobertura/perda-de-renda", "perda-de-renda-desemprego", "termo-de-rescisao",
      "Termo de rescisão do contrato de trabalho"),
@@ -184,7 +185,7 @@ class Command(BaseCommand):
         plan = []
         for prefix, owner, how_many in ((1, channel, first_share),
                                         (2, second, sales_needed - first_share)):
-            rows = sale_rows(prefix, how_many, rng, PRODUCT_COMBO, _cpf)
+            rows = sale_rows(prefix, how_many, rng, PRODUCT_COMBO, cpf_for)
             upsert_sales(channel=owner, rows=rows)
             plan += [(owner, row) for row in rows]
         analysts = list(User.objects.filter(username__in=["analista", "analista2"]))
@@ -199,8 +200,3 @@ class Command(BaseCommand):
         workload.tasks(list(Claim.objects.filter(status="em-regulacao").select_related("owner")))
         return made
 
-
-def _cpf(seed: int) -> str:
-    """A valid CPF from ``seed``: the one pair of check digits stdnum accepts."""
-    base = f"{seed:09d}"[-9:]
-    return next(base + f"{n:02d}" for n in range(100) if cpf.is_valid(base + f"{n:02d}"))
