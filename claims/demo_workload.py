@@ -214,12 +214,12 @@ class Workload:
             surname = sale["insured_name"].split()[-1]
             people = [(f"{rng.choice(FIRST_NAMES)} {surname}", relationship, share)
                       for relationship, share in RELATIVES]
-            seeds = (rng.randint(10**8, 10**9 - 1) for _ in people)
+            seeds = [rng.randint(10**8, 10**9 - 1) for _ in people]
             bodies = [{"beneficiario": {"tipo": "outro", "nome": name, "cpf-ou-cnpj": cpf_for(seed),
                                         "parentesco": relationship, "participacao": share},
                        "dados-pagamento": {"metodo-pagamento": "pix", "pix": {
                            "chave": f"herdeiro.{seed}@example.com"}}}
-                      for (name, relationship, share), seed in zip(people, seeds)]
+                      for (name, relationship, share), seed in zip(people, seeds, strict=True)]
         else:
             bodies = [{"beneficiario": {"tipo": "segurado", "nome": sale["insured_name"],
                                         "cpf-ou-cnpj": sale["insured_cpf"]},

@@ -66,7 +66,7 @@ def entitlements(*, amount: Decimal, outstanding_balance: Decimal | None, benefi
     creditor = creditor_due(amount, outstanding_balance)
     sharing = [b for b in beneficiaries if b.kind != "credor" and b.share is not None]
     amounts = dict(zip((b.pk for b in sharing),
-                       split(amount - creditor, [b.share for b in sharing])))
+                       split(amount - creditor, [b.share for b in sharing]), strict=True))
     result = []
     for beneficiary in beneficiaries:
         if beneficiary.kind == "credor":

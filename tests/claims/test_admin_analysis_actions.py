@@ -160,7 +160,7 @@ def test_payment_data_is_asked_for_and_the_channel_answers_it(analyst, api, sale
     assert last_event(claim).name == "sinistro-pendente-de-dados-de-pagamento"
 
     response = api.post(f"/api/v1/sinistros/{claim.number}/detalhes-pagamento", {
-        "beneficiario": {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
+        "beneficiario": {"tipo": "outro", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
         "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
     }, format="json")
     assert response.status_code == 200, response.content

@@ -12,7 +12,7 @@ from claims.models import Claim, Event
 from tests.support.lifecycle import (
     page_messages,
     events_of,
-    VALID_PIX,
+    paying,
     act,
     acted,
     claim_under_review,
@@ -29,7 +29,7 @@ def regulated(client, api, sale, **overrides) -> Claim:
 
 def paid_and_settled(analyst, supervisor, api, sale, amount="1500,00") -> Claim:
     claim = regulated(analyst, api, sale)
-    acted(analyst, claim, "registrar-pagamento", {"amount": amount, **VALID_PIX})
+    acted(analyst, claim, "registrar-pagamento", paying(claim, amount))
     payment = claim.payments.get()
     return acted(supervisor, claim, "liquidar-pagamento", {
         "payment": str(payment.pk), "transaction_id": f"T-{payment.pk}",
@@ -39,8 +39,21 @@ def paid_and_settled(analyst, supervisor, api, sale, amount="1500,00") -> Claim:
 # --- finalize -------------------------------------------------------------------------
 
 
+def test_a_share_paid_in_part_must_be_held_before_finalizing(analyst, supervisor, api, sale):
+    claim = paid_and_settled(analyst, supervisor, api, sale)
+
+    refused = act(analyst, claim, "finalizar")
+
+    assert "Falta pagar ou reter: Maria da Silva (R$ 48.500,00)." in refused.content.decode()
+    claim.refresh_from_db()
+    assert claim.status == "em-regulacao"
+
+
 def test_finalizing_a_paid_claim_releases_the_unpaid_reserve(analyst, supervisor, api, sale):
     claim = paid_and_settled(analyst, supervisor, api, sale)
+    heir = claim.beneficiaries.get()
+    acted(analyst, claim, "reter-participacao", {
+        "beneficiary": str(heir.pk), "reason": "Acordo: o restante vai a depósito judicial."})
 
     claim = acted(analyst, claim, "finalizar")
 
@@ -53,7 +66,7 @@ def test_finalizing_a_paid_claim_releases_the_unpaid_reserve(analyst, supervisor
 
 def test_a_claim_with_an_unsettled_payment_cannot_be_finalized(analyst, api, sale):
     claim = regulated(analyst, api, sale)
-    acted(analyst, claim, "registrar-pagamento", {"amount": "100,00", **VALID_PIX})
+    acted(analyst, claim, "registrar-pagamento", paying(claim, "100,00"))
 
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
     response = act(analyst, claim, "finalizar", {"reason": "Encerrar."})
@@ -138,7 +151,7 @@ def test_a_denial_needs_a_reason_and_no_future_date(supervisor, api, sale):
 
 def test_a_claim_with_payments_cannot_be_denied(analyst, supervisor, api, sale):
     claim = regulated(analyst, api, sale)
-    acted(analyst, claim, "registrar-pagamento", {"amount": "100,00", **VALID_PIX})
+    acted(analyst, claim, "registrar-pagamento", paying(claim, "100,00"))
 
     page = supervisor.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
     response = act(supervisor, claim, "recusar", {"reason": "x"})

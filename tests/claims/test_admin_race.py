@@ -70,7 +70,7 @@ def test_the_remaining_value_holds_under_the_lock_for_callers_without_a_version(
     claim = claim_under_review(api, sale)
     services.approve_documents(claim_id=claim.pk, user=first.user)
     details = PaymentDetailsSerializer(data={
-        "beneficiario": {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
+        "beneficiario": {"tipo": "outro", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
         "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
     })
     assert details.is_valid(), details.errors

@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from claims.workflow import EventName
 from tests.support.lifecycle import (
-    VALID_PIX,
+    last_event,
+    paying,
     acted,
     claim_under_review,
     events_of,
@@ -30,12 +31,14 @@ def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
     acted(analyst, claim, "solicitar-documentos", {"new_title": "Laudo"})  # negada
     send_document(api, claim, "laudo")                                      # em-analise
     acted(analyst, claim, "aprovar-documentacao", {"request_payment_data": "on"})  # aprovada, pendente
+    assert last_event(claim).details["dados-faltantes"] == [
+        "os beneficiários ou herdeiros, com participação"]
     assert api.post(f"/api/v1/sinistros/{claim.number}/detalhes-pagamento", {
-        "beneficiario": {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
+        "beneficiario": {"tipo": "outro", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
         "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
     }, format="json").status_code == 200                                    # (no event)
     acted(analyst, claim, "ajustar-reserva", {"amount": "20000,00", "reason": "x"})  # ajuste
-    acted(analyst, claim, "registrar-pagamento", {"amount": "1000,00", **VALID_PIX})  # pagamento
+    acted(analyst, claim, "registrar-pagamento", paying(claim, "20000,00"))  # pagamento
     payment = claim.payments.get()
     acted(supervisor, claim, "liquidar-pagamento", {                        # concluido
         "payment": str(payment.pk), "transaction_id": "T-1",
@@ -61,6 +64,9 @@ def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
         assert UUID.match(envelope["id-evento"])
         assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$", envelope["criado-em"])
         assert envelope["versao"] == "1"
-        expected = PAYMENT_COMPLETED if event.name == "sinistro-pagamento-concluido" else STANDARD
+        expected = {"sinistro-pagamento-concluido": PAYMENT_COMPLETED,
+                    # What the channel must still send (docs/beneficiaries.md).
+                    "sinistro-pendente-de-dados-de-pagamento": STANDARD | {"dados-faltantes"},
+                    }.get(event.name, STANDARD)
         assert set(envelope["detalhes"]) == expected, event.name  # no id-afiliacao: none
         assert event.channel_id == sale.channel_id

@@ -98,7 +98,7 @@ def payment(method: dict, beneficiary: dict | None = None) -> dict:
     return {
         "detalhes-pagamento": {
             "beneficiario": beneficiary
-            or {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
+            or {"tipo": "outro", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
             "dados-pagamento": method,
         }
     }

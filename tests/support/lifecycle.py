@@ -33,6 +33,17 @@ CREDITOR_TED = {
 }
 
 
+def paying(claim: Claim, amount: str, payee: dict = VALID_PIX) -> dict:
+    """The payment form's data for ``amount`` to ``payee`` (VALID_PIX: the heir Maria da
+    Silva), towards the share of the beneficiary with the payee's tax id; on a claim that
+    has none yet, that heir is recorded first, with the whole share."""
+    from tests.support.factories import BeneficiaryFactory
+
+    heir = BeneficiaryFactory(claim=claim, tax_id=payee["beneficiario_cpf_ou_cnpj"],
+                              name=payee["beneficiario_nome"])
+    return {"amount": amount, "beneficiary": str(heir.pk), **payee}
+
+
 def staff(username: str, role: str | None) -> User:
     user = User.objects.create_user(username, f"{username}@example.com", "senha-forte-123",
                                     is_staff=True, first_name=username.capitalize())

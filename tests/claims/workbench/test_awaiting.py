@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from claims.awaiting import Awaiting, awaiting_for
-from tests.support.lifecycle import VALID_PIX, acted, claim_under_review, open_claim
+from tests.support.lifecycle import paying, acted, claim_under_review, open_claim
 
 
 @pytest.mark.parametrize("status, proposal, unsettled, remaining, expected", [
@@ -34,12 +34,12 @@ def test_the_services_keep_it_true_along_a_claims_life(api, sale, team):
     claim = acted(ana, claim, "aprovar-documentacao", {"request_payment_data": "on"})
     seen.append(claim.awaiting)
     api.post(f"/api/v1/sinistros/{claim.number}/detalhes-pagamento", {
-        "beneficiario": {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
+        "beneficiario": {"tipo": "outro", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
         "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
     }, format="json")
     claim.refresh_from_db()
     seen.append(claim.awaiting)
-    claim = acted(sergio, claim, "registrar-pagamento", {"amount": "50.000,00", **VALID_PIX})
+    claim = acted(sergio, claim, "registrar-pagamento", paying(claim, "50.000,00"))
     seen.append(claim.awaiting)
     payment = claim.payments.get()
     claim = acted(sergio, claim, "liquidar-pagamento", {

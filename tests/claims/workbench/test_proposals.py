@@ -11,7 +11,7 @@ from django.contrib.auth.models import Permission
 from claims import errors, roles, services
 from claims.models import Claim, ClaimHistory, Payment, Proposal
 from tests.support.lifecycle import (
-    VALID_PIX,
+    paying,
     act,
     acted,
     claim_under_review,
@@ -135,19 +135,22 @@ def test_a_payment_above_the_authority_is_proposed_checked_first_and_paid_on_app
     ana, sergio = team.people["ana"], team.people["sergio"]
     acted(ana, reviewed, "aprovar-documentacao")
 
-    too_much = act(ana, reviewed, "registrar-pagamento", {"amount": "60.000,00", **VALID_PIX})
-    proposed = act(ana, reviewed, "registrar-pagamento", {"amount": "20.000,00", **VALID_PIX})
+    too_much = act(ana, reviewed, "registrar-pagamento", paying(reviewed, "60.000,00"))
+    proposed = act(ana, reviewed, "registrar-pagamento", paying(reviewed, "20.000,00"))
 
     # The dry run gives the service's own refusal at once, and no proposal.
-    assert "passa do valor restante do sinistro" in too_much.content.decode()
+    assert "A Maria da Silva cabem R$ 50.000,00" in too_much.content.decode()
     assert "proposta enviada ao supervisor" in page_messages(ana, proposed)
     assert not Payment.objects.exists()
     proposal = Proposal.objects.get(status="pendente")
     services.approve(proposal_id=proposal.pk, user=sergio.user)
     payment = Payment.objects.get()
     assert (payment.amount, payment.registered_by) == (Decimal("20000.00"), sergio.user)
+    assert payment.proposed_by == ana.user
     row = ClaimHistory.objects.get(claim=reviewed, action="registrar-pagamento")
     assert row.proposed_by == ana.user
+    page = sergio.get(f"/admin/claims/claim/{reviewed.pk}/change/").content.decode()
+    assert "proposto por Ana, aprovado por Sergio" in page
     reviewed.refresh_from_db()
     assert reviewed.awaiting == "liquidacao"
 
