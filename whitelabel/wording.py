@@ -29,6 +29,9 @@ TIMELINE_WORDS = {
     Action.REQUEST_DOCUMENTS: "A seguradora pediu documentos",
     Action.REQUEST_PAYMENT_DATA: "A seguradora pediu os dados de pagamento",
     Action.SUPPLY_PAYMENT_DATA: "Dados de pagamento informados",
+    Action.INFORM_BENEFICIARY: "Beneficiário informado",
+    # Who is held back and why stays between the insurer and that person.
+    Action.HOLD_SHARE: None,
     Action.UPDATE_BALANCE: None,
     Action.ADJUST_RESERVE: None,
     Action.REGISTER_PAYMENT: "Pagamento programado",

@@ -490,7 +490,8 @@ def test_the_file_name_pattern_follows_upload_allowed_types(settings):
 
 
 @pytest.mark.parametrize(("tax_id", "allowed"), [
-    ("11144477735", True), ("12ABC34501DE35", True), ("111.444.777-35", False),
+    ("11144477735", True), ("12ABC34501DE35", True), ("111.444.777-35", True),
+    ("12.ABC.345/01DE-35", True), ("111.444.777/35", False), ("111.111.111-11", False),
     ("١١١٤٤٤٧٧٧٣٥", False), ("1114447773", False), ("12abc34501de35", False),
 ])
 def test_cpf_ou_cnpj_has_the_shape_of_a_cpf_or_a_cnpj(schema, tax_id, allowed):

@@ -363,15 +363,15 @@ def test_a_lowercase_cnpj_of_the_beneficiary_is_refused_on_its_field(api, sale):
 
 
 def test_an_alphanumeric_cnpj_beneficiary_paid_by_collection_boleto_is_kept(api, sale):
-    beneficiary = {"tipo": "credor", "nome": "Credora", "cpf-ou-cnpj": ALPHANUMERIC_CNPJ}
+    beneficiary = {"tipo": "outro", "nome": "Instituto", "cpf-ou-cnpj": ALPHANUMERIC_CNPJ}
     method = {"metodo-pagamento": "boleto", "boleto": {"codigo-de-barras": COLLECTION_LINE_MOD11}}
 
     response = open_with(api, sale, method, beneficiary)
 
     assert response.status_code == 200, response.content
-    stored = Claim.objects.get().payment_details
-    assert stored["beneficiary"]["tax_id"] == ALPHANUMERIC_CNPJ
-    assert stored["payment_method"]["boleto"] == {"barcode": COLLECTION_LINE_MOD11}
+    stored = Claim.objects.get().beneficiaries.get()
+    assert stored.tax_id == ALPHANUMERIC_CNPJ
+    assert stored.payment_method["boleto"] == {"barcode": COLLECTION_LINE_MOD11}
 
 
 def test_a_boleto_line_with_a_wrong_check_digit_is_refused_on_its_field(api, sale):
