@@ -64,11 +64,21 @@ def find_bank(typed: str) -> list[BankRow]:
     if head.isdigit():
         bank = bank_by_code(head)
         return [bank] if bank else []
-    words = _folded(typed).split()
-    if not words:
+    folded = _folded(typed)
+    if not folded:
         return []
-    return [bank for bank in all_banks()
-            if all(word in _folded(f"{bank.name} {bank.short_name}") for word in words)]
+    # The closest reading wins: the whole name, then the start of it, then every word.
+    for matches in (
+        lambda bank: folded in (_folded(bank.name), _folded(bank.short_name)),
+        lambda bank: _folded(bank.name).startswith(folded)
+        or _folded(bank.short_name).startswith(folded),
+        lambda bank: all(word in _folded(f"{bank.name} {bank.short_name}")
+                         for word in folded.split()),
+    ):
+        found = [bank for bank in all_banks() if matches(bank)]
+        if found:
+            return found
+    return []
 
 
 def read_table(path: Path) -> list[dict]:

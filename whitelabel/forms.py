@@ -2,13 +2,14 @@
 the API's serializers) with wording and fields for someone outside the insurer."""
 
 import datetime as dt
+from decimal import Decimal
 
 from django import forms
 from django.utils import timezone
 
 from claims.forms import OpenClaimForm, PaymentDetailsForm
 from claims.coverages import NATURES_BY_COVERAGE, Nature
-from claims.models import BeneficiaryKind, PaymentMethod
+from claims.models import PaymentMethod, Relationship
 
 
 class HostedOpenClaimForm(OpenClaimForm):
@@ -76,7 +77,8 @@ class HostedPaymentDetailsForm(PaymentDetailsForm):
     method it is for."""
 
     groups = [
-        ("Quem recebe", ["beneficiario_tipo", "beneficiario_nome", "beneficiario_cpf_ou_cnpj"]),
+        ("Quem recebe", ["beneficiario_tipo", "beneficiario_nome", "beneficiario_cpf_ou_cnpj",
+                         "beneficiario_parentesco", "beneficiario_participacao"]),
         ("Como receber", ["metodo_pagamento"]),
         ("PIX com chave", ["pix_chave"]),
         ("Conta bancária (depósito, ou PIX sem chave)",
@@ -92,14 +94,14 @@ class HostedPaymentDetailsForm(PaymentDetailsForm):
         "PIX copia e cola": "pix-brcode",
     }
     WORDS = {
-        "beneficiario_tipo": ("A indenização vai para", ""),
         "beneficiario_nome": ("Nome completo de quem recebe", ""),
         "beneficiario_cpf_ou_cnpj": (
             "CPF de quem recebe (ou CNPJ, se for uma empresa)",
             "Pode digitar com ou sem pontos e traços."),
         "metodo_pagamento": ("Escolha uma forma", ""),
-        "pix_chave": ("Chave PIX", "O CPF, CNPJ, e-mail, celular (com +55) ou a chave aleatória. "
-                                   "Não tem chave? Deixe em branco e informe a conta."),
+        "pix_chave": ("Chave PIX", "O CPF, CNPJ, e-mail, celular com DDD (como (11) 91234-5678) "
+                                   "ou a chave aleatória. Não tem chave? Deixe em branco e "
+                                   "informe a conta."),
         "banco": ("Banco",
                   "Comece a digitar o nome (como Itaú ou Caixa) ou o número do banco e "
                   "escolha na lista."),
@@ -112,11 +114,6 @@ class HostedPaymentDetailsForm(PaymentDetailsForm):
         "brcode": ("Código PIX copia e cola",
                    "O texto que começa com 000201, copiado do aplicativo do banco."),
     }
-    KIND_WORDS = {
-        BeneficiaryKind.INSURED: "O próprio segurado",
-        BeneficiaryKind.CREDITOR: "A instituição que concedeu o crédito (banco ou loja)",
-        BeneficiaryKind.OTHER: "Outra pessoa ou empresa (por exemplo, um herdeiro)",
-    }
     METHOD_WORDS = {
         PaymentMethod.PIX: "PIX",
         PaymentMethod.TED: "Depósito em conta bancária",
@@ -124,18 +121,45 @@ class HostedPaymentDetailsForm(PaymentDetailsForm):
         PaymentMethod.PIX_BRCODE: "PIX copia e cola",
     }
 
-    def __init__(self, *args, **kwargs):
+    beneficiario_parentesco = forms.ChoiceField(
+        label="Parentesco com quem faleceu", required=False,
+        choices=[("", "Escolha"), *Relationship.choices])
+    beneficiario_participacao = forms.DecimalField(
+        label="Parte da indenização (%)", required=False, max_digits=5, decimal_places=2,
+        min_value=Decimal("0.01"), max_value=Decimal("100"), localize=True,
+        help_text="Quanto cabe a esta pessoa, em porcentagem; em branco, 100 se ela for a "
+                  "única. Todas as partes juntas somam 100%.")
+
+    def __init__(self, *args, on_death: bool, insured: tuple[str, str], **kwargs):
+        """``on_death``: the insured person has died, so who receives are the
+        beneficiaries or heirs, one at a time, each with their part; otherwise the
+        insured person themself (``insured``: name and CPF), and only how to pay."""
         super().__init__(*args, **kwargs)
+        self.on_death = on_death
+        # Who receives is decided by the coverage, never chosen here: the creditor's
+        # data come from the channel, and the deceased is never paid.
+        self.fields["beneficiario_tipo"].widget = forms.HiddenInput()
+        self.fields["beneficiario_tipo"].required = False
+        self.fields["beneficiario_tipo"].initial = "outro" if on_death else "segurado"
+        if on_death:
+            self.fields["beneficiario_nome"].label = "Nome completo do beneficiário ou herdeiro"
+            self.fields["beneficiario_cpf_ou_cnpj"].label = "CPF do beneficiário ou herdeiro"
+        else:
+            del self.fields["beneficiario_parentesco"], self.fields["beneficiario_participacao"]
+            self.fields["beneficiario_nome"].initial, self.fields[
+                "beneficiario_cpf_ou_cnpj"].initial = insured
+            self.fields["beneficiario_nome"].label = "Seu nome completo"
+            self.fields["beneficiario_cpf_ou_cnpj"].label = "Seu CPF"
         for name, (label, help_text) in self.WORDS.items():
+            if name.startswith("beneficiario_") and name != "beneficiario_tipo":
+                self.fields[name].help_text = help_text  # labels set above, by coverage
+                continue
             self.fields[name].label, self.fields[name].help_text = label, help_text
-        self.fields["beneficiario_tipo"].choices = [
-            (value, self.KIND_WORDS.get(value, words))
-            for value, words in self.fields["beneficiario_tipo"].choices]
         self.fields["metodo_pagamento"].choices = [
             (value, self.METHOD_WORDS.get(value, words))
             for value, words in self.fields["metodo_pagamento"].choices]
-        for name in ("beneficiario_tipo", "metodo_pagamento"):
-            self.fields[name].widget = forms.RadioSelect(choices=self.fields[name].choices)
+        self.fields["metodo_pagamento"].widget = forms.RadioSelect(
+            choices=self.fields["metodo_pagamento"].choices)
         self.fields["beneficiario_cpf_ou_cnpj"].widget.attrs["autocomplete"] = "off"
         for name in ("agencia_digito",):
             self.fields[name].widget.attrs["inputmode"] = "numeric"
@@ -148,6 +172,9 @@ class HostedPaymentDetailsForm(PaymentDetailsForm):
                   "de novo no aplicativo do banco.",
     }
 
+    def clean_beneficiario_tipo(self):
+        return "outro" if self.on_death else "segurado"  # whatever was posted
+
     def clean(self):
         cleaned = super().clean()
         for name, words in self.PLAIN_ERRORS.items():
@@ -155,6 +182,14 @@ class HostedPaymentDetailsForm(PaymentDetailsForm):
             if name in self.errors and typed:  # a blank one keeps "obrigatório"
                 self.errors[name].data = [words]  # the same list: it keeps its field id
         return cleaned
+
+    def contract_data(self, cleaned: dict) -> dict:
+        data = PaymentDetailsForm.contract_data(cleaned)
+        if cleaned.get("beneficiario_participacao") is not None:
+            data["beneficiario"]["participacao"] = str(cleaned["beneficiario_participacao"])
+        if cleaned.get("beneficiario_parentesco"):
+            data["beneficiario"]["parentesco"] = cleaned["beneficiario_parentesco"]
+        return data
 
     @property
     def method_groups(self):

@@ -31,6 +31,12 @@ def claim_of_sale(sale: Sale, number: str) -> Claim | None:
     return sale.claims.select_related("coverage").filter(number=number).first()
 
 
+def payees(claim: Claim) -> list:
+    """Who the claim pays, as given so far (the creditor, whom the channel names, is
+    not the person's business here)."""
+    return [b for b in claim.beneficiaries.all() if b.kind != "credor"]
+
+
 @dataclass
 class PendingItem:
     doc_type: str

@@ -69,7 +69,6 @@ def test_every_mistake_of_the_opening_shows_in_one_round(insured, sale):
         "contact_area_code": "1",                  # the API serializer's check (2 or 3 digits)
         "occurred_at": "2019-05-01",               # the sale's validity
         "pagamento-metodo_pagamento": "pix",       # the payment section's checks
-        "pagamento-beneficiario_tipo": "segurado",
         "pagamento-beneficiario_nome": "",
         "pagamento-beneficiario_cpf_ou_cnpj": "11111111111",
     })
@@ -91,7 +90,7 @@ def test_pix_without_a_key_asks_for_the_key_or_the_account_not_for_bank_fields(i
     claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
                          status=ClaimStatus.PENDING_PAYMENT_DATA)
     page = f"/segurado/sinistros/{claim.number}/dados-pagamento"
-    data = {"beneficiario_tipo": "segurado", "beneficiario_nome": "Maria da Silva",
+    data = {"beneficiario_nome": "Maria da Silva", "beneficiario_parentesco": "conjuge",
             "beneficiario_cpf_ou_cnpj": "529.982.247-25", "metodo_pagamento": "pix"}
 
     response = post_form(insured, page, data)
@@ -100,12 +99,12 @@ def test_pix_without_a_key_asks_for_the_key_or_the_account_not_for_bank_fields(i
     with_account = {**data, "banco": "00000000", "agencia": "1234", "conta": "56789",
                     "conta_digito": "0"}
     assert post_form(insured, page, with_account).status_code == 302
-    claim.refresh_from_db()
-    assert claim.payment_details["payment_method"]["pix"]["bank_account"]["bank"] == "00000000"
+    heir = claim.beneficiaries.get()
+    assert heir.payment_method["pix"]["bank_account"]["bank"] == "00000000"
 
 
 @pytest.mark.parametrize("field, typed, words", [
-    ("banco", "1", "Confira o número do banco: 3 números para depósito (como 001)"),
+    ("banco", "Banco Inexistente", "Banco não encontrado: digite parte do nome (ex.: Itaú)"),
     ("boleto", "1234", "Confira os números do boleto"),
     ("brcode", "000201xyz", "Este código PIX copia e cola está incompleto ou foi alterado"),
 ])
@@ -113,7 +112,7 @@ def test_the_payment_section_refuses_in_plain_words(insured, sale, field, typed,
     claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
                          status=ClaimStatus.PENDING_PAYMENT_DATA)
     method = {"banco": "ted", "boleto": "boleto", "brcode": "pix-brcode"}[field]
-    data = {"beneficiario_tipo": "segurado", "beneficiario_nome": "Maria da Silva",
+    data = {"beneficiario_nome": "Maria da Silva",
             "beneficiario_cpf_ou_cnpj": "52998224725", "metodo_pagamento": method,
             "agencia": "1234", "conta": "5678", field: typed}
 
@@ -133,24 +132,30 @@ def test_the_payment_section_is_in_plain_words_one_group_per_method(insured, sal
         page = text(insured.get(url))
         assert not [word for word in JARGON if word in page], url
         for words in ("Como receber", "Escolha uma forma", "Depósito em conta bancária",
-                      "Pagamento de um boleto", "PIX copia e cola", "O próprio segurado"):
+                      "Pagamento de um boleto", "PIX copia e cola"):
             assert words in page
+        # Who receives follows from the coverage: nobody picks "the insured" after a death.
+        assert "O próprio segurado" not in page
         groups = re.findall(r'data-metodos="([^"]+)"', page)
         assert groups == ["pix", "pix ted", "boleto", "pix-brcode"]
         assert "whitelabel/payment" in page  # the script that shows one method at a time
 
 
 def test_payment_data_typed_with_punctuation_at_opening_is_stored_as_digits(insured):
-    data = opening(**{"pagamento-metodo_pagamento": "ted", "pagamento-beneficiario_tipo": "outro",
+    data = opening(**{"pagamento-metodo_pagamento": "ted",
                       "pagamento-beneficiario_nome": "Empresa Ltda",
                       "pagamento-beneficiario_cpf_ou_cnpj": "11.222.333/0001-81",
-                      "pagamento-banco": "001", "pagamento-agencia": "1234",
-                      "pagamento-conta": "56789"})
+                      "pagamento-banco": "Banco do Brasil", "pagamento-agencia": "1234-5",
+                      "pagamento-conta": "56789-0"})
 
     response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", data)
 
     assert response.status_code == 302, errors_of(response)
-    assert Claim.objects.get().payment_details["beneficiary"]["tax_id"] == "11222333000181"
+    heir = Claim.objects.get().beneficiaries.get()
+    assert (heir.kind, heir.tax_id, heir.share) == ("outro", "11222333000181", 100)
+    assert heir.payment_method["ted"] == {"bank": "001", "branch": "1234",
+                                          "branch_check_digit": "5", "account": "56789",
+                                          "account_check_digit": "0"}
 
 
 def test_the_opening_date_is_checked_against_the_local_calendar(insured):

@@ -10,7 +10,7 @@ from django.utils import timezone
 from claims import roles, services
 from claims.models import AssignmentRule, Claim, ClaimHistory, Event, Team, TeamMember
 from claims.workflow import ClaimStatus
-from tests.support.lifecycle import staff
+from tests.support.lifecycle import form_values, staff
 from tests.support.factories import ClaimFactory, PaymentFactory, SaleFactory
 from tests.support.hosted import NEW, PAYMENT_DETAILS, generate_link, open_session, opening, post_form, text
 from whitelabel.models import HostedPages
@@ -100,12 +100,13 @@ def test_a_used_up_limit_is_explained_in_plain_words(insured, sale, channel):
 
 
 def test_a_tax_id_typed_with_punctuation_is_accepted(insured):
-    data = opening(**{"pagamento-metodo_pagamento": "pix", "pagamento-beneficiario_tipo": "outro",
-                      "pagamento-beneficiario_nome": "Ana", "pagamento-pix_chave": "ana@example.com",
+    data = opening(**{"pagamento-metodo_pagamento": "pix",
+                      "pagamento-beneficiario_nome": "Ana", "pagamento-pix_chave": "(11) 91234-5678",
                       "pagamento-beneficiario_cpf_ou_cnpj": "529.982.247-25"})
 
     assert post_form(insured, f"{NEW}?cobertura=cobertura/morte", data).status_code == 302
-    assert Claim.objects.get().payment_details["beneficiary"]["tax_id"] == "52998224725"
+    heir = Claim.objects.get().beneficiaries.get()
+    assert (heir.tax_id, heir.payment_method["pix"]["key"]) == ("52998224725", "+5511912345678")
 
 
 def test_opening_a_claim_runs_the_apis_service(insured, sale, death_certificate):
@@ -147,7 +148,7 @@ def test_the_actor_is_the_channels_user_when_the_link_names_one(api, sale):
 
 
 def test_payment_details_given_at_opening_are_validated_like_the_apis(insured):
-    bad = opening(**{"pagamento-metodo_pagamento": "pix", "pagamento-beneficiario_tipo": "segurado",
+    bad = opening(**{"pagamento-metodo_pagamento": "pix",
                      "pagamento-beneficiario_nome": "Ana", "pagamento-beneficiario_cpf_ou_cnpj":
                      "11111111111", "pagamento-pix_chave": "ana@example.com"})
 
@@ -158,7 +159,7 @@ def test_payment_details_given_at_opening_are_validated_like_the_apis(insured):
     assert not Claim.objects.exists()
     good = {**bad, "pagamento-beneficiario_cpf_ou_cnpj": "52998224725"}
     assert post_form(insured, f"{NEW}?cobertura=cobertura/morte", good).status_code == 302
-    assert Claim.objects.get().payment_details["payment_method"] == {
+    assert Claim.objects.get().beneficiaries.get().payment_method == {
         "method": "pix", "pix": {"key": "ana@example.com"}}
 
 
@@ -259,22 +260,79 @@ def test_payment_data_sent_from_the_page_returns_the_claim_to_analysis(insured, 
     claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
                          status=ClaimStatus.PENDING_PAYMENT_DATA)
     page = f"/segurado/sinistros/{claim.number}/dados-pagamento"
-    data = {"beneficiario_tipo": "segurado", "beneficiario_nome": "Maria da Silva",
+    data = {"beneficiario_nome": "Maria da Silva", "beneficiario_parentesco": "conjuge",
             "beneficiario_cpf_ou_cnpj": "52998224725", "metodo_pagamento": "ted",
             "banco": "001", "agencia": "1234", "conta": "5678"}
     assert "Informar dados de pagamento" in text(insured.get(f"/segurado/sinistros/{claim.number}"))
 
     refused = post_form(insured, page, {**data, "banco": "1"})
     assert refused.status_code == 200
-    assert "Confira o número do banco: 3 números para depósito" in text(refused)
+    assert "Banco não encontrado" in text(refused)
 
     response = post_form(insured, page, data)
 
     claim.refresh_from_db()
     assert response.status_code == 302
     assert claim.status == ClaimStatus.UNDER_REGULATION
-    assert claim.payment_details["beneficiary"]["name"] == "Maria da Silva"
+    assert claim.beneficiaries.get().name == "Maria da Silva"
     assert "Dados de pagamento recebidos" in text(insured.get(response["Location"]))
+
+
+def test_on_a_death_the_requester_gives_each_heir_with_their_part(insured, sale):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                         status=ClaimStatus.PENDING_PAYMENT_DATA, requester_name="Pedro Souza")
+    page = f"/segurado/sinistros/{claim.number}/dados-pagamento"
+    heir = {"beneficiario_nome": "Ana Souza", "beneficiario_parentesco": "conjuge",
+            "beneficiario_participacao": "50", "beneficiario_cpf_ou_cnpj": "529.982.247-25",
+            "metodo_pagamento": "pix", "pix_chave": "11 91234-5678"}
+
+    form = text(insured.get(page))
+    first = post_form(insured, page, heir)
+    after_one = text(insured.get(page))
+    too_much = post_form(insured, page, {**heir, "beneficiario_nome": "Bruno Souza",
+                                         "beneficiario_cpf_ou_cnpj": "111.444.777-35",
+                                         "beneficiario_participacao": "60"})
+    second = post_form(insured, page, {**heir, "beneficiario_nome": "Bruno Souza",
+                                       "beneficiario_parentesco": "filho",
+                                       "beneficiario_cpf_ou_cnpj": "111.444.777-35"})
+
+    assert "Olá, Pedro Souza" in form and sale.insured_name not in form.split("Olá")[1][:40]
+    assert "O próprio segurado" not in form
+    assert first["Location"] == page  # the next person
+    assert ("<strong>Ana Souza</strong> (cônjuge): 50% da indenização, dados de pagamento "
+            "recebidos") in after_one
+    assert "Partes informadas: 50% de 100%" in after_one
+    assert "somariam 110%" in text(too_much)
+    assert second["Location"] == f"/segurado/sinistros/{claim.number}"
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.UNDER_REGULATION
+    assert sorted(claim.beneficiaries.values_list("name", "share")) == [
+        ("Ana Souza", 50), ("Bruno Souza", 50)]
+
+
+def test_a_death_never_greets_the_deceased(insured, sale):
+    ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+                 requester_name="Pedro Souza")
+
+    home = text(insured.get("/segurado/"))
+
+    assert f"Seguro de {sale.insured_name}" in home
+    assert f"Olá, {sale.insured_name}" not in home
+
+
+def test_a_living_claim_pays_the_insured_who_gives_only_how(insured, sale):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/invalidez-permanente"),
+                         nature="", status=ClaimStatus.PENDING_PAYMENT_DATA)
+    page = f"/segurado/sinistros/{claim.number}/dados-pagamento"
+
+    form = insured.get(page)
+    response = post_form(insured, page, {
+        **form_values(form), "metodo_pagamento": "pix", "pix_chave": "(21) 99876-5432"})
+
+    assert response.status_code == 302, text(response)
+    insured_person = claim.beneficiaries.get()
+    assert (insured_person.kind, insured_person.tax_id, insured_person.payment_method["pix"]) == (
+        "segurado", sale.insured_cpf, {"key": "+5521998765432"})
 
 
 def test_the_home_page_reads_a_fixed_number_of_queries(insured, sale, django_assert_max_num_queries):

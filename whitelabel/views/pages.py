@@ -45,6 +45,8 @@ def home(request):
         coverage.words = coverage_label(coverage.name)
     return render(request, "whitelabel/home.html", {
         "brand": request.brand, "sale": sale, "claims": claims, "coverages": coverages,
+        # After a death is reported, whoever follows the claims is someone else.
+        "death_reported": any(pays_on_death(c.coverage.name) for c in claims),
         "can_open": sale.is_active and any(c.is_active for c in coverages),
     })
 
@@ -66,9 +68,10 @@ def open_claim(request):
             "coverages": [(name, words, communicated.get(name))
                           for name, words in coverages.items()],
         })
+    who = {"on_death": pays_on_death(chosen), "insured": (sale.insured_name, sale.insured_cpf)}
     if request.method == "POST":
         form = HostedOpenClaimForm(request.POST, coverage=chosen, sale=sale)
-        payment = OptionalPaymentDetailsForm(request.POST, prefix="pagamento")
+        payment = OptionalPaymentDetailsForm(request.POST, prefix="pagamento", **who)
         # Both checked, so every mistake on the page shows at once.
         if all([form.is_valid(), payment.is_valid()]):
             try:
@@ -86,6 +89,8 @@ def open_claim(request):
                 form.add_error("occurred_at", (
                     "Esta data está fora do período coberto pelo seu seguro "
                     f"({sale.valid_from:%d/%m/%Y} a {sale.valid_until:%d/%m/%Y})."))
+            except (errors.BeneficiaryNotAllowed, errors.SharesAboveWhole) as refusal:
+                payment.add_error(None, refusal.detail)
             except ProblemError as refusal:
                 words = wording.OPENING_REFUSALS.get(type(refusal), refusal.detail)
                 form.add_error(None, words.format(brand=request.brand.name))
@@ -102,7 +107,7 @@ def open_claim(request):
         }
         form = HostedOpenClaimForm(coverage=chosen, sale=sale, initial=insured)
         payment = OptionalPaymentDetailsForm(
-            prefix="pagamento", initial=PaymentDetailsForm.initial_from(link.payment_details))
+            prefix="pagamento", initial=_link_payment_initial(link, who["on_death"]), **who)
     return render(request, "whitelabel/open_claim.html", {
         "brand": request.brand, "sale": sale, "form": form, "payment": payment,
         "coverage": coverages[chosen], "several_coverages": len(coverages) > 1,
@@ -118,6 +123,7 @@ def claim(request, number: str):
     response = render(request, "whitelabel/claim.html", {
         "brand": request.brand, "page": page, "claim": page.claim,
         "awaiting_payment_data": page.claim.status == ClaimStatus.PENDING_PAYMENT_DATA,
+        "on_death": pays_on_death(page.claim.coverage.name),
         "max_bytes": str(settings.UPLOAD_MAX_BYTES),  # a number, not "20.971.520"
         "max_megabytes": settings.UPLOAD_MAX_BYTES // (1024 * 1024),
         "extensions": ",".join(sorted(settings.UPLOAD_ALLOWED_TYPES)),
@@ -132,6 +138,9 @@ def claim(request, number: str):
 @require_http_methods(["GET", "POST"])
 @insured_page
 def payment_details(request, number: str):
+    """Who receives and how. On a death, the requester gives the beneficiaries or heirs
+    one at a time, each with their part, until the parts make 100%; on a living claim,
+    the insured person's own payment data."""
     sale, link = request.sale, request.access_link
     claim = selectors.claim_of_sale(sale, number)
     if claim is None:
@@ -139,8 +148,10 @@ def payment_details(request, number: str):
     if claim.status != ClaimStatus.PENDING_PAYMENT_DATA:
         messages.info(request, "Este sinistro não está aguardando dados de pagamento.")
         return HttpResponseRedirect(_claim_url(number))
+    on_death = pays_on_death(claim.coverage.name)
+    who = {"on_death": on_death, "insured": (sale.insured_name, sale.insured_cpf)}
     if request.method == "POST":
-        form = HostedPaymentDetailsForm(request.POST)
+        form = HostedPaymentDetailsForm(request.POST, **who)
         if form.is_valid():
             try:
                 services.supply_payment_details(
@@ -150,12 +161,38 @@ def payment_details(request, number: str):
             except ProblemError as refusal:
                 form.add_error(None, refusal.detail)
             else:
+                claim = selectors.claim_of_sale(sale, number)
+                if claim.status == ClaimStatus.PENDING_PAYMENT_DATA and on_death:
+                    messages.success(request, "Dados recebidos. Informe agora a próxima pessoa.")
+                    return HttpResponseRedirect(request.path)
                 messages.success(request, "Dados de pagamento recebidos. Obrigado!")
                 return HttpResponseRedirect(_claim_url(number))
     else:
-        form = HostedPaymentDetailsForm(
-            initial=PaymentDetailsForm.initial_from(claim.payment_details or link.payment_details))
+        initial = {} if on_death else _own_payment_initial(claim, link)
+        form = HostedPaymentDetailsForm(initial=initial, **who)
+    payees = selectors.payees(claim)
     return render(request, "whitelabel/payment_details.html", {
-        "brand": request.brand, "claim": claim, "form": form,
-        "coverage": coverage_label(claim.coverage.name),
+        "brand": request.brand, "claim": claim, "form": form, "on_death": on_death,
+        "coverage": coverage_label(claim.coverage.name), "payees": payees,
+        "parts_given": sum((p.share for p in payees if p.share), 0),
     })
+
+
+def _own_payment_initial(claim, link) -> dict:
+    """A living claim's form: the insured person's data as given before (by the channel
+    or on this page), else the link's defaults."""
+    insured = next((b for b in claim.beneficiaries.all() if b.kind == "segurado"), None)
+    if insured is not None and insured.payment_method:
+        return PaymentDetailsForm.initial_from({
+            "beneficiary": {"kind": insured.kind, "name": insured.name, "tax_id": insured.tax_id},
+            "payment_method": insured.payment_method})
+    return _link_payment_initial(link, on_death=False)
+
+
+def _link_payment_initial(link, on_death: bool) -> dict:
+    """The link's default payment data, only when they are the right person's: on a
+    death the channel's default (the insured's, usually) is not the heirs'."""
+    details = link.payment_details
+    if not details or on_death != (details["beneficiary"]["kind"] == "outro"):
+        return {}
+    return PaymentDetailsForm.initial_from(details)
