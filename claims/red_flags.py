@@ -137,3 +137,19 @@ def refresh_same_insured(claim) -> None:
     for other in (Claim.objects.select_related("sale").prefetch_related("payments", "beneficiaries")
                   .filter(sale__insured_cpf=claim.sale.insured_cpf).exclude(pk=claim.pk)[:50]):
         refresh(other)
+
+
+def refresh_sharing(claim, destination: str) -> None:
+    """The other claims whose payees or beneficiaries use ``destination``: the flag is
+    theirs too, now that someone else uses it."""
+    from claims.models import Beneficiary, Claim, Payment
+
+    if not destination:
+        return
+    ids = set(Payment.objects.filter(destination=destination).exclude(claim=claim)
+              .values_list("claim_id", flat=True)[:20])
+    ids |= set(Beneficiary.objects.filter(destination=destination).exclude(claim=claim)
+               .values_list("claim_id", flat=True)[:20])
+    for other in (Claim.objects.select_related("sale").prefetch_related("payments", "beneficiaries")
+                  .filter(pk__in=ids)):
+        refresh(other)

@@ -13,8 +13,10 @@ from django.utils.html import format_html
 from api_common.problem_types import ProblemError
 from claims import errors, selectors, services
 from claims.admin.actions import ACTIONS
+from claims.admin.actions.payments import proposal_facts
 from claims.admin.export import ExportView
 from claims.admin.filters import (
+    AlertsFilter,
     CoverageFilter,
     DeadlineFilter,
     OpenFilter,
@@ -48,7 +50,8 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
     list_display = ["number_and_status", "deadline", "insured", "awaiting_label", "owner_name",
                     "amount_brl", "days_open"]
     list_display_links = ["number_and_status"]
-    list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, OpenFilter, "status",
+    list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, AlertsFilter, OpenFilter,
+                   "status",
                    "sale__channel", CoverageFilter, "nature", "notified_at"]
     actions = ["reassign_selected"]
     # Searched by claims.admin.search.claim_search (every word in the folded search text);
@@ -291,6 +294,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
                         and services.team_lets_take(claim, user, team_ids(user)),
             "can_reassign": is_open and user.has_perm("claims.assign_claim"),
             "proposal": proposal,
+            "proposal_facts": proposal_facts(claim, proposal) if proposal else [],
             "proposal_stale": proposal is not None and proposal.claim_version != claim.version,
             "can_decide_proposal": proposal is not None and user.has_perm("claims.approve_proposal")
                                    and proposal.proposed_by_id != user.pk,

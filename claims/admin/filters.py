@@ -51,6 +51,21 @@ class RequirementCoverageFilter(CoverageFilter):
     field = "coverage_name"
 
 
+class AlertsFilter(admin.SimpleListFilter):
+    """Claims with red flags (claims.red_flags), from the flag the services keep."""
+
+    title = "alertas"
+    parameter_name = "alertas"
+
+    def lookups(self, request, model_admin):
+        return [("sim", "Com alertas"), ("nao", "Sem alertas")]
+
+    def queryset(self, request, queryset):
+        if self.value() in ("sim", "nao"):
+            return queryset.filter(has_alerts=self.value() == "sim")
+        return queryset
+
+
 class OpenFilter(admin.SimpleListFilter):
     title = "situação"
     parameter_name = "situacao"

@@ -180,6 +180,7 @@ def supply_payment_details(*, channel, number: str, payment_details: dict, actor
     record(claim, action=action, from_status=from_status, actor=actor,
            note=_informed_note(beneficiary, method), changed=("status",))
     red_flags.refresh(claim)
+    red_flags.refresh_sharing(claim, beneficiary.destination)
     return claim
 
 
@@ -205,6 +206,7 @@ def save_beneficiary(*, claim_id, user, details: dict, expected_version: int | N
     record(claim, action=action, from_status=from_status, actor=actor_for(user), user=user,
            note=_informed_note(beneficiary, details.get("payment_method")), changed=("status",))
     red_flags.refresh(claim)
+    red_flags.refresh_sharing(claim, beneficiary.destination)
     return beneficiary
 
 

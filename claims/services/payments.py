@@ -103,6 +103,7 @@ def register_payment(
                 f"({_whose(beneficiary, payee)}).{approved} {note}".strip(),
            proposed_by=proposed_by)
     red_flags.refresh(claim)
+    red_flags.refresh_sharing(claim, payment.destination)
     return payment
 
 

@@ -8,8 +8,14 @@ import pytest
 from claims import roles
 from claims import errors, services
 from claims.models import ClaimHistory, Payment
-from claims.serializers import PaymentDetailsSerializer
-from tests.support.lifecycle import VALID_PIX, act, claim_under_review, logged_in, staff
+from tests.support.lifecycle import (
+    HEIR_DETAILS,
+    act,
+    claim_under_review,
+    logged_in,
+    paying,
+    staff,
+)
 from tests.support.concurrency import postgres_only, run_together
 from tests.support.api import client_for
 from tests.support.factories import CoverageFactory, SaleFactory, make_channel
@@ -51,10 +57,11 @@ def test_two_payments_from_the_same_page_cannot_both_pass(world):
     claim = claim_under_review(api, sale)  # valor 50.000,00
     act(first, claim, "aprovar-documentacao")
     claim.refresh_from_db()
+    form = paying(claim, "30.000,00")
 
     responses = run_together([
         lambda c=c: c.post(f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/",
-                           {"version": claim.version, "amount": "30.000,00", **VALID_PIX})
+                           {"version": claim.version, **form})
         for c in (first, second)
     ])
 
@@ -65,28 +72,25 @@ def test_two_payments_from_the_same_page_cannot_both_pass(world):
                                                     ).content.decode()
 
 
-def test_the_remaining_value_holds_under_the_lock_for_callers_without_a_version(world):
+def test_two_analysts_paying_one_share_at_once_one_is_refused(world):
+    """No version to compare (a caller that did not read the claim first): the share's
+    amount left holds under the claim's lock."""
     api, sale, (first, second) = world
-    claim = claim_under_review(api, sale)
+    claim = claim_under_review(api, sale, **{"detalhes-pagamento": HEIR_DETAILS})
     services.approve_documents(claim_id=claim.pk, user=first.user)
-    details = PaymentDetailsSerializer(data={
-        "beneficiario": {"tipo": "outro", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
-        "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
-    })
-    assert details.is_valid(), details.errors
+    heir = claim.beneficiaries.get()
 
     def pay(client):
         try:
-            services.register_payment(claim_id=claim.pk, user=client.user,
-                                      amount=Decimal("30000.00"),
-                                      payment_details=details.validated_data)
+            services.register_payment(claim_id=claim.pk, beneficiary_id=heir.pk,
+                                      user=client.user, amount=Decimal("30000.00"))
             return "paid"
         except errors.PaymentNotAllowed as refusal:
             return refusal.detail
 
     results = run_together([lambda: pay(first), lambda: pay(second)])
 
-    assert sorted(results)[0] == "O pagamento de R$ 30.000,00 passa do valor restante do " \
-                                 "sinistro (R$ 20.000,00)."
-    assert sorted(results)[1] == "paid"
+    assert sorted(results) == [
+        "A Maria da Silva cabem R$ 50.000,00; já registrado R$ 30.000,00; resta R$ 20.000,00: "
+        "o pagamento de R$ 30.000,00 passa disso.", "paid"]
     assert Payment.objects.get().amount == Decimal("30000.00")
