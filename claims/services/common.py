@@ -36,6 +36,7 @@ from claims.regulatory_clock import (
     suspensions_allowed_for,
 )
 from claims.selectors import DETAILS
+from claims.services.answered_tasks import close_answered_tasks
 from claims.workflow import (
     NON_CONSUMING_STATUSES,
     OPEN_STATUSES,
@@ -210,6 +211,7 @@ def record(
     claim.version += 1
     claim.save(update_fields=[*changed, "version", *clock_fields, *decision_fields, "awaiting",
                               "updated_at"])
+    close_answered_tasks(claim, action)
     return event
 
 

@@ -19,10 +19,9 @@ from claims import errors
 from claims.formatting import person
 from claims.models import Claim, DocumentRequest, Task, TeamMember
 from claims.regulatory_clock import ClockKind
+from claims.services.answered_tasks import SWEEP_ACTOR, close_if_answered
 from claims.services.common import require_permission, works_on_claims, write_timeline_entry
 from claims.workflow import OPEN_STATUSES, ClaimStatus, TimelineEntry
-
-SWEEP_ACTOR = "sistema:tarefas"
 
 
 def _check_owner(owner) -> None:
@@ -151,38 +150,15 @@ def _decide_by_deadline(now: dt.datetime) -> int:
 
 
 def _close_moot_tasks(now: dt.datetime) -> int:
-    """Automatic tasks whose reason is gone: documents no longer pending, a decision
-    taken (the clock it was made for ended or changed), a closed claim."""
+    """Automatic tasks whose reason is gone (claims.services.answered_tasks): the
+    services close them as they answer them; this catches what time changed alone."""
     moot = Task.objects.select_related("claim").filter(status=Task.Status.OPEN).exclude(
         kind=Task.Kind.MANUAL)
     closed = 0
     for task in moot:
-        claim = task.claim
-        if claim.status in OPEN_STATUSES and (
-                (task.kind == Task.Kind.CHASE_DOCUMENTS
-                 and claim.status == ClaimStatus.PENDING_DOCUMENTS)
-                or (task.kind in CLOCK_TASKS and _still_due(task, claim))):
-            continue
         with transaction.atomic():
-            if Task.objects.filter(pk=task.pk, status=Task.Status.OPEN).update(
-                    status=Task.Status.DONE, closed_at=now):
-                write_timeline_entry(claim, entry=TimelineEntry.TASK_DONE, user=None,
-                                     actor=SWEEP_ACTOR,
-                                     note=f"{task.subject}: concluída automaticamente "
-                                          "(o motivo da tarefa não existe mais).")
-                closed += 1
+            closed += close_if_answered(task, task.claim, at=now)
     return closed
-
-
-# The clock each deadline task was made for.
-CLOCK_TASKS = {Task.Kind.DECIDE_BY: ClockKind.DECISION, Task.Kind.PAY_BY: ClockKind.PAYMENT}
-
-
-def _still_due(task: Task, claim: Claim) -> bool:
-    """The same clock still runs towards the same day."""
-    return (claim.clock_kind == CLOCK_TASKS[task.kind] and not claim.clock_paused
-            and claim.clock_deadline is not None
-            and timezone.localdate(claim.clock_deadline) == task.due_on)
 
 
 def _escalate_overdue(now: dt.datetime) -> int:

@@ -3,13 +3,14 @@ DOCUMENT_REMINDER_DAYS, a deadline 5 days away); overdue ones escalate to the te
 supervisors once; completing or cancelling writes the timeline."""
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 
 from claims import errors, services
 from claims.models import ClaimHistory, Task
-from tests.support.lifecycle import open_claim, page_messages
+from tests.support.lifecycle import HEIR_DETAILS, open_claim, page_messages, send_document
 from tests.support.factories import DocumentRequirementFactory
 
 
@@ -87,7 +88,45 @@ def test_a_deadline_five_days_away_makes_a_decide_by_task_closed_once_decided(ap
     assert task.subject == f"Decidir até {deadline:%d/%m}" and task.due_on == deadline
 
     services.approve_documents(claim_id=claim.pk, user=team.people["ana"].user)
-    assert services.workbench_sweep(now=five_days_before).closed == 1
+
+    # Closed by the decision itself, not by the next sweep.
+    task.refresh_from_db()
+    assert task.status == "concluida"
+    assert services.workbench_sweep(now=five_days_before).closed == 0
+    row = claim.history.get(action="tarefa-concluida")
+    assert row.note == f"Decidir até {deadline:%d/%m}: concluída automaticamente (a cobertura foi decidida)."
+    assert task not in services.escalated_tasks_for(team.people["sergio"].user)
+
+
+def test_a_chase_task_closes_when_the_documents_arrive(api, sale, team, pending_documents, settings):
+    claim = open_claim(api, sale)
+    services.workbench_sweep(now=timezone.now() + dt.timedelta(days=settings.DOCUMENT_REMINDER_DAYS + 1))
+    task = Task.objects.get(kind="cobrar-documentos")
+
+    for doc_type in sorted({r.doc_type for r in claim.document_requests.all()}):
+        send_document(api, claim, doc_type)
+
+    task.refresh_from_db()
+    assert task.status == "concluida"
+    assert "os documentos chegaram" in claim.history.get(action="tarefa-concluida").note
+
+
+def test_a_pay_by_task_closes_when_every_share_is_paid_or_held(api, sale, team):
+    claim = open_claim(api, sale, **{"detalhes-pagamento": HEIR_DETAILS})
+    ana = team.people["ana"].user
+    services.approve_documents(claim_id=claim.pk, user=ana)
+    claim.refresh_from_db()
+    services.workbench_sweep(now=claim.clock_deadline - dt.timedelta(days=1))
+    task = Task.objects.get(kind="pagar")
+    heir = claim.beneficiaries.get()
+
+    services.register_payment(claim_id=claim.pk, beneficiary_id=heir.pk, user=ana,
+                              amount=Decimal("20000.00"))
+    task.refresh_from_db()
+    assert task.status == "aberta"  # R$ 30.000,00 still to pay
+    services.hold_share(claim_id=claim.pk, beneficiary_id=heir.pk, user=ana,
+                        reason="Herdeira pediu depósito judicial do restante.")
+
     task.refresh_from_db()
     assert task.status == "concluida"
 
