@@ -78,6 +78,8 @@ HISTORY_LABELS = {
     "solicitar-documentos": "Documentos solicitados",
     "solicitar-dados-de-pagamento": "Dados de pagamento solicitados",
     "informar-dados-de-pagamento": "Dados de pagamento informados",
+    "informar-beneficiario": "Beneficiário informado",
+    "reter-participacao": "Participação retida",
     "atualizar-saldo-devedor": "Saldo devedor atualizado",
     "ajustar-reserva": "Reserva ajustada",
     "registrar-pagamento": "Pagamento registrado",

@@ -90,3 +90,22 @@ def test_a_moment_at_local_midnight_reads_as_a_date(settings, moment, words):
     settings.TIME_ZONE = "America/Sao_Paulo"
 
     assert local_moment(moment) == words
+
+
+def test_every_move_and_timeline_entry_reads_in_words_never_as_its_code():
+    from claims.formatting import history_label
+    from claims.workflow import Action, TimelineEntry
+
+    for action in [*Action.values, *TimelineEntry.values]:
+        assert history_label(action) != action, action
+
+
+def test_percent_and_masked_destinations_read_as_people_write_them():
+    from decimal import Decimal
+
+    from claims.formatting import masked_destination, percent
+
+    assert (percent(Decimal("50.00")), percent(Decimal("33.33")), percent(None)) == (
+        "50%", "33,33%", "—")
+    assert masked_destination("pix:maria@example.com") == "A chave PIX ma***@example.com"
+    assert masked_destination("pix:+5511912345678") == "A chave PIX +55 (11) 9****-5678"

@@ -1,7 +1,8 @@
 """An analyst and a supervisor work one claim end to end in a real browser (Chromium,
 driven by Playwright), against a live server: log in, find the claim, approve its
-documents, register a payment, log out; the supervisor settles it and finalizes the
-claim; the channel then reads the result over the API.
+documents, record the heir, pay part of her share, log out; the supervisor settles
+it, holds the rest of the share and finalizes the claim; the channel then reads the
+result over the API.
 
 Only what a person sees is asserted: messages, the status badge, labels in
 Portuguese, money as ``R$ 1.500,00``. CI installs Debian's ``chromium`` (``.ci/run``);
@@ -92,18 +93,30 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
                 expect(page.locator(".messagelist")).to_contain_text("Documentação aprovada.")
                 expect(status_badge(page)).to_have_text("Em regulação")
 
-                open_action(page, "Registrar pagamento")
+                # A death: the heir comes from the documents, with her bank data.
+                page.locator("nav.claim-actions").get_by_role(
+                    "link", name="Registrar beneficiário", exact=True).click()
+                page.get_by_label("Nome do beneficiário").fill("Maria da Silva")
+                page.get_by_label("CPF ou CNPJ do beneficiário").fill("529.982.247-25")
+                page.get_by_label("Parentesco").select_option(label="Cônjuge")
+                page.get_by_label("Método de pagamento").select_option(label="PIX")
+                page.get_by_label("Chave PIX").fill("(11) 91234-5678")
+                _confirm(page, "Registrar beneficiário")
+                heirs = page.locator("section[aria-labelledby=beneficiarios] tbody tr")
+                expect(heirs).to_contain_text("Maria da Silva")
+                expect(heirs).to_contain_text("Cônjuge")
+                expect(heirs).to_contain_text("100%")
+                expect(heirs).to_contain_text("PIX, chave +5511912345678")
+
+                heirs.get_by_role("link", name="Pagar").click()
                 expect(page.locator(".claim-line")).to_contain_text("restante R$ 50.000,00")
                 expect(page.locator(".help-box").first).to_contain_text(
                     "Valor restante do sinistro: R$ 50.000,00")
                 amount = page.get_by_label("Valor (R$)")
-                expect(amount).to_have_value("50.000,00")  # the remaining amount, localized
+                expect(amount).to_have_value("50.000,00")  # her share, localized
+                expect(page.get_by_label("Nome do favorecido")).to_have_value("Maria da Silva")
+                expect(page.get_by_label("Chave PIX")).to_have_value("+5511912345678")
                 amount.fill("1.500,00")
-                page.get_by_label("Tipo de beneficiário").select_option(label="Segurado")
-                page.get_by_label("Nome do beneficiário").fill("Maria da Silva")
-                page.get_by_label("CPF ou CNPJ do beneficiário").fill("52998224725")
-                page.get_by_label("Método de pagamento").select_option(label="PIX")
-                page.get_by_label("Chave PIX").fill("maria@example.com")
                 _confirm(page, "Registrar pagamento")
                 expect(page.locator(".messagelist")).to_contain_text(
                     "Pagamento de R$ 1.500,00 para Maria da Silva registrado.")
@@ -121,12 +134,13 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
                 timeline = page.locator("section[aria-labelledby=linha-do-tempo]")
                 expect(timeline.get_by_role("heading", name="Linha do tempo")).to_be_visible()
                 entries = timeline.locator("ol.timeline > li")
-                # Newest first: payment, approval, documents complete, opening.
+                # Newest first: payment, the heir, approval, documents complete, opening.
                 expect(entries.nth(0)).to_contain_text("Pagamento registrado por Ana Souza")
                 expect(entries.nth(0)).to_contain_text("Pagamento registrado")
-                expect(entries.nth(1)).to_contain_text("Documentação aprovada por Ana Souza")
-                expect(entries.nth(1)).to_contain_text("Documentação em análise → Em regulação")
-                expect(entries.nth(1)).to_contain_text("Certidão e documento conferidos.")
+                expect(entries.nth(1)).to_contain_text("Beneficiário informado por Ana Souza")
+                expect(entries.nth(2)).to_contain_text("Documentação aprovada por Ana Souza")
+                expect(entries.nth(2)).to_contain_text("Documentação em análise → Em regulação")
+                expect(entries.nth(2)).to_contain_text("Certidão e documento conferidos.")
                 # An analyst may not settle: no such button for her.
                 expect(page.locator("nav.claim-actions")).not_to_contain_text("Liquidar pagamento")
                 log_out(page)
@@ -150,13 +164,20 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
                 expect(payments).to_contain_text("E2E-PIX-0001")
                 expect(payments).to_contain_text(today.strftime("%d/%m/%Y"))
 
+                # The rest of her share was agreed to a court deposit: held, with why.
+                heirs.get_by_role("link", name="Reter").click()
+                page.get_by_label("Motivo da retenção").fill("Acordo: restante em depósito judicial.")
+                _confirm(page, "Reter participação")
+                expect(heirs).to_contain_text("Participação retida")
+
                 open_action(page, "Finalizar")
                 _confirm(page, "Finalizar")
                 expect(page.locator(".messagelist")).to_contain_text("Sinistro finalizado.")
                 expect(status_badge(page)).to_have_text("Finalizado")
                 expect(entries.nth(0)).to_contain_text("Sinistro finalizado por Sérgio Lima")
                 expect(entries.nth(0)).to_contain_text("Pago R$ 1.500,00. Reserva liberada: R$ 48.500,00.")
-                expect(entries.nth(1)).to_contain_text("Pagamento liquidado por Sérgio Lima")
+                expect(entries.nth(1)).to_contain_text("Participação retida por Sérgio Lima")
+                expect(entries.nth(2)).to_contain_text("Pagamento liquidado por Sérgio Lima")
                 expect(summary).to_contain_text("R$ 1.500,00")  # the value is what was paid
                 log_out(page)
                 assert refused == []

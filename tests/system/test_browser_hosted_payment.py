@@ -23,7 +23,7 @@ from tests.support.browser import (
 from tests.support.factories import ClaimFactory
 
 KEY = "Chave PIX"
-BANK = "Número do banco"
+BANK = "Banco"
 BOLETO = "Números do boleto"
 BRCODE = "Código PIX copia e cola"
 
@@ -46,7 +46,8 @@ def payment_page(live_server, channel, sale, claim, tmp_path, **context):
             with screenshot_on_failure(page, tmp_path):
                 page.goto(link)
                 page.get_by_role("button", name="Continuar").click()
-                expect(page.get_by_role("heading", name=re.compile(r"^Olá, "))).to_be_visible()
+                # A death was reported: the home page names the insured, greets nobody.
+                expect(page.get_by_role("heading", name=re.compile(r"^Seguro de "))).to_be_visible()
                 page.goto(page.url.replace(
                     "/segurado/", f"/segurado/sinistros/{claim.number}/dados-pagamento"))
                 expect(page.get_by_role("heading", name="Dados de pagamento")).to_be_visible()
@@ -77,24 +78,23 @@ def test_the_payment_section_shows_only_the_chosen_methods_fields(
         assert _shown(page) == {KEY, BANK}
         visit.check("dados-pagamento-pix")
 
-        page.get_by_label("O próprio segurado").check()
-        page.get_by_label("Nome completo de quem recebe").fill("Maria da Silva")
-        page.get_by_label(re.compile("^CPF de quem recebe")).fill("529.982.247-25")
-        page.get_by_role("button", name="Enviar dados de pagamento").click()
+        page.get_by_label("Nome completo do beneficiário ou herdeiro").fill("Maria da Silva")
+        page.get_by_label(re.compile("^CPF do beneficiário")).fill("529.982.247-25")
+        page.get_by_role("button", name="Enviar os dados desta pessoa").click()
         expect(page.locator("#id_pix_chave_error")).to_have_text(
             "Informe a chave PIX ou os dados da conta.")
         assert _shown(page) == {KEY, BANK}  # the choice survives the round trip
         visit.check("dados-pagamento-erro")
 
         page.get_by_label(KEY).fill("maria@example.com")
-        page.get_by_role("button", name="Enviar dados de pagamento").click()
+        page.get_by_role("button", name="Enviar os dados desta pessoa").click()
         expect(page.get_by_role("status").first).to_contain_text(
             "Dados de pagamento recebidos")
         assert visit.csp_refusals == []
     claim.refresh_from_db()
     assert claim.status == ClaimStatus.UNDER_REGULATION
-    assert claim.payment_details["payment_method"] == {"method": "pix",
-                                                       "pix": {"key": "maria@example.com"}}
+    assert claim.beneficiaries.get().payment_method == {"method": "pix",
+                                                        "pix": {"key": "maria@example.com"}}
 
 
 @needs_chromium
