@@ -51,6 +51,7 @@ docs: $(RUNTIME_STAMP)
 screenshots: $(STAMP)
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_hosted_pages.py -k local
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_workbench.py -k seeded
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_beneficiaries.py
 
 migrate: export DJANGO_DEBUG ?= true
 migrate: $(RUNTIME_STAMP)
