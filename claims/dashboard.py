@@ -55,7 +55,8 @@ class Dashboard:
     show_mine: bool = True
     load: list[dict] = field(default_factory=list)
     channel_medians: list[tuple[str, float | None, int]] = field(default_factory=list)
-    proposals: list[Proposal] = field(default_factory=list)
+    proposals: list[Proposal] = field(default_factory=list)  # the 10 oldest pending
+    proposals_total: int = 0
     escalated: list[Task] = field(default_factory=list)
 
 
@@ -107,8 +108,11 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
         # The supervisor's teams, or everyone's claims when they lead no team.
         board.load = _load(team_rows if team_rows is not None else _counted_by(
             "owner_id", Q(status__in=OPEN_STATUSES, owner__isnull=False), today))
-        board.proposals = list(Proposal.objects.select_related("claim", "proposed_by").filter(
-            status=Proposal.Status.PENDING).order_by("proposed_at")[:10])
+        pending = Proposal.objects.filter(status=Proposal.Status.PENDING)
+        board.proposals = list(pending.select_related("claim", "proposed_by")
+                               .order_by("proposed_at", "id")[:10])
+        board.proposals_total = (len(board.proposals) if len(board.proposals) < 10
+                                 else pending.count())
         board.escalated = list(escalated_tasks_for(user).select_related("claim", "owner")
                                .order_by("due_on", "id")[:10])
     return board

@@ -142,6 +142,16 @@ class Limits:
     lmg_used: Decimal
     lmi: Decimal
     lmi_used: Decimal
+    # What this claim itself holds of both (its value; nothing once denied).
+    this_claim: Decimal = ZERO
+
+    @property
+    def lmg_used_by_others(self) -> Decimal:
+        return self.lmg_used - self.this_claim
+
+    @property
+    def lmi_used_by_others(self) -> Decimal:
+        return self.lmi_used - self.this_claim
 
     @property
     def lmg_left(self) -> Decimal:
@@ -166,6 +176,7 @@ def limits_of(claim: Claim) -> Limits:
     return Limits(
         lmg=claim.sale.max_guarantee, lmg_used=totals["sale"],
         lmi=claim.coverage.max_indemnity, lmi_used=totals["coverage"],
+        this_claim=ZERO if claim.status in NON_CONSUMING_STATUSES else claim.amount,
     )
 
 

@@ -302,7 +302,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             "tasks": list(claim.tasks.all()),
             "today": timezone.localdate(),
             "note_form": NoteForm(),
-            "task_form": TaskForm(),
+            "task_form": TaskForm(user=user),
         }
 
 # On a closed claim nothing is awaited any more: a pending item says what became of it.

@@ -148,6 +148,12 @@ class ProposalAdmin(ReadOnlyMixin, admin.ModelAdmin):
     ordering = ["-proposed_at"]
     list_display_links = None
 
+    def get_ordering(self, request):
+        # Waiting proposals are answered in turn: the oldest first, as on the dashboard.
+        if request.GET.get("status__exact") == "pendente":
+            return ["proposed_at", "id"]
+        return super().get_ordering(request)
+
     @admin.display(description="sinistro", ordering="claim__number")
     def claim_link(self, proposal):
         return format_html('<a href="{}#proposta">{}</a>',

@@ -88,10 +88,10 @@ class WorkbenchViews:
             except ProblemError as refusal:
                 messages.error(request, refusal.detail)
             else:
-                if changed:
+                if changed.changed:
                     messages.success(request, "Responsável alterado.")
                 else:  # not a success: nothing happened
-                    messages.info(request, "O sinistro já estava com essa pessoa: nada mudou.")
+                    messages.info(request, f"Nada mudou: o sinistro {changed.skipped[0][1]}.")
             return self._back(claim_id)
         return self.reassign_page(request, form, [claim])
 
@@ -115,7 +115,12 @@ class WorkbenchViews:
             except ProblemError as refusal:
                 messages.error(request, refusal.detail)
             else:
-                messages.success(request, f"{changed} sinistro(s) reatribuído(s).")
+                messages.success(request, f"{changed.changed} sinistro(s) reatribuído(s).")
+                if changed.skipped:
+                    messages.warning(request, f"{len(changed.skipped)} sinistro(s) ficaram como "
+                                              "estavam: " + "; ".join(
+                                                  f"{number}, {why}"
+                                                  for number, why in changed.skipped) + ".")
             return None
         return self.reassign_page(request, form, claims, bulk=True)
 

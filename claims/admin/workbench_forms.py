@@ -31,9 +31,14 @@ class TaskForm(forms.Form):
     note = forms.CharField(label="Observação", required=False,
                            widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user=None, **kwargs):
+        """``user``: who reads the form; they are "Eu mesmo", not listed twice."""
         super().__init__(*args, **kwargs)
-        self.fields["owner"].queryset = assignable_people()
+        people = assignable_people()
+        if user is not None:
+            people = people.exclude(pk=user.pk)
+            self.fields["owner"].empty_label = f"Eu mesmo ({person(user)})"
+        self.fields["owner"].queryset = people
         today = timezone.localdate()
         self.fields["due_on"].initial = today
         self.fields["due_on"].widget.attrs["min"] = today.isoformat()  # the browser says so first

@@ -13,6 +13,7 @@ from claims.services.analysis import (
     request_documents,
     request_payment_data,
 )
+from claims.services.answered_tasks import fully_paid
 from claims.services.approvals import approve, needs_proposal, propose, reject
 from claims.services.assignment import (
     assignable_people,
@@ -80,6 +81,7 @@ __all__ = [
     "confirm_uploads_by_key",
     "create_channel",
     "entitlements_of",
+    "fully_paid",
     "hold_share",
     "missing_payment_data",
     "payee_of",

@@ -6,6 +6,8 @@ from whom, to whom, why) and nothing else: no event, no version bump (a form an 
 has open on the claim stays valid), nothing a channel or an insured person sees.
 """
 
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Value
@@ -126,10 +128,18 @@ def _hand_over_tasks(claim_id, *, from_user, to_user) -> None:
         owner=to_user)
 
 
+@dataclass(frozen=True)
+class Reassignment:
+    changed: int
+    # (number, why) of each claim left as it was.
+    skipped: list[tuple[str, str]]
+
+
 @transaction.atomic
-def reassign_claims(*, claim_ids, to_user, user, reason: str) -> int:
+def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
     """A supervisor gives open claims to another analyst (or to nobody: ``to_user``
-    None); returns how many changed owner. Each change is a timeline row."""
+    None); says how many changed owner and which were skipped, and why. Each change is
+    a timeline row."""
     require_permission(user, "assign_claim", "Somente supervisores de sinistros reatribuem.")
     reason = reason.strip()
     if not reason:
@@ -141,10 +151,15 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> int:
         TeamMember.objects.filter(user=to_user).order_by("team__name")
         .values_list("team_id", flat=True))
     claims = list(Claim.objects.select_for_update(of=("self",)).select_related("owner")
-                  .filter(pk__in=list(claim_ids), status__in=OPEN_STATUSES).order_by("pk"))
-    rows, now = [], timezone.now()
+                  .filter(pk__in=list(claim_ids)).order_by("number"))
+    rows, skipped, now = [], [], timezone.now()
     for claim in claims:
+        if claim.status not in OPEN_STATUSES:
+            skipped.append((claim.number, f"encerrado ({claim.get_status_display().lower()})"))
+            continue
         if claim.owner_id == (to_user.pk if to_user else None):
+            skipped.append((claim.number, f"já estava com {person(to_user)}" if to_user
+                            else "já estava sem responsável"))
             continue
         previous = claim.owner
         claim.owner = to_user
@@ -157,7 +172,7 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> int:
             to_status=claim.status, actor=actor_for(user), user=user, created_at=now,
             note=f"De {person(previous)} para {person(to_user)}. Motivo: {reason}"))
     ClaimHistory.objects.bulk_create(rows)
-    return len(rows)
+    return Reassignment(changed=len(rows), skipped=skipped)
 
 
 def assignable_people():

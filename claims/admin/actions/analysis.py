@@ -36,7 +36,18 @@ class Approve(ClaimAction):
         return "Documentação aprovada."
 
 
+def _paid_in_full(claim) -> str | None:
+    """Why asking the insured for anything no longer makes sense: everything is paid."""
+    if claim.payments.all() and services.fully_paid(claim):
+        return "a indenização já foi paga (ou retida) por inteiro"
+    return None
+
+
 class RequestDocuments(ClaimAction):
+    def why_not(self, claim, user):
+        reason = super().why_not(claim, user)
+        return _paid_in_full(claim) if reason is None and _paid_in_full(claim) else reason
+
     def form_kwargs(self, claim):
         received = [f for f in claim.shown_files if f.status == DocumentFile.Status.RECEIVED]
         pending = {r.doc_type for r in claim.document_requests.all() if r.approved_at is None}
@@ -82,6 +93,10 @@ class RequestDocuments(ClaimAction):
 
 
 class RequestPaymentData(ClaimAction):
+    def why_not(self, claim, user):
+        reason = super().why_not(claim, user)
+        return _paid_in_full(claim) if reason is None and _paid_in_full(claim) else reason
+
     def status_reason(self, claim):
         if claim.status == ClaimStatus.PENDING_PAYMENT_DATA:
             return "já solicitados: aguardando o canal"

@@ -115,7 +115,10 @@ def test_a_supervisor_reassigns_many_claims_from_the_list_with_a_reason(api, cha
         "to_user": bruno.pk, "reason": "Ana de férias."})
 
     assert "Novo responsável" in form.content.decode()
-    assert "sinistro(s) reatribuído(s)" in page_messages(sergio, done)
+    said = page_messages(sergio, done)
+    assert "2 sinistro(s) reatribuído(s)" in said
+    already = next(c for c in claims if c.owner.username == "bruno")
+    assert f"1 sinistro(s) ficaram como estavam: {already.number}, já estava com Bruno." in said
     assert set(Claim.objects.values_list("owner__username", flat=True)) == {"bruno"}
     rows = ClaimHistory.objects.filter(action="atribuir", user=sergio.user)
     assert rows.count() == 2  # one claim was already Bruno's
@@ -140,7 +143,7 @@ def test_reassigning_needs_a_choice_and_the_claims_open_tasks_follow_it(api, sal
 
     assert "Este campo é obrigatório." in unchosen.content.decode()
     again = sergio.post(url, {"to_user": "ninguem", "reason": "De novo."})
-    assert "já estava com essa pessoa: nada mudou" in page_messages(sergio, again)
+    assert "Nada mudou: o sinistro já estava sem responsável." in page_messages(sergio, again)
     assert (hers.owner, sergios.owner) == (bruno.user, sergio.user)
     claim.refresh_from_db()
     assert claim.owner is None
