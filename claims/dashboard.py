@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.db.models.functions import TruncWeek
 from django.urls import reverse
 from django.utils import timezone
@@ -19,9 +19,9 @@ from django.utils import timezone
 from claims import queues
 from claims.awaiting import Awaiting
 from claims.formatting import person
-from claims.models import Claim, Proposal, Task
+from claims.models import Claim, DocumentRequest, Proposal, Task
 from claims.services.tasks import escalated_tasks_for
-from claims.workflow import OPEN_STATUSES
+from claims.workflow import OPEN_STATUSES, ClaimStatus
 
 WEEKS = 12
 DECISION_WINDOW_DAYS = 90
@@ -57,6 +57,8 @@ class Dashboard:
     channel_medians: list[tuple[str, float | None, int]] = field(default_factory=list)
     proposals: list[Proposal] = field(default_factory=list)  # the 10 oldest pending
     proposals_total: int = 0
+    # Claims opened with no document configured for their coverage: nothing was asked.
+    no_requirements: Figure | None = None
     escalated: list[Task] = field(default_factory=list)
 
 
@@ -100,6 +102,13 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
         board.decision_days = _distribution((days, n) for _, days, n in by_channel)
     else:
         board.decision_days = _distribution(_decision_histogram(now))
+    unasked = (Claim.objects.filter(queues.queue_filter(scope, user, teams),
+                                    status=ClaimStatus.CREATED)
+               .filter(~Exists(DocumentRequest.objects.filter(claim=OuterRef("pk")))).count())
+    if unasked:
+        board.no_requirements = Figure(
+            f"sem documentos exigidos ({queues.QUEUE_LABELS[scope]})", unasked,
+            claims_url(fila=scope, documentos="nenhum"), alarm=True)
     board.show_mine = not supervisor or any(figure.count for figure in board.mine_by_awaiting)
     if not board.show_mine:
         # A supervisor who owns no open claim: no row of zeros about "my" claims.

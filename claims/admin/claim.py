@@ -22,6 +22,7 @@ from claims.admin.filters import (
     OpenFilter,
     OwnerFilter,
     QueueFilter,
+    RequirementsFilter,
     queue_shown,
 )
 from claims.admin.pagination import IdsFirstPaginator
@@ -50,8 +51,8 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
     list_display = ["number_and_status", "deadline", "insured", "awaiting_label", "owner_name",
                     "amount_brl", "days_open"]
     list_display_links = ["number_and_status"]
-    list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, AlertsFilter, OpenFilter,
-                   "status",
+    list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, AlertsFilter,
+                   RequirementsFilter, OpenFilter, "status",
                    "sale__channel", CoverageFilter, "nature", "notified_at"]
     actions = ["reassign_selected"]
     # Searched by claims.admin.search.claim_search (every word in the folded search text);

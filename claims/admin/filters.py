@@ -4,14 +4,15 @@ import datetime as dt
 
 from django.contrib import admin
 from django.db import connection
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from claims import queues
 from claims.coverages import coverage_label
-from claims.models import Coverage
+from claims.models import Coverage, DocumentRequest
 from claims.formatting import person
 from claims.services.assignment import assignable_people
-from claims.workflow import OPEN_STATUSES
+from claims.workflow import OPEN_STATUSES, ClaimStatus
 
 
 class CoverageFilter(admin.SimpleListFilter):
@@ -64,6 +65,22 @@ class AlertsFilter(admin.SimpleListFilter):
         if self.value() in ("sim", "nao"):
             return queryset.filter(has_alerts=self.value() == "sim")
         return queryset
+
+
+class RequirementsFilter(admin.SimpleListFilter):
+    """Claims opened with nothing asked: no document configured for their coverage."""
+
+    title = "documentos exigidos"
+    parameter_name = "documentos"
+
+    def lookups(self, request, model_admin):
+        return [("nenhum", "Sem documentos exigidos")]
+
+    def queryset(self, request, queryset):
+        if self.value() != "nenhum":
+            return queryset
+        return queryset.filter(status=ClaimStatus.CREATED).filter(
+            ~Exists(DocumentRequest.objects.filter(claim=OuterRef("pk"))))
 
 
 class OpenFilter(admin.SimpleListFilter):

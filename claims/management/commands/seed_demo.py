@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from claims import roles
 from claims.demo_workload import Workload, cpf_for, sale_rows
+from claims.management.commands.load_default_requirements import default_requirements
 from claims.models import AssignmentRule, Channel, Claim, DocumentRequirement, Team, TeamMember
 from claims.services import create_channel, upsert_sales
 
@@ -73,23 +74,6 @@ DEMO_SALES = [
           "39053344705", "ana@example.com", status="cancelada"),
 ]
 
-IDENTITY = ("cpf-cnpj", "Documento de identificação com CPF")
-DEMO_REQUIREMENTS = [
-    ("cobertura/morte", "", "certidao-de-obito", "Certidão de óbito"),
-    ("cobertura/morte", "", *IDENTITY),
-    ("cobertura/morte", "morte-acidental", "boletim-de-ocorrencia", "Boletim de ocorrência"),
-    ("cobertura/invalidez-permanente", "", *IDENTITY),
-    ("cobertura/invalidez-permanente", "", "laudo-medico", "Laudo médico"),
-    ("cobertura/perda-de-renda", "", *IDENTITY),
-    ("cobertura/perda-de-renda", "perda-de-renda-desemprego", "termo-de-rescisao",
-     "Termo de rescisão do contrato de trabalho"),
-    ("cobertura/perda-de-renda", "perda-de-renda-invalidez-fisica", "laudo-medico",
-     "Laudo médico"),
-    ("cobertura/perda-de-renda", "perda-de-renda-invalidez-fisica", "cnh",
-     "Carteira Nacional de Habilitação"),
-]
-
-
 class Command(BaseCommand):
     help = "Carrega dados de demonstração (canal, vendas, documentos exigidos, analista)."
 
@@ -113,10 +97,10 @@ class Command(BaseCommand):
             )
         channel = self._channel()
         upsert_sales(channel=channel, rows=DEMO_SALES)
-        for coverage, nature, doc_type, title in DEMO_REQUIREMENTS:
+        for row in default_requirements():  # the ones every deployment starts with
             DocumentRequirement.objects.update_or_create(
-                coverage_name=coverage, nature=nature, product_combo_id=None, doc_type=doc_type,
-                defaults={"title": title, "is_active": True},
+                coverage_name=row["coverage"], nature=row["nature"], product_combo_id=None,
+                doc_type=row["doc_type"], defaults={"title": row["title"], "is_active": True},
             )
         self._staff()
         self._team()
