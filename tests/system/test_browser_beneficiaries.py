@@ -12,12 +12,15 @@ README's screenshots of the hosted payment page and of the claim's "Quem recebe"
 import os
 import re
 from decimal import Decimal
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from playwright.sync_api import expect, sync_playwright
 
 from claims import roles, services
+from claims.banks import SHIPPED_TABLE
 from tests.support.browser import (
     PHONE,
     TIMEOUT_MS,
@@ -82,6 +85,8 @@ def _the_requester_gives_both_heirs(visit: Visit, link: str, number: str, insure
 def test_a_death_is_paid_to_two_heirs_one_payment_approved_by_the_supervisor(
         admin_site, tmp_path, settings, api, channel, sale):
     base = admin_site
+    # An earlier transactional test's flush empties the table the migration loaded.
+    call_command("refresh_banks", str(SHIPPED_TABLE), stdout=StringIO())
     settings.WHITELABEL_BASE_URL = base
     HostedPages.objects.create(channel=channel, display_name="Banco Azul", primary_color="#0B3D91")
     settings.PAYMENT_AUTHORITY_LIMIT = Decimal("30000.00")

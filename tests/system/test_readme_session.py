@@ -50,10 +50,14 @@ def test_the_readme_curl_session_works_as_written_and_again(live_server, setting
     assert '"status":"pendente-de-documentacao"' in out
     assert '"saldo-devedor":14000.0' in out
     # sales, open, query, balance, two upload links and their PUTs, the last query
-    assert out.count("HTTP 200") == 9
+    assert out.count("HTTP 200") == 12
     assert "PUT certidao-de-obito.pdf: HTTP 200" in out and "PUT cpf-cnpj.pdf: HTTP 200" in out
     final = json.loads(last_body(out))
     assert final["status"] == "documentacao-em-analise"
+    assert [(b["tipo"], b["nome"], b["cpf-ou-cnpj"], b["valor"]) for b in final["beneficiarios"]] == [
+        ("credor", "Banco Exemplo S.A.", "11.222.333/****-**", 14000),
+        ("outro", "Pedro da Silva", "***.654.321-**", 0),
+        ("outro", "Ana da Silva", "***.813.579-**", 0)]
     documentation = final["documentacao"]
     assert {d["tipo"] for d in documentation["documentos-recebidos"]} == {
         "certidao-de-obito", "cpf-cnpj"}
