@@ -1,0 +1,70 @@
+"""The analyst records who is paid from the documents: heirs with their shares, a
+minor through a legal representative, bank data as people type them."""
+
+import pytest
+
+from tests.support.lifecycle import act, acted, claim_under_review, form_values
+
+pytestmark = pytest.mark.usefixtures("local_media")
+
+HEIR = {"beneficiario_tipo": "outro", "beneficiario_nome": "Joana da Silva",
+        "beneficiario_cpf_ou_cnpj": "529.982.247-25", "beneficiario_parentesco": "conjuge",
+        "beneficiario_participacao": "60", "metodo_pagamento": "ted",
+        "banco": "Banco do Brasil", "agencia": "1234-5", "conta": "98765-4"}
+
+
+def in_regulation(analyst, api, sale):
+    return acted(analyst, claim_under_review(api, sale), "aprovar-documentacao")
+
+
+def test_an_heir_is_recorded_with_her_share_and_the_bank_as_typed(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+
+    acted(analyst, claim, "informar-beneficiario", HEIR)
+
+    joana = claim.beneficiaries.get()
+    assert (joana.kind, joana.tax_id, joana.relationship, joana.share) == (
+        "outro", "52998224725", "conjuge", 60)
+    assert joana.payment_method == {"method": "ted", "ted": {
+        "bank": "001", "branch": "1234", "branch_check_digit": "5", "account": "98765",
+        "account_check_digit": "4"}}
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    assert "TED, 001 Banco do Brasil S.A., agência 1234-5, conta 98765-4" in page
+    assert "informado por ana" in page.lower()
+    assert "Para pagar todos, faltam: participações que somem 100% (hoje 60%)." in page
+
+
+def test_shares_above_100_and_an_ambiguous_bank_are_said_on_their_fields(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+    acted(analyst, claim, "informar-beneficiario", HEIR)
+
+    too_much = act(analyst, claim, "informar-beneficiario", {
+        **HEIR, "beneficiario_nome": "Carlos", "beneficiario_cpf_ou_cnpj": "111.444.777-35",
+        "beneficiario_participacao": "50"})
+    ambiguous = act(analyst, claim, "informar-beneficiario", {**HEIR, "banco": "Itaú"})
+
+    assert "As participações somariam 110%. Já informado: 60% (Joana da Silva 60%)" in \
+        too_much.content.decode()
+    errors = ambiguous.context["form"].errors["banco"][0]
+    assert errors.startswith("Há ") and "ITAÚ UNIBANCO S.A." in errors and "escolha um na lista" in errors
+
+
+def test_a_minor_is_paid_through_the_legal_representative(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+    acted(analyst, claim, "informar-beneficiario", {
+        **HEIR, "beneficiario_nome": "Lucas da Silva", "beneficiario_cpf_ou_cnpj": "111.444.777-35",
+        "beneficiario_parentesco": "filho", "beneficiario_participacao": "100",
+        "beneficiario_nascimento": "2015-03-02", "representante_nome": "Joana da Silva",
+        "representante_cpf": "529.982.247-25"})
+    lucas = claim.beneficiaries.get()
+
+    form = form_values(analyst.get(
+        f"/admin/claims/claim/{claim.pk}/acoes/registrar-pagamento/?para={lucas.pk}"))
+
+    assert (lucas.representative_name, lucas.representative_tax_id) == (
+        "Joana da Silva", "52998224725")
+    assert (form["beneficiario_nome"], form["beneficiario_cpf_ou_cnpj"]) == (
+        "Joana da Silva", "529.982.247-25")
+    assert act(analyst, claim, "registrar-pagamento", form).status_code == 302
+    claim.refresh_from_db()
+    assert claim.alerts == []  # the representative is no stranger
