@@ -269,7 +269,9 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             "received": received,
             "rejected": [f for f in files if f.status == DocumentFile.Status.REJECTED],
             "payments": payments,
-            "shares": shares,
+            "people": [(share, [_document_state(item, answered) for item in requests
+                                if item.beneficiary_id == share.beneficiary.pk])
+                       for share in shares],
             "shares_total": total_share(b.beneficiary for b in shares),
             "missing_payment_data": services.missing_payment_data(
                 claim, [e.beneficiary for e in shares]) if claim.status not in CLOSED_STATUSES else [],
@@ -312,6 +314,19 @@ _CLOSED_WORDS = {
     ClaimStatus.FINALIZED: "sinistro finalizado",
     ClaimStatus.OPENING_REJECTED: "abertura rejeitada",
 }
+
+
+# One person's documents, named short in the "Quem recebe" table (the line says whose).
+PERSON_DOCUMENT_WORDS = {"identidade": "identidade", "parentesco": "parentesco",
+                         "representante": "representante legal"}
+
+
+def _document_state(item, answered: set) -> str:
+    """One person's requested document and where it stands, in a few words."""
+    what = PERSON_DOCUMENT_WORDS.get(item.doc_type.split("-")[0], item.title)
+    if item.approved_at is not None:
+        return f"{what}: aprovado"
+    return f"{what}: {'recebido, em análise' if item.pk in answered else 'pendente'}"
 
 
 def _pending_situation(claim: Claim, *, answered: bool) -> str:

@@ -56,6 +56,12 @@ class DocumentRequest(models.Model):
     )
     doc_type = models.SlugField("tipo", max_length=60, db_index=False)
     title = models.CharField("título", max_length=200)
+    # A document of one person (an heir's identity, their proof of relationship), not
+    # of the claim as a whole.
+    beneficiary = models.ForeignKey(
+        "claims.Beneficiary", on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="document_requests", verbose_name="beneficiário",
+    )
     requested_at = models.DateTimeField("solicitado em")
     note = models.TextField("observação", blank=True)
     approved_at = models.DateTimeField("aprovado em", null=True, blank=True)

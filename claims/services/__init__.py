@@ -46,6 +46,7 @@ from claims.services.opening import open_claim
 from claims.services.beneficiaries import (
     hold_share,
     missing_payment_data,
+    person_documents,
     save_beneficiary,
     supply_payment_details,
 )
@@ -85,6 +86,7 @@ __all__ = [
     "hold_share",
     "missing_payment_data",
     "payee_of",
+    "person_documents",
     "save_beneficiary",
     "deny",
     "finalize",

@@ -27,6 +27,8 @@ NOT_AN_ANALYST = "Somente analistas e supervisores de sinistros trabalham sinist
 class RequestedDocument:
     doc_type: str
     title: str
+    # Whose document, when it is one person's (claims.services.beneficiaries).
+    beneficiary_id: object = None
 
 
 @transaction.atomic
@@ -73,6 +75,10 @@ def request_documents(
     now = timezone.now()
 
     wanted = {d.doc_type: d.title for d in documents}
+    whose = {d.doc_type: d.beneficiary_id for d in documents if d.beneficiary_id}
+    if whose and claim.beneficiaries.filter(pk__in=set(whose.values())).count() != len(
+            set(whose.values())):
+        raise errors.DocumentRequestEmpty("Beneficiário não encontrado neste sinistro.")
     replaced = []
     if replace_files:
         files = DocumentFile.objects.select_for_update().filter(
@@ -95,7 +101,8 @@ def request_documents(
         claim.document_requests.filter(approved_at__isnull=True).values_list("doc_type", flat=True)
     )
     new_items = [
-        DocumentRequest(claim=claim, doc_type=doc_type, title=title, requested_at=now, note=note)
+        DocumentRequest(claim=claim, doc_type=doc_type, title=title, requested_at=now, note=note,
+                        beneficiary_id=whose.get(doc_type))
         for doc_type, title in wanted.items()
         if doc_type not in pending
     ]

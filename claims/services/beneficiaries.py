@@ -139,6 +139,28 @@ def _share(data: dict, existing: Beneficiary | None, others: list[Beneficiary]) 
     return share
 
 
+def person_documents(beneficiary: Beneficiary) -> list[tuple[str, str]]:
+    """The documents one person proves who they are with: their identity; an heir's proof
+    of relationship (marriage, birth or stable-union certificate); a legal
+    representative's identity and standing. The creditor proves nothing here: the
+    channel that sold the credit names it. Each document type is that person's own
+    (``identidade-<8 characters of their id>``), so the channel and the hosted pages
+    send each file to the right person. (type, title) pairs."""
+    if beneficiary.kind == BeneficiaryKind.CREDITOR:
+        return []
+    short, name = beneficiary.pk.hex[:8], beneficiary.name
+    documents = [(f"identidade-{short}", f"Documento de identidade de {name}")]
+    if beneficiary.kind == BeneficiaryKind.OTHER and beneficiary.relationship not in (
+            "", "sem-parentesco"):
+        documents.append((f"parentesco-{short}", f"Comprovante de parentesco de {name} "
+                          "(certidão de casamento, de nascimento ou de união estável)"))
+    if beneficiary.representative_tax_id:
+        documents.append((f"representante-{short}", "Documento e comprovante de "
+                          f"representação de {beneficiary.representative_name}, representante "
+                          f"legal de {name}"))
+    return documents
+
+
 def missing_payment_data(claim: Claim, beneficiaries: list[Beneficiary]) -> list[str]:
     """What the claim still lacks to pay everybody, in words (empty: nothing)."""
     missing = []

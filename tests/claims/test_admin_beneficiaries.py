@@ -3,7 +3,7 @@ minor through a legal representative, bank data as people type them."""
 
 import pytest
 
-from tests.support.lifecycle import act, acted, claim_under_review, form_values
+from tests.support.lifecycle import act, acted, claim_under_review, form_values, send_document
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -68,3 +68,24 @@ def test_a_minor_is_paid_through_the_legal_representative(analyst, api, sale):
     assert act(analyst, claim, "registrar-pagamento", form).status_code == 302
     claim.refresh_from_db()
     assert claim.alerts == []  # the representative is no stranger
+
+
+def test_each_heir_is_asked_for_their_own_documents(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+    acted(analyst, claim, "informar-beneficiario", HEIR)
+    joana = claim.beneficiaries.get()
+    short = joana.pk.hex[:8]
+
+    form = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/solicitar-documentos/?para={joana.pk}")
+    acted(analyst, claim, "solicitar-documentos", {"doc_types": form.context["form"].initial["doc_types"]})
+
+    pending = api.get(f"/api/v1/sinistros/{claim.number}").json()["documentacao"]["documentos-pendentes"]
+    assert [(p["tipo"], p["titulo"]) for p in pending] == [
+        (f"identidade-{short}", "Documento de identidade de Joana da Silva"),
+        (f"parentesco-{short}", "Comprovante de parentesco de Joana da Silva (certidão de "
+                                "casamento, de nascimento ou de união estável)")]
+    assert set(joana.document_requests.values_list("doc_type", flat=True)) == {
+        f"identidade-{short}", f"parentesco-{short}"}
+    send_document(api, claim, f"identidade-{short}")
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    assert "Documentos: identidade: recebido, em análise; parentesco: pendente" in page

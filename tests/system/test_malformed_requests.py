@@ -150,7 +150,9 @@ def upload_link(proxy: str) -> str:
     api = serving.demo_api(proxy)
     opened = api.post(f"{proxy}/api/v1/vendas/{serving.DEMO_SALE_MARIA}/abrir-sinistro",
                       json=serving.DEATH_OPENING, timeout=10)
-    number = opened.json()["numero-sinistro"]  # a 422 on the second call names the open one
+    # A 422 on the second call names the open one.
+    assert "numero-sinistro" in opened.json(), (opened.status_code, opened.text)
+    number = opened.json()["numero-sinistro"]
     link = api.post(f"{proxy}/api/v1/sinistros/{number}/enviar-documento", timeout=10, json={
         "nome-arquivo": "certidao.pdf", "data-envio": "2026-11-21T12:00:00-03:00",
         "tipo": "certidao-de-obito"})

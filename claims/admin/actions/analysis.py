@@ -53,8 +53,9 @@ class RequestDocuments(ClaimAction):
         pending = {r.doc_type for r in claim.document_requests.all() if r.approved_at is None}
         titles = {r.doc_type: r.title for r in claim.document_requests.all()}
         return {
-            # The claim's coverage's own documents, minus what is already pending.
-            "doc_type_choices": [(t, title) for t, title in document_types_in_use(claim.coverage.name)
+            # The claim's coverage's own documents and each person's, minus what is
+            # already pending.
+            "doc_type_choices": [(t, title) for t, (title, _) in _askable(claim).items()
                                  if t not in pending],
             "file_choices": [(str(f.pk), f"{f.file_name} ({titles.get(f.doc_type, f.doc_type)})")
                              for f in received],
@@ -79,9 +80,15 @@ class RequestDocuments(ClaimAction):
             f"NÃO suspende {clock.name}, que continua correndo.", now,
         ]
 
+    def initial(self, claim, chosen=""):
+        """From a beneficiary's line: that person's documents, ticked."""
+        return {"doc_types": [t for t, (_, whose) in _askable(claim).items()
+                              if whose is not None and str(whose) == chosen]}
+
     def run(self, claim, user, data):
-        titles = dict(document_types_in_use(claim.coverage.name))
-        documents = [services.RequestedDocument(t, titles.get(t, t)) for t in data["doc_types"]]
+        askable = _askable(claim)
+        documents = [services.RequestedDocument(t, *askable.get(t, (t, None)))
+                     for t in data["doc_types"]]
         if data.get("new_title"):
             documents.append(services.RequestedDocument(data["new_type"], data["new_title"]))
         replace = {file_id: data["replace_reason"] for file_id in data.get("replace_files", [])}
@@ -90,6 +97,16 @@ class RequestDocuments(ClaimAction):
             note=data["note"], expected_version=data["version"],
         )
         return "Documentos solicitados."
+
+
+def _askable(claim) -> dict:
+    """type -> (title, beneficiary id or None): the coverage's configured documents, then
+    each beneficiary's own (claims.services.person_documents)."""
+    askable = {t: (title, None) for t, title in document_types_in_use(claim.coverage.name)}
+    for beneficiary in claim.beneficiaries.all():
+        for doc_type, title in services.person_documents(beneficiary):
+            askable[doc_type] = (title, beneficiary.pk)
+    return askable
 
 
 class RequestPaymentData(ClaimAction):
