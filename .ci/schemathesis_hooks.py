@@ -1,7 +1,8 @@
 """Schemathesis hooks for .ci/schemathesis (loaded through schemathesis.toml).
 
 The schema states every rule a JSON Schema can state (shapes, lengths, one-of rules).
-A few rules no JSON Schema can: check digits and CRCs, "not in the future", a webhook
+A few rules no JSON Schema can: check digits and CRCs (also of a CPF typed with its
+punctuation), "not in the future" (an occurrence, a birth), a webhook
 destination this machine can reach, a pagination cursor only the server can issue, the
 demo client's credentials. For
 requests generated as *valid* (positive mode), these hooks turn such values into ones
@@ -44,6 +45,8 @@ def _cnpj(value: str) -> str:
 
 
 def _tax_id(value):
+    if isinstance(value, str):  # typed with its punctuation: the digits it stands for
+        value = validators.compact_tax_id(value)
     if isinstance(value, str) and re.fullmatch(r"[0-9]{11}", value):
         return _cpf(value)
     if isinstance(value, str) and re.fullmatch(r"[0-9A-Z]{12}[0-9]{2}", value):
@@ -88,8 +91,17 @@ def _not_in_future(value):
     return (now - dt.timedelta(days=1)).isoformat().replace("+00:00", "Z")
 
 
+def _born_in_the_past(value):
+    try:
+        day = dt.date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return value
+    return value if day <= dt.date.today() else "1980-05-17"
+
+
 FIXES = {
     "cpf-ou-cnpj": _tax_id,
+    "data-nascimento": _born_in_the_past,
     "chave": _tax_id,
     "codigo-de-barras": _boleto,
     "brcode": _brcode,

@@ -8,6 +8,7 @@ declared without ``source`` keep reading the attribute named like the Python nam
 
 import datetime as dt
 import re
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import RegexValidator
@@ -114,6 +115,25 @@ class MoneyField(serializers.DecimalField):
         kwargs.setdefault("max_digits", 14)
         kwargs.setdefault("decimal_places", 2)
         kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("coerce_to_string", False)
+        super().__init__(**kwargs)
+
+
+@extend_schema_field({
+    "type": "number",
+    "format": "double",
+    "minimum": 0.01,
+    "maximum": 100,
+    "multipleOf": 0.01,
+})
+class PercentField(serializers.DecimalField):
+    """A percent as a JSON number, 0.01 to 100 with two places, as the schema says."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_digits", 5)
+        kwargs.setdefault("decimal_places", 2)
+        kwargs.setdefault("min_value", Decimal("0.01"))
+        kwargs.setdefault("max_value", Decimal("100"))
         kwargs.setdefault("coerce_to_string", False)
         super().__init__(**kwargs)
 

@@ -8,7 +8,9 @@ python-boleto (2017) generates boletos, febraban-code 0.1.1 is a one-file early 
 pybrcode 1.1 and pixqrcode 1.1.0 only generate PIX codes, brutils 2.5 covers neither. The
 CRC16 itself is the standard library's ``binascii.crc_hqx``.
 
-phonenumbers (Google's libphonenumber) reads a PIX phone key as people type it.
+A PIX phone key is read by position, not with phonenumbers (checked: its national
+heuristics read a typed "55 50644-0042" as a number of country 55 and "90 3030-1770" as a
+carrier code, so the stored key would not be the digits the person typed).
 
 Every ``validate_*`` takes a string and raises Django's ``ValidationError`` with a short
 Portuguese message; DRF turns it into an error of the field it validates. What people
@@ -22,8 +24,6 @@ are a CPF, as the PIX directory (DICT) reads them; letter case is never changed.
 import binascii
 import re
 from collections.abc import Callable
-
-import phonenumbers
 
 from django.core.exceptions import ValidationError
 from django.core.validators import EmailValidator
@@ -125,8 +125,8 @@ def compact_pix_key(value: str) -> str:
     (``+5511912345678``); every other key comes back as sent."""
     if not _PHONE_TYPED.fullmatch(value):
         return value
-    number = phonenumbers.parse(value, "BR")
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+    digits = re.sub(r"[^0-9]", "", value)
+    return f"+{digits}" if value.startswith("+") else f"+55{digits}"
 
 
 def mask_tax_id(value: str) -> str:

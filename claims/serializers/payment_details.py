@@ -1,8 +1,6 @@
 """``detalhes-pagamento``: beneficiary and one payment method, checked by method."""
 
 
-from decimal import Decimal
-
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -18,6 +16,7 @@ from claims.serializers.common import (
 
 from api_common.serializers import (
     DigitsField,
+    PercentField,
     KebabCaseSerializer,
     PatternChecked,
 )
@@ -76,17 +75,28 @@ class BeneficiarySerializer(KebabCaseSerializer):
             "herdeiro, nas coberturas de morte."))
     nome = serializers.CharField(max_length=200, source="name")
     cpf_ou_cnpj = TaxIdField(source="tax_id")
-    participacao = serializers.DecimalField(
-        max_digits=5, decimal_places=2, min_value=Decimal("0.01"), max_value=Decimal("100"),
-        coerce_to_string=False, required=False, source="share",
+    participacao = PercentField(
+        required=False, source="share",
         help_text=(
             "Percentual do que resta depois do credor (0,01 a 100). Sem ele: 100 quando é o "
             "único beneficiário, ou o que já tinha. As participações somam no máximo 100."))
     parentesco = serializers.ChoiceField(
         choices=Relationship.choices, required=False, source="relationship",
         help_text="Relação com o segurado.")
-    data_nascimento = serializers.DateField(required=False, source="birth_date")
+    data_nascimento = serializers.DateField(
+        required=False, source="birth_date",
+        help_text="AAAA-MM-DD, de 1900 até hoje.")
     endereco = AddressSerializer(required=False, source="address")
+
+    @staticmethod
+    def openapi_rules(schema: dict, direction: str) -> None:
+        if direction != "request":
+            return
+        # The year as a shape: today's date is no schema's.
+        schema["properties"]["data-nascimento"]["pattern"] = r"^(19|20)[0-9]{2}-"
+        # The creditor has no share: it receives the outstanding balance.
+        schema["anyOf"] = [{"properties": {"tipo": {"not": {"enum": ["credor"]}}}},
+                           {"properties": {"participacao": {"not": {}}}}]
 
     def validate_data_nascimento(self, value):
         if value > timezone.localdate() or value.year < 1900:

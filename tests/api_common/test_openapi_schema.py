@@ -690,3 +690,36 @@ def test_request_strings_state_that_they_refuse_nul_and_blank_text(schema):
     # Responses state what is sent, not what is accepted.
     assert "pattern" not in resolve(schema, {"$ref": "#/components/schemas/Subscription"})[
         "properties"]["descricao"]
+
+
+@pytest.mark.parametrize("key", ["+5511912345678", "(11) 91234-5678", "11 91234-5678",
+                                 "+55 11 91234-5678", "1134567890", "(11)3456-7890"])
+def test_a_pix_phone_key_may_be_typed_as_people_type_it(schema, key):
+    body = {"beneficiario": BENEFICIARY,
+            "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": key}}}
+    [phone] = [branch["pattern"] for branch in inline_refs(
+        schema, request_schema(schema, PAYMENT_DATA, "post"))["properties"]["dados-pagamento"]
+        ["properties"]["pix"]["properties"]["chave"]["anyOf"] if branch.get("title") == "telefone"]
+
+    assert accepts(schema, PAYMENT_DATA, "post", body)
+    assert re.fullmatch(phone, key)
+    assert not re.fullmatch(phone, "(01) 91234-5678") and not re.fullmatch(phone, "11-9123-45678")
+
+
+@pytest.mark.parametrize(("beneficiary", "allowed"), [
+    ({"tipo": "outro", "participacao": 50}, True),
+    ({"tipo": "outro", "participacao": 100.01}, False),
+    ({"tipo": "outro", "participacao": 0}, False),
+    ({"tipo": "outro", "participacao": 33.333}, False),
+    ({"tipo": "credor", "participacao": 50}, False),  # the creditor takes the balance
+    ({"tipo": "outro", "data-nascimento": "2015-03-02", "parentesco": "filho",
+      "endereco": {"cep": "01310-100", "uf": "SP"}}, True),
+    ({"tipo": "outro", "data-nascimento": "1815-03-02"}, False),
+    ({"tipo": "outro", "parentesco": "primo-distante"}, False),
+])
+def test_a_beneficiarys_share_and_facts_have_their_shapes(schema, beneficiary, allowed):
+    body = {"beneficiario": {**BENEFICIARY, **beneficiary},
+            "dados-pagamento": {"metodo-pagamento": "boleto",
+                                "boleto": {"codigo-de-barras": "0" * 44}}}
+
+    assert accepts(schema, PAYMENT_DATA, "post", body) is allowed
