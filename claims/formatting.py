@@ -130,7 +130,9 @@ def actor_label(actor: str, user=None, channel=None) -> str:
         "usuario": name,
         "sistema": SYSTEM_PARTS.get(name, f"Sistema ({name.replace('-', ' ')})"),
         "operacao": f"Operação ({name})",
-        "segurado": f"Segurado ({name})",
+        # Whoever used the channel's link: the insured person, or after a death the
+        # relative who reports it.
+        "segurado": f"Páginas do segurado ({name})",
     }.get(kind, actor)
 
 

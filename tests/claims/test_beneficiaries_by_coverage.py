@@ -2,10 +2,11 @@
 with the claim), a death never does, credit life pays the creditor first."""
 
 import pytest
+from django.utils import timezone
 
 from claims import roles, services
 from claims.models import Claim
-from tests.support.lifecycle import logged_in, open_claim, staff
+from tests.support.lifecycle import acted, logged_in, open_claim, staff
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -72,3 +73,29 @@ def test_a_death_opened_with_the_insured_as_payee_is_refused_whole(api, sale):
     assert response.status_code == 422
     assert response.json()["problem-id"] == "beneficiary-not-allowed"
     assert not sale.claims.exists()  # nothing half-written
+
+
+def test_a_living_claim_is_paid_to_the_insured_and_finalized(api, sale):
+    analyst = logged_in(staff("ana", roles.ANALYST))
+    supervisor = logged_in(staff("sergio", roles.SUPERVISOR))
+    claim = open_claim(api, sale, **LIVING)
+    details(api, claim, {"tipo": "segurado", "nome": sale.insured_name,
+                         "cpf-ou-cnpj": sale.insured_cpf})
+    claim = acted(analyst, claim, "aprovar-documentacao")
+    insured = claim.beneficiaries.get()
+
+    acted(supervisor, claim, "registrar-pagamento", {
+        "beneficiary": str(insured.pk), "amount": "30.000,00",
+        "beneficiario_nome": sale.insured_name, "beneficiario_cpf_ou_cnpj": sale.insured_cpf,
+        "metodo_pagamento": "pix", "pix_chave": "maria@example.com"})
+    payment = claim.payments.get()
+    acted(supervisor, claim, "liquidar-pagamento", {
+        "payment": str(payment.pk), "transaction_id": "E-1",
+        "paid_on": timezone.localdate().isoformat()})
+    claim = acted(supervisor, claim, "finalizar")
+
+    body = api.get(f"/api/v1/sinistros/{claim.number}").json()
+    assert body["status"] == "finalizado"
+    assert [(b["tipo"], b["valor"], b["valor-pago"]) for b in body["beneficiarios"]] == [
+        ("segurado", 30000, 30000)]
+    assert body["pagamentos"][0]["beneficiario"]["tipo"] == "segurado"
