@@ -61,6 +61,8 @@ def inform_beneficiary(claim: Claim, details: dict, *, actor: str,
             _replace_creditor(previous)
             others.remove(previous)
     share = None if data["kind"] == BeneficiaryKind.CREDITOR else _share(data, existing, others)
+    if existing is not None and share != existing.share:
+        _check_share_covers_payments(claim, existing, share, others)
     beneficiary = existing or Beneficiary(claim=claim, tax_id=data["tax_id"])
     beneficiary.kind = data["kind"]
     beneficiary.name = data["name"]
@@ -109,6 +111,25 @@ def _check_kind(claim: Claim, data: dict, existing: Beneficiary | None) -> None:
         raise errors.BeneficiaryNotAllowed(
             f"{existing.name} já recebeu pagamentos como "
             f"{existing.get_kind_display().lower()}: o tipo não muda.")
+
+
+def _check_share_covers_payments(claim: Claim, existing: Beneficiary, share, others) -> None:
+    """A new share never leaves someone paid more than it gives them."""
+    payments = list(claim.payments.all())
+    if not any(p.beneficiary_id == existing.pk for p in payments):
+        return
+    current = existing.share
+    existing.share = share
+    try:
+        mine = next(e for e in entitlements(
+            amount=claim.amount, outstanding_balance=claim.outstanding_balance,
+            beneficiaries=[*others, existing], payments=payments) if e.beneficiary is existing)
+    finally:
+        existing.share = current
+    if mine.paid > mine.due:
+        raise errors.SharesAboveWhole(
+            f"{existing.name} já recebeu {brl(mine.paid)}; com {percent(share)} lhe caberiam "
+            f"{brl(mine.due)}. Uma participação não fica abaixo do que já foi pago.")
 
 
 def _replace_creditor(previous: Beneficiary) -> None:

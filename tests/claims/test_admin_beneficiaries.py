@@ -89,3 +89,20 @@ def test_each_heir_is_asked_for_their_own_documents(analyst, api, sale):
     send_document(api, claim, f"identidade-{short}")
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
     assert "Documentos: identidade: recebido, em análise; parentesco: pendente" in page
+
+
+def test_a_share_never_drops_below_what_was_paid(analyst, supervisor, api, sale):
+    claim = in_regulation(analyst, api, sale)
+    acted(analyst, claim, "informar-beneficiario", {**HEIR, "beneficiario_participacao": "100"})
+    joana = claim.beneficiaries.get()
+    acted(supervisor, claim, "registrar-pagamento", {
+        "beneficiary": str(joana.pk), "amount": "40.000,00", **{
+            k: HEIR[k] for k in ("beneficiario_nome", "beneficiario_cpf_ou_cnpj",
+                                 "metodo_pagamento", "banco", "agencia", "conta")}})
+
+    response = act(analyst, claim, "informar-beneficiario", {**HEIR, "beneficiario_participacao": "50"})
+
+    assert ("Joana da Silva já recebeu R$ 40.000,00; com 50% lhe caberiam R$ 25.000,00."
+            in response.content.decode())
+    joana.refresh_from_db()
+    assert joana.share == 100
