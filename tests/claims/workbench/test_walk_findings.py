@@ -72,3 +72,30 @@ def test_proposals_awaiting_show_their_total_oldest_first(api, channel, team):
     assert "Propostas aguardando aprovação</a> <span class=\"total\">(2)</span>" in board
     assert board.index(numbers[0]) < board.index(numbers[1])
     assert listing.index(numbers[0]) < listing.index(numbers[1])
+
+
+def test_a_claim_opened_with_nothing_asked_is_said_on_the_dashboard_and_its_page(api, sale, team):
+    claim = open_claim(api, sale, cobertura="cobertura/invalidez-permanente", natureza=None)
+    ana = team.people["ana"]
+
+    board = ana.get("/admin/").content.decode()
+    listed = ana.get("/admin/claims/claim/?fila=meus&documentos=nenhum").content.decode()
+    page = page_of(ana, claim)
+
+    assert "<strong>1</strong> sinistro(s) sem documentos exigidos (Meus sinistros)" in board
+    assert claim.number in listed
+    assert "Nenhum documento foi exigido na abertura" in page
+
+
+def test_asking_for_payment_data_tells_the_channel_what_is_missing(api, sale, team):
+    from claims.models import Event
+
+    claim = claim_under_review(api, sale, **{"saldo-devedor": 8000,
+                                             "detalhes-pagamento": HEIR_DETAILS})
+    services.approve_documents(claim_id=claim.pk, user=team.people["ana"].user,
+                               request_payment_data=True)
+
+    event = Event.objects.filter(claim=claim, name="sinistro-pendente-de-dados-de-pagamento").get()
+    assert event.details["dados-faltantes"] == ["o credor (tipo credor) e seus dados de pagamento"]
+    assert "Faltam: o credor (tipo credor) e seus dados de pagamento." in page_of(
+        team.people["ana"], claim)
