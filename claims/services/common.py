@@ -2,8 +2,10 @@
 recording, permissions and the LMI/LMG arithmetic.
 
 Lock order, everywhere: a document file row (upload checks only), then the sale row,
-then the claim row, then payment and proposal rows. Two services that follow it never
-deadlock.
+then the claim row, then its beneficiary rows, then payment and proposal rows. Two
+services that follow it never deadlock. Red flags (claims.red_flags) write other claims'
+``alerts`` without their locks: a flag is information, and the next change of that
+claim recomputes its own.
 """
 
 import contextlib
