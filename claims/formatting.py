@@ -80,6 +80,7 @@ HISTORY_LABELS = {
     "informar-dados-de-pagamento": "Dados de pagamento informados",
     "informar-beneficiario": "Beneficiário informado",
     "reter-participacao": "Participação retida",
+    "remover-beneficiario": "Beneficiário removido",
     "atualizar-saldo-devedor": "Saldo devedor atualizado",
     "ajustar-reserva": "Reserva ajustada",
     "registrar-pagamento": "Pagamento registrado",

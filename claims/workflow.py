@@ -61,6 +61,7 @@ class Action(models.TextChoices):
     SUPPLY_PAYMENT_DATA = "informar-dados-de-pagamento", "Dados de pagamento informados"
     INFORM_BENEFICIARY = "informar-beneficiario", "Beneficiário informado"
     HOLD_SHARE = "reter-participacao", "Reter participação"
+    REMOVE_BENEFICIARY = "remover-beneficiario", "Remover beneficiário"
     UPDATE_BALANCE = "atualizar-saldo-devedor", "Atualização do saldo devedor"
     ADJUST_RESERVE = "ajustar-reserva", "Ajustar reserva"
     REGISTER_PAYMENT = "registrar-pagamento", "Registrar pagamento"
@@ -130,6 +131,8 @@ WORKFLOW: dict[Action, Move] = {
     Action.INFORM_BENEFICIARY: Move(OPEN_STATUSES, (), None),
     # A share kept back (a minor's share to a judicial deposit, an heir not found).
     Action.HOLD_SHARE: Move(OPEN_STATUSES, (), None),
+    # Someone named by mistake (a wrong CPF), while nothing was paid to them.
+    Action.REMOVE_BENEFICIARY: Move(OPEN_STATUSES, (), None),
     # The channel's balance update may change the reserve but never the stage.
     Action.UPDATE_BALANCE: Move(OPEN_STATUSES, (), EventName.RESERVE_ADJUSTED),
     Action.ADJUST_RESERVE: Move(

@@ -32,6 +32,7 @@ TIMELINE_WORDS = {
     Action.INFORM_BENEFICIARY: "Beneficiário informado",
     # Who is held back and why stays between the insurer and that person.
     Action.HOLD_SHARE: None,
+    Action.REMOVE_BENEFICIARY: "Beneficiário removido",
     Action.UPDATE_BALANCE: None,
     Action.ADJUST_RESERVE: None,
     Action.REGISTER_PAYMENT: "Pagamento programado",

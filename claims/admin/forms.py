@@ -224,6 +224,17 @@ class BeneficiaryForm(ActionForm, PaymentDetailsForm):
                 "representante_cpf": beneficiary.representative_tax_id}
 
 
+class RemoveBeneficiaryForm(ActionForm):
+    beneficiary = forms.ChoiceField(label="Beneficiário")
+    reason = forms.CharField(
+        label="Motivo", widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Ex.: CPF digitado errado; não é herdeiro (certidão de nascimento de outra pessoa).")
+
+    def __init__(self, *args, beneficiary_choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["beneficiary"].choices = beneficiary_choices
+
+
 class HoldShareForm(ActionForm):
     beneficiary = forms.ChoiceField(label="Participação de")
     reason = forms.CharField(

@@ -47,6 +47,7 @@ from claims.services.beneficiaries import (
     hold_share,
     missing_payment_data,
     person_documents,
+    remove_beneficiary,
     save_beneficiary,
     supply_payment_details,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "missing_payment_data",
     "payee_of",
     "person_documents",
+    "remove_beneficiary",
     "save_beneficiary",
     "deny",
     "finalize",

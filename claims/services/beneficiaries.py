@@ -254,6 +254,35 @@ def save_beneficiary(*, claim_id, user, details: dict, expected_version: int | N
 
 
 @transaction.atomic
+def remove_beneficiary(*, claim_id, beneficiary_id, user, reason: str,
+                       expected_version: int | None = None) -> Beneficiary:
+    """Take out someone named by mistake (a wrong CPF, a person who is no heir), with a
+    reason, while nothing was paid to them. Their documents asked for stay on the claim,
+    no longer tied to anyone."""
+    require_permission(user, "work_claim", "Somente analistas e supervisores removem beneficiários.")
+    reason = reason.strip()
+    if not reason:
+        raise errors.BeneficiaryNotAllowed("Diga por que o beneficiário é removido.")
+    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    beneficiary = Beneficiary.objects.select_for_update().filter(
+        pk=beneficiary_id, claim=claim).first()
+    if beneficiary is None:
+        raise errors.BeneficiaryNotAllowed("Beneficiário não encontrado neste sinistro.")
+    if beneficiary.payments.exists():
+        raise errors.BeneficiaryNotAllowed(
+            f"{beneficiary.name} já recebeu pagamentos: não sai do sinistro (retenha o "
+            "que resta da participação, se for o caso).")
+    from_status = move(claim, Action.REMOVE_BENEFICIARY)
+    note = (f"{beneficiary.get_kind_display()} {beneficiary.name} "
+            f"({mask_tax_id(beneficiary.tax_id)}) removido. Motivo: {reason}")
+    beneficiary.delete()
+    record(claim, action=Action.REMOVE_BENEFICIARY, from_status=from_status,
+           actor=actor_for(user), user=user, note=note, changed=("status",))
+    red_flags.refresh(claim)
+    return beneficiary
+
+
+@transaction.atomic
 def hold_share(*, claim_id, beneficiary_id, user, reason: str,
                expected_version: int | None = None) -> Beneficiary:
     """Hold what is left of a beneficiary's share, with a reason: it is paid no more

@@ -3,6 +3,7 @@ minor through a legal representative, bank data as people type them."""
 
 import pytest
 
+from claims import errors, services
 from tests.support.lifecycle import act, acted, claim_under_review, form_values, send_document
 
 pytestmark = pytest.mark.usefixtures("local_media")
@@ -106,3 +107,31 @@ def test_a_share_never_drops_below_what_was_paid(analyst, supervisor, api, sale)
             in response.content.decode())
     joana.refresh_from_db()
     assert joana.share == 100
+
+
+def test_someone_named_by_mistake_is_removed_with_a_reason_unless_already_paid(
+        analyst, supervisor, api, sale):
+    claim = in_regulation(analyst, api, sale)
+    acted(analyst, claim, "informar-beneficiario", {**HEIR, "beneficiario_participacao": "50"})
+    acted(analyst, claim, "informar-beneficiario", {
+        **HEIR, "beneficiario_nome": "Carlos", "beneficiario_cpf_ou_cnpj": "111.444.777-35",
+        "beneficiario_participacao": "50"})
+    joana, carlos = claim.beneficiaries.order_by("created_at")
+    acted(supervisor, claim, "registrar-pagamento", {
+        "beneficiary": str(joana.pk), "amount": "1.000,00", **{
+            k: HEIR[k] for k in ("beneficiario_nome", "beneficiario_cpf_ou_cnpj",
+                                 "metodo_pagamento", "banco", "agencia", "conta")}})
+
+    form = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/remover-beneficiario/?para={carlos.pk}")
+    acted(analyst, claim, "remover-beneficiario", {
+        "beneficiary": str(carlos.pk), "reason": "CPF de outra pessoa."})
+
+    assert list(dict(form.context["form"].fields["beneficiary"].choices)) == [str(carlos.pk)]
+    assert list(claim.beneficiaries.values_list("name", flat=True)) == ["Joana da Silva"]
+    row = claim.history.latest("id")
+    assert (row.action, row.note) == (
+        "remover-beneficiario",
+        "Beneficiário ou herdeiro Carlos (***.444.777-**) removido. Motivo: CPF de outra pessoa.")
+    with pytest.raises(errors.BeneficiaryNotAllowed, match="já recebeu pagamentos"):
+        services.remove_beneficiary(claim_id=claim.pk, beneficiary_id=joana.pk,
+                                    user=analyst.user, reason="x")

@@ -578,7 +578,7 @@ def history_steps(history, extra=None):
 
 def test_the_neutral_steps_are_the_balance_reserve_and_payment_ones():
     assert set(NEUTRAL) == {Action.SUPPLY_PAYMENT_DATA, Action.INFORM_BENEFICIARY,
-                            Action.HOLD_SHARE, Action.UPDATE_BALANCE,
+                            Action.HOLD_SHARE, Action.REMOVE_BENEFICIARY, Action.UPDATE_BALANCE,
                             Action.ADJUST_RESERVE, Action.SETTLE_PAYMENT}
     assert not set(NEUTRAL) & CLOCK_ACTIONS
 

@@ -5,7 +5,7 @@ permissions; the service decides again under the claim's lock."""
 from claims.admin import forms
 from claims.admin.actions.analysis import Approve, RequestDocuments, RequestPaymentData
 from claims.admin.actions.base import ClaimAction
-from claims.admin.actions.beneficiaries import HoldShare, SaveBeneficiary
+from claims.admin.actions.beneficiaries import HoldShare, RemoveBeneficiary, SaveBeneficiary
 from claims.admin.actions.closing import Deny, Finalize, Reopen
 from claims.admin.actions.payments import AdjustReserve, RegisterPayment, SettlePayment
 from claims.workflow import Action
@@ -20,6 +20,8 @@ ACTIONS: dict[str, ClaimAction] = {
         AdjustReserve(Action.ADJUST_RESERVE, forms.AdjustReserveForm, "work_claim"),
         RegisterPayment(Action.REGISTER_PAYMENT, forms.RegisterPaymentForm, "work_claim"),
         HoldShare(Action.HOLD_SHARE, forms.HoldShareForm, "work_claim"),
+        RemoveBeneficiary(Action.REMOVE_BENEFICIARY, forms.RemoveBeneficiaryForm, "work_claim",
+                          dangerous=True),
         SettlePayment(Action.SETTLE_PAYMENT, forms.SettlePaymentForm, "settle_payment"),
         Finalize(Action.FINALIZE, forms.FinalizeForm, "work_claim"),
         Deny(Action.DENY, forms.DenyForm, "work_claim", dangerous=True),

@@ -42,6 +42,34 @@ class SaveBeneficiary(ClaimAction):
         return f"Beneficiário {beneficiary.name} registrado."
 
 
+class RemoveBeneficiary(ClaimAction):
+    """Only people nothing was paid to: the others stay, their rest may be held."""
+
+    def why_not(self, claim, user):
+        reason = super().why_not(claim, user)
+        if reason is None and not _removable(claim):
+            return ""
+        return reason
+
+    def form_kwargs(self, claim):
+        return {"beneficiary_choices": [
+            (str(b.pk), f"{b.name} ({b.get_kind_display().lower()})") for b in _removable(claim)]}
+
+    def initial(self, claim, chosen=""):
+        return {"beneficiary": chosen} if chosen else {}
+
+    def run(self, claim, user, data):
+        removed = services.remove_beneficiary(
+            claim_id=claim.pk, beneficiary_id=data["beneficiary"], user=user,
+            reason=data["reason"], expected_version=data["version"])
+        return f"{removed.name} removido(a) de quem recebe."
+
+
+def _removable(claim):
+    paid = {p.beneficiary_id for p in claim.payments.all()}
+    return [b for b in claim.beneficiaries.all() if b.pk not in paid]
+
+
 class HoldShare(ClaimAction):
     def why_not(self, claim, user):
         reason = super().why_not(claim, user)
