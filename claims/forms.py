@@ -81,7 +81,7 @@ class PaymentDetailsForm(GroupedForm):
     metodo_pagamento = forms.ChoiceField(label="Método de pagamento", choices=PaymentMethod.choices)
     pix_chave = forms.CharField(
         label="Chave PIX", required=False, max_length=140,
-        help_text="CPF, CNPJ, e-mail, telefone +55... ou chave aleatória. "
+        help_text="CPF, CNPJ, e-mail, celular com DDD ((11) 91234-5678) ou chave aleatória. "
                   "Sem chave, use a conta bancária abaixo.",
     )
     banco = forms.CharField(label="Banco", required=False, max_length=220, widget=BankInput,
