@@ -106,7 +106,9 @@ def test_the_deadline_filters_pick_overdue_and_due_soon_claims(analyst, db):
 def test_search_finds_a_claim_by_number_cpf_name_and_sale(analyst, db):
     sale = SaleFactory(insured_name="Joana Prado", insured_cpf="11144477735")
     claim = ClaimFactory(sale=sale, coverage=CoverageFactory(sale=sale))
-    ClaimFactory()  # someone else
+    # Someone else, named so: a random name could be a Joana too.
+    other = SaleFactory(insured_name="Carlos Lima")
+    ClaimFactory(sale=other, coverage=CoverageFactory(sale=other))
 
     for term in [claim.number, "11144477735", "Joana", str(sale.pk)]:
         page = analyst.get("/admin/claims/claim/", {"q": term}).content.decode()
