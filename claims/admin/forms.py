@@ -40,6 +40,11 @@ class ApproveDocumentsForm(NoteForm):
 
 
 class RequestDocumentsForm(NoteForm):
+    note = forms.CharField(
+        label="Por que estes documentos são necessários", required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Vai na carta ao segurado: o pedido de documentos complementares precisa "
+                  "ser justificado (Lei 15.040/2024, art. 86).")
     doc_types = forms.MultipleChoiceField(
         label="Documentos", required=False, widget=forms.CheckboxSelectMultiple,
     )

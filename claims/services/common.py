@@ -38,6 +38,7 @@ from claims.regulatory_clock import (
     suspensions_allowed_for,
 )
 from claims.selectors import DETAILS
+from claims.signals import claim_moved
 from claims.services.answered_tasks import close_answered_tasks
 from claims.workflow import (
     NON_CONSUMING_STATUSES,
@@ -186,17 +187,20 @@ def record(
     event_details: dict | None = None,
     changed: tuple[str, ...] = ("status",),
     proposed_by=None,
+    subject=None,
 ) -> Event | None:
     """Save the claim's ``changed`` fields and write the history row, the outbox event
     (the move's, unless ``emit_event`` is off), the recomputed regulatory clock and
-    what the claim now awaits, all in the caller's transaction."""
+    what the claim now awaits, all in the caller's transaction. ``subject``: the row
+    the step was about (a settled payment), for ``claims.signals.claim_moved``."""
     clock_fields: tuple[str, ...] = ()
     if changes_clock(action):
         # The history before this step (one query), then this step: the clock after it.
         earlier = list(claim.history.all())
     event, entry = write_history(claim, action=action, from_status=from_status, actor=actor,
                                  user=user, note=note, emit_event=emit_event,
-                                 event_details=event_details, proposed_by=proposed_by)
+                                 event_details=event_details, proposed_by=proposed_by,
+                                 subject=subject)
     if changes_clock(action):
         set_clock(claim, [*earlier, entry])
         clock_fields = ("clock_kind", "clock_deadline", "clock_paused")
@@ -268,10 +272,11 @@ def write_timeline_entry(claim: Claim, *, entry: TimelineEntry, user, note: str 
 def write_history(
     claim: Claim, *, action: Action, from_status: str | None, actor: str, user=None,
     note: str = "", emit_event: bool = True, event_details: dict | None = None, at=None,
-    proposed_by=None,
+    proposed_by=None, subject=None,
 ) -> tuple[Event | None, ClaimHistory]:
     """The outbox event (when the move has one and ``emit_event``) and the history row;
-    ``at`` is the history row's time (now by default)."""
+    ``at`` is the history row's time (now by default). Then ``claim_moved`` is sent, in
+    the same transaction (see claims.signals)."""
     event = None
     if emit_event and WORKFLOW[action].event is not None:
         event = Event.objects.create(
@@ -292,6 +297,8 @@ def write_history(
         proposed_by=proposed_by,
         **({"created_at": at} if at is not None else {}),
     )
+    claim_moved.send(sender=Claim, claim=claim, action=action, entry=entry, user=user,
+                     subject=subject)
     return event, entry
 
 

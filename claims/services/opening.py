@@ -142,14 +142,16 @@ def open_claim(
         for r in requirements
     )
     beneficiaries = _first_beneficiaries(claim, payment_details, actor=actor)
+    # The answer (and the letter the opening writes) shows these; they are known, so
+    # nobody reads them back.
+    with_known_details(claim, payments=[], document_requests=requests, received_files=[],
+                       beneficiaries=beneficiaries)
     write_history(claim, action=Action.OPEN, from_status=None, actor=actor, user=user, at=now)
     record_routing(claim, routing, at=now)
     red_flags.refresh(claim, beneficiaries=beneficiaries, payments=[])
     if any(alert["codigo"] == "cpf-em-varios-canais" for alert in claim.alerts):
         red_flags.refresh_same_insured(claim)
-    # The answer shows these; they are known, so nobody reads them back.
-    return with_known_details(claim, payments=[], document_requests=requests, received_files=[],
-                              beneficiaries=beneficiaries)
+    return claim
 
 
 def _first_beneficiaries(claim: Claim, payment_details: dict | None, *, actor: str) -> list:

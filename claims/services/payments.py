@@ -186,7 +186,8 @@ def settle_payment(
            actor=actor or actor_for(user), user=user,
            note=f"{brl(payment.amount)} para {payment.beneficiary_name}: transação "
                 f"{transaction_id} em {paid_on:%d/%m/%Y}.",
-           event_details=payment_completed_details(claim, payment), changed=())
+           event_details=payment_completed_details(claim, payment), changed=(),
+           subject=payment)
     return payment, True
 
 

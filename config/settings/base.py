@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "claims",
     "webhooks",
     "whitelabel",
+    "correspondence",
 ]
 
 MIDDLEWARE = [

@@ -48,6 +48,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "claims.tasks.workbench_sweep",
         "schedule": env.int("WORKBENCH_SWEEP_SECONDS", default=15 * 60),
     },
+    # Sends the letters a request's enqueue missed, and those a dead worker held.
+    "sweep-messages": {
+        "task": "correspondence.tasks.sweep_messages",
+        "schedule": env.int("EMAIL_SWEEP_SECONDS", default=60),
+    },
     # Forgets Idempotency-Key answers past their retention.
     "purge-idempotency-keys": {
         "task": "idempotency.tasks.purge_keys",

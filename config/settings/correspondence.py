@@ -1,0 +1,50 @@
+"""Letters to people: the e-mail transport, the insurer's own words, the sending job."""
+
+from config.settings.base import VAR_DIR, env
+
+# --- Transport -----------------------------------------------------------------------------
+# EMAIL_URL in django-environ's form: smtp+tls://user:password@host:587, smtps://...,
+# consolemail://, filemail:///path. By default messages are written as files under
+# var/mail (one per message: `make run` needs no mail server, and you can open them).
+# An ESP through django-anymail: set EMAIL_BACKEND (e.g.
+# anymail.backends.amazon_ses.EmailBackend) and its ANYMAIL settings; its delivery
+# reports arrive at /anymail/... (docs/correspondence.md).
+_email = env.email_url("EMAIL_URL", default=f"filemail://{VAR_DIR / 'mail'}")
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default=_email["EMAIL_BACKEND"])
+EMAIL_HOST = _email.get("EMAIL_HOST", "localhost") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT", 25) or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
+EMAIL_FILE_PATH = _email.get("EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
+# A server that does not answer within this many seconds is a failed try, retried later.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="sinistros@seguradora.example")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The right-hand side of every Message-ID (<message id@domain>).
+EMAIL_MESSAGE_ID_DOMAIN = env.str(
+    "EMAIL_MESSAGE_ID_DOMAIN", default=DEFAULT_FROM_EMAIL.rpartition("@")[2] or "localhost")
+ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default="")}
+
+# --- Sending -------------------------------------------------------------------------------
+# Tries per message before it is marked failed (shown on the claim page to resend).
+EMAIL_MAX_ATTEMPTS = env.int("EMAIL_MAX_ATTEMPTS", default=5)
+# Wait before the n-th retry: this many seconds x 2^(n-1) (1, 2, 4, 8 minutes by default).
+EMAIL_RETRY_SECONDS = env.int("EMAIL_RETRY_SECONDS", default=60)
+# A worker holds a message this long while it sends; past it (the worker died), the
+# sweep hands the message to another worker.
+EMAIL_LEASE_SECONDS = env.int("EMAIL_LEASE_SECONDS", default=120)
+
+# --- The insurer's words in every letter ----------------------------------------------------
+INSURER_NAME = env.str("INSURER_NAME", default="Seguradora Exemplo S.A.")
+INSURER_OMBUDSMAN_TEXT = env.str(
+    "INSURER_OMBUDSMAN_TEXT",
+    default="Ouvidoria da seguradora: 0800 000 0000 (dias úteis, das 8h às 18h) ou "
+            "ouvidoria@seguradora.example. A ouvidoria responde em até 10 dias úteis.")
+SUSEP_CONSUMER_TEXT = env.str(
+    "SUSEP_CONSUMER_TEXT",
+    default="Superintendência de Seguros Privados (SUSEP): atendimento ao consumidor em "
+            "www.gov.br/susep e na plataforma consumidor.gov.br.")
+# How long after receiving a denial a person may ask for it to be reconsidered.
+RECONSIDERATION_DAYS = env.int("RECONSIDERATION_DAYS", default=30)

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class CorrespondenceConfig(AppConfig):
+    name = "correspondence"
+    verbose_name = "Correspondência"
+
+    def ready(self):
+        from claims.signals import claim_moved
+        from correspondence import receivers
+
+        claim_moved.connect(receivers.tell_people, dispatch_uid="correspondence.tell_people")

@@ -1,0 +1,75 @@
+"""The letter as a PDF, drawn by fpdf2 (pure Python: `make run` needs no system
+library; docs/correspondence.md says why this one).
+
+The PDF is drawn from the stored letter, so the e-mail's attachment, the API's
+download and the hosted pages' copy say the same thing. Its dates are the message's,
+so drawing it again gives the same document.
+"""
+
+import io
+
+from fpdf import FPDF
+
+from claims.formatting import local_moment
+from correspondence.letters import LINK_ELSEWHERE, LINK_PLACEHOLDER
+from correspondence.models import Message
+from correspondence.rendering import letter_part
+from whitelabel.branding import Brand
+
+# The PDF's built-in fonts speak Windows-1252 (all of Portuguese); the few typographic
+# marks outside it become their plain forms.
+_PLAIN = str.maketrans({"\u2192": "->", "\u2264": "<=", "\u2265": ">=", "\u2009": " ",
+                        "\u202f": " ", "\u00a0": " "})
+
+
+def _printable(text: str) -> str:
+    return text.translate(_PLAIN).encode("cp1252", "replace").decode("cp1252")
+
+
+def _rgb(color: str) -> tuple[int, int, int]:
+    return tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
+
+
+class _LetterPDF(FPDF):
+    def __init__(self, *, brand: Brand, number: str, footer_words: str):
+        super().__init__(format="A4")
+        self.brand, self.number, self.footer_words = brand, number, footer_words
+        self.set_auto_page_break(auto=True, margin=20)
+        self.set_margins(20, 20, 20)
+
+    def header(self):
+        self.set_fill_color(*_rgb(self.brand.color))
+        self.rect(0, 0, self.w, 16, style="F")
+        self.set_text_color(*_rgb(self.brand.text_color))
+        self.set_font("helvetica", "B", 12)
+        self.set_xy(20, 4)
+        self.cell(0, 8, _printable(self.brand.name))
+        self.set_font("helvetica", "", 9)
+        self.set_xy(20, 4)
+        self.cell(0, 8, _printable(f"Sinistro {self.number}"), align="R")
+        self.set_text_color(0, 0, 0)
+        self.set_y(24)
+
+    def footer(self):
+        self.set_y(-14)
+        self.set_font("helvetica", "", 7)
+        self.set_text_color(90, 90, 90)
+        self.cell(0, 5, _printable(f"{self.footer_words} · página {self.page_no()}/{{nb}}"),
+                  align="C")
+
+
+def letter_pdf(message: Message, *, brand: Brand, logo_png: bytes | None = None) -> bytes:
+    pdf = _LetterPDF(brand=brand, number=message.claim.number,
+                     footer_words=f"{message.get_letter_display()} · emitida em "
+                                  f"{local_moment(message.created_at)}")
+    pdf.set_title(_printable(message.subject))
+    pdf.set_author(_printable(brand.name))
+    pdf.set_creation_date(message.created_at)
+    pdf.add_page()
+    if logo_png:
+        pdf.image(io.BytesIO(logo_png), x=pdf.w - 20 - 30, y=20, h=12)
+        pdf.set_y(36)
+    pdf.set_font("helvetica", "", 10.5)
+    body = letter_part(message.body_html).replace(LINK_PLACEHOLDER, LINK_ELSEWHERE)
+    pdf.write_html(_printable(body), tag_styles=None)
+    return bytes(pdf.output())

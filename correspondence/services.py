@@ -1,0 +1,102 @@
+"""Writing letters: one message row per person, in the caller's transaction.
+
+Every function here runs inside the transaction of what causes the letter (a claim's
+move, an analyst's click): the rows commit or vanish with it, and the worker is asked
+to send them only once they are committed (``transaction.on_commit``). The sweep
+(correspondence.tasks.sweep_messages) sends whatever that request missed.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from claims.models import Claim
+from correspondence import letters, rendering
+from correspondence.models import Letter, Message, Role
+from correspondence.tasks import send_message
+
+NO_ADDRESS = "Sem e-mail do destinatário: informe um e-mail e reenvie."
+
+
+def write_letter(claim: Claim, letter: str, *, subject=None, note: str = "", user=None,
+                 to: list[letters.Recipient] | None = None) -> list[Message]:
+    """Render ``letter`` for each of its recipients (or ``to``) and queue the messages.
+
+    With the channel's "o canal comunica o segurado" on, the messages are kept for the
+    channel (status com-o-canal) and nothing is e-mailed."""
+    channel = rendering.channel_for_letters(claim.sale.channel_id)
+    letter_settings = rendering.settings_of(channel)
+    tells = letter_settings.channel_tells_insured
+    words = rendering.channel_words(letter_settings, letter)
+    title = letters.subject_of(claim, letter)
+    messages = []
+    for person in to if to is not None else letters.recipients(claim, letter, subject=subject):
+        context = letters.facts(claim, letter, person, subject=subject, note=note)
+        rendered = rendering.render(channel=channel, letter=letter, subject=title,
+                                    context=context, words=words)
+        if tells:
+            status, error = Message.Status.WITH_CHANNEL, ""
+        elif not person.email:
+            status, error = Message.Status.FAILED, NO_ADDRESS
+        else:
+            status, error = Message.Status.PENDING, ""
+        messages.append(Message(
+            claim=claim, channel=channel, letter=letter, role=person.role,
+            beneficiary=person.beneficiary, recipient_name=person.name,
+            recipient_email=person.email, subject=rendered.subject, body_html=rendered.html,
+            body_text=rendered.text, attachment_name=_attachment_name(claim, letter),
+            status=status, last_error=error, created_by=user,
+        ))
+    Message.objects.bulk_create(messages)
+    _send_after_commit([m.pk for m in messages if m.status == Message.Status.PENDING])
+    return messages
+
+
+def resend(message: Message, *, user, email: str = "") -> Message:
+    """A copy of ``message`` (the same letter, as it was written), to the same person
+    or to ``email``; the original row stays as it was."""
+    copy = Message(
+        claim_id=message.claim_id, channel_id=message.channel_id, letter=message.letter,
+        role=message.role, beneficiary_id=message.beneficiary_id,
+        recipient_name=message.recipient_name,
+        recipient_email=email or message.recipient_email, subject=message.subject,
+        body_html=message.body_html, body_text=message.body_text,
+        attachment_name=message.attachment_name, created_by=user, resent_from=message,
+    )
+    if not copy.recipient_email:
+        copy.status, copy.last_error = Message.Status.FAILED, NO_ADDRESS
+    copy.save(force_insert=True)
+    if copy.status == Message.Status.PENDING:
+        _send_after_commit([copy.pk])
+    return copy
+
+
+def mark_read(message: Message) -> None:
+    """The person opened the letter on the hosted pages: only the first time counts."""
+    Message.objects.filter(pk=message.pk, read_at__isnull=True).update(read_at=timezone.now())
+
+
+def letters_of(claim: Claim):
+    return Message.objects.filter(claim=claim).order_by("-created_at")
+
+
+def contact_recipient(claim: Claim, email: str = "") -> letters.Recipient:
+    return letters.Recipient(Role.CONTACT, claim.contact_name, email or claim.contact_email)
+
+
+def _attachment_name(claim: Claim, letter: str) -> str:
+    return f"{letter}-{claim.number}.pdf".replace("/", "-")
+
+
+def _send_after_commit(message_ids: list) -> None:
+    if not message_ids:
+        return
+    def enqueue():
+        for message_id in message_ids:
+            try:
+                send_message.delay(str(message_id))
+            except Exception:  # noqa: BLE001 - the broker is down: the sweep sends it
+                return
+    transaction.on_commit(enqueue)
+
+
+__all__ = ["Letter", "write_letter", "resend", "mark_read", "letters_of", "contact_recipient"]
