@@ -14,6 +14,7 @@ api_v1 = [
     path("", include("whitelabel.urls_api")),
     path("", include("claims.urls")),
     path("", include("webhooks.urls")),
+    path("", include("correspondence.urls_api")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI's start-up script is served from its own URL (?script=), so the page runs
     # under the Content-Security-Policy like every other page, with no inline script.
@@ -30,6 +31,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     # Uploads, downloads and the bucket's notifications (signed URLs, not channel tokens).
     path("", include("claims.documents.urls")),
+    path("", include("correspondence.urls")),
     path("segurado/", include("whitelabel.urls")),
     path("admin/", admin.site.urls),
     # Asked for by browsers on pages that link no icon (a file opened inline, JSON in a

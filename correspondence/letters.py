@@ -121,3 +121,8 @@ SUBJECTS = {
 def subject_of(claim: Claim, letter: str) -> str:
     """The claim number first: a protocol the person can quote."""
     return f"Sinistro {claim.number}: {SUBJECTS[Letter(letter)]}"
+
+
+def shown(stored: str) -> str:
+    """A stored letter as shown anywhere but the e-mail: no link in it."""
+    return stored.replace(LINK_PLACEHOLDER, LINK_ELSEWHERE)

@@ -21,7 +21,8 @@ class HostedPagesForm(forms.ModelForm):
 
     class Meta:
         model = HostedPages
-        fields = ["channel", "display_name", "primary_color", "link_lifetime_hours"]
+        fields = ["channel", "display_name", "primary_color", "link_lifetime_hours",
+                  "sender_name", "reply_to"]
         widgets = {"primary_color": forms.TextInput(attrs={"type": "color"})}
 
     def clean_logo(self):
@@ -50,7 +51,7 @@ class HostedPagesAdmin(admin.ModelAdmin):
     list_display = ["channel", "display_name", "primary_color", "link_lifetime_hours", "updated_at"]
     readonly_fields = ["preview"]
     fields = ["channel", "display_name", "primary_color", "logo", "remove_logo", "preview",
-              "link_lifetime_hours"]
+              "link_lifetime_hours", "sender_name", "reply_to"]
 
     def get_readonly_fields(self, request, obj=None):
         # The channel of an existing entry does not change (it is the primary key).

@@ -44,6 +44,15 @@ class HostedPages(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(168)],
         help_text="De 1 a 168 horas (7 dias). A sessão do segurado termina junto com o link.",
     )
+    # The letters' e-mail (correspondence): who it is from and where answers go.
+    sender_name = models.CharField(
+        "remetente das cartas", max_length=100, blank=True,
+        help_text="Nome que aparece como remetente dos e-mails ao segurado. Em branco, o "
+                  "nome exibido.")
+    reply_to = models.EmailField(
+        "responder para", blank=True,
+        help_text="Para onde vão as respostas do segurado às cartas. Em branco, para o "
+                  "remetente do serviço (DEFAULT_FROM_EMAIL).")
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
     class Meta:

@@ -112,3 +112,35 @@ def test_a_message_waits_out_its_retry_before_another_try(api, sale, smtp, setti
     assert sending.send(message.pk) == "retry-in-300"
     assert sending.send(message.pk) == "not-taken"
     assert message.pk not in sending.due_messages()
+
+
+def test_letters_carry_the_channels_brand_sender_and_reply_to(api, sale, channel, smtp):
+    from whitelabel.models import HostedPages
+
+    HostedPages.objects.create(channel=channel, display_name="Banco Azul",
+                               primary_color="#003366", sender_name="Seguros do Banco Azul",
+                               reply_to="sinistros@bancoazul.example")
+    open_claim(api, sale)
+    send_all()
+
+    [mail] = smtp.received
+    assert "Seguros do Banco Azul" in str(mail.message["From"])
+    assert str(mail.message["Reply-To"]) == "sinistros@bancoazul.example"
+    assert "#003366" in mail.html() and "Banco Azul" in mail.html()
+    assert "Banco Azul" in mail.pdf_text()
+
+
+def test_the_channels_own_paragraphs_are_plain_text_never_a_template(api, sale, channel, smtp):
+    from correspondence.models import ChannelLetters, LetterText
+
+    settings_row = ChannelLetters.objects.create(channel=channel)
+    LetterText.objects.create(settings=settings_row, letter="aviso-recebido",
+                              opening="Sentimos muito. {{ claim.sale.channel.application }}",
+                              closing="<b>Conte conosco</b>")
+    open_claim(api, sale)
+    send_all()
+
+    [mail] = smtp.received
+    assert "Sentimos muito. {{ claim.sale.channel.application }}" in mail.text()
+    assert "&lt;b&gt;Conte conosco&lt;/b&gt;" in mail.html()
+    assert "Sentimos muito." in mail.pdf_text()

@@ -1,0 +1,39 @@
+"""The channel's letters: ``GET /api/v1/sinistros/{numero}/cartas``."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api_common.schema import AUTH_ERRORS, problems
+from claims import errors
+from claims.models import Claim
+from correspondence import downloads
+from correspondence.letters import shown
+from correspondence.models import Message
+from correspondence.serializers import LetterListSerializer
+
+
+class LetterListApi(APIView):
+    @extend_schema(
+        operation_id="listar-cartas",
+        tags=["sinistros"],
+        responses={200: LetterListSerializer, **AUTH_ERRORS,
+                   **problems(("Sinistro inexistente ou de outro canal ({}).",
+                               errors.ClaimNotFound))},
+        description=(
+            "Todas as cartas do sinistro às pessoas (aviso recebido, documentos, recusa, "
+            "pagamento, encerramento...), a mais recente primeiro, com o PDF de cada uma. "
+            "Com \"o canal comunica o segurado\" ligado, nada é enviado por e-mail "
+            "(`status` `com-o-canal`): o canal baixa as cartas daqui e as encaminha."
+        ),
+    )
+    def get(self, request, number):
+        claim_id = Claim.objects.filter(number=number, sale__channel=request.user.channel) \
+            .values_list("pk", flat=True).first()
+        if claim_id is None:
+            raise errors.ClaimNotFound()
+        letters = list(Message.objects.filter(claim_id=claim_id).order_by("-created_at", "id"))
+        for message in letters:
+            message.pdf_url, message.pdf_url_expires_at = downloads.download_link(message)
+            message.body_text = shown(message.body_text)
+        return Response(LetterListSerializer({"cartas": letters}).data)
