@@ -1,0 +1,137 @@
+"""Real Celery workers send letters through a real SMTP server: two workers given the
+same messages send each once, and a worker killed mid-send loses nothing.
+
+Needs PostgreSQL (the workers are other processes and must see the test database) and
+a networked broker; `.ci/run` runs it in its PostgreSQL pass.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from correspondence.models import Message
+from correspondence.tasks import send_message, sweep_messages
+from tests.support.concurrency import postgres_only, worker_process_env
+from tests.support.factories import ClaimFactory
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [
+    postgres_only,
+    pytest.mark.skipif(
+        not settings.CELERY_BROKER_URL.startswith(("redis://", "amqp://")),
+        reason="needs a networked broker (CELERY_BROKER_URL redis:// or amqp://)",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+class Workers:
+    """Celery workers on a queue of this test's own (also their default queue, so what a
+    task enqueues with ``.delay`` stays with them)."""
+
+    def __init__(self, smtp, **env):
+        self.queue = f"test-letters-{os.getpid()}-{time.monotonic_ns()}"
+        self.env = worker_process_env(**smtp.env(), CELERY_TASK_DEFAULT_QUEUE=self.queue,
+                                      **env)
+        self.processes = []
+
+    def start(self, name: str) -> subprocess.Popen:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+             "--without-mingle", "--without-gossip", "-Q", self.queue, "-n", f"{name}@%h",
+             "--loglevel=WARNING"],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.processes.append(process)
+        return process
+
+    def stop(self):
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+@pytest.fixture
+def workers(smtp):
+    made = []
+
+    def make(**env):
+        made.append(Workers(smtp, **env))
+        return made[-1]
+    yield make
+    for group in made:
+        group.stop()
+
+
+def a_letter(claim, email: str) -> Message:
+    """A pending message, written without asking any worker (the test decides who sends)."""
+    return Message.objects.create(
+        claim=claim, channel=claim.sale.channel, letter="link-segurado", role="contato",
+        recipient_name="Pedro", recipient_email=email, subject=f"Sinistro {claim.number}",
+        body_html=f"<!--carta--><p>Sinistro {claim.number}</p><!--/carta-->",
+        body_text=f"Sinistro {claim.number}", attachment_name="carta.pdf")
+
+
+def wait_until(condition, seconds: float = 60):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_two_workers_given_the_same_messages_send_each_exactly_once(workers, smtp):
+    group = workers()
+    group.start("um"), group.start("dois")
+    claim = ClaimFactory()
+    messages = [a_letter(claim, f"pessoa{i}@example.com") for i in range(8)]
+
+    for message in messages:  # every message asked of the workers twice
+        send_message.apply_async((str(message.pk),), queue=group.queue)
+        send_message.apply_async((str(message.pk),), queue=group.queue)
+
+    assert wait_until(lambda: Message.objects.filter(status="enviado").count() == 8)
+    time.sleep(1)  # any late duplicate would have arrived by now
+    ids = sorted(mail.message_id for mail in smtp.received)
+    assert ids == sorted(m.message_id for m in messages)
+    assert set(Message.objects.values_list("attempts", flat=True)) == {1}
+
+
+def test_a_worker_killed_mid_send_loses_nothing_and_the_sweep_sends_it_once(workers, smtp):
+    group = workers(EMAIL_LEASE_SECONDS="3")
+    first = group.start("primeiro")
+    message = a_letter(ClaimFactory(), "pedro@example.com")
+    smtp.handler.stall = threading.Event()
+    smtp.handler.stall.set()  # the server takes the message and never answers
+
+    send_message.apply_async((str(message.pk),), queue=group.queue)
+    assert wait_until(lambda: Message.objects.filter(pk=message.pk, attempts=1).exists())
+    time.sleep(0.5)  # in the middle of the DATA command
+    first.send_signal(signal.SIGKILL)
+    first.wait(timeout=10)
+    smtp.handler.stall.clear()
+
+    message.refresh_from_db()
+    assert message.status == "pendente" and smtp.received == []
+
+    group.start("segundo")
+    time.sleep(3)  # the dead worker's lease runs out
+    sweep_messages.apply_async(queue=group.queue)
+
+    assert wait_until(lambda: Message.objects.filter(pk=message.pk, status="enviado").exists())
+    message.refresh_from_db()
+    assert message.attempts == 2
+    assert [mail.message_id for mail in smtp.received] == [message.message_id]
