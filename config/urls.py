@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
@@ -43,6 +44,11 @@ urlpatterns = [
     # Prometheus (webhooks.metrics): a bearer token, off while METRICS_TOKEN is empty.
     path("metricas", metrics_views.scrape, name="metricas"),
 ]
+
+# E-mail providers' delivery reports (django-anymail, docs/correspondence.md): only with a
+# shared secret, which the provider sends as HTTP basic auth.
+if settings.ANYMAIL.get("WEBHOOK_SECRET"):
+    urlpatterns.append(path("anymail/", include("anymail.urls")))
 
 handler400 = "api_common.problems.bad_request_view"
 handler403 = "api_common.problems.permission_denied_view"

@@ -6,7 +6,10 @@ class CorrespondenceConfig(AppConfig):
     verbose_name = "Correspondência"
 
     def ready(self):
+        from anymail.signals import tracking
+
         from claims.signals import claim_moved
         from correspondence import receivers
 
         claim_moved.connect(receivers.tell_people, dispatch_uid="correspondence.tell_people")
+        tracking.connect(receivers.provider_report, dispatch_uid="correspondence.reports")

@@ -95,9 +95,13 @@ class Message(models.Model):
 
     @property
     def received_at(self):
-        """Proof of receipt: the provider's report of delivery, else the moment the
-        recipient's server accepted it, else the first reading on the hosted pages."""
-        candidates = [t for t in (self.delivered_at, self.sent_at, self.read_at) if t]
+        """Proof of receipt: the provider's report of delivery; for a message handed to
+        an SMTP server directly, the moment that server accepted it; and the first
+        reading on the hosted pages; whichever came first. (A provider's acceptance is
+        not receipt: its own id in ``provider_id`` tells the two apart.)"""
+        by_smtp = self.provider_id == self.message_id
+        candidates = [self.delivered_at, self.read_at, self.sent_at if by_smtp else None]
+        candidates = [moment for moment in candidates if moment]
         return min(candidates) if candidates else None
 
 

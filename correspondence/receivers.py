@@ -19,3 +19,9 @@ def tell_people(sender, *, claim, action, entry, user, subject=None, **kwargs):
         return
     # Each requested document carries its own reason (DocumentRequest.note).
     services.write_letter(claim, letter, subject=subject, user=user)
+
+
+def provider_report(sender, *, event, esp_name, **kwargs):
+    """django-anymail's tracking signal: an ESP says a message was delivered or returned."""
+    services.record_report(provider_id=event.message_id or "", event_type=event.event_type,
+                           at=event.timestamp)

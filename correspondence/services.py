@@ -75,6 +75,29 @@ def mark_read(message: Message) -> None:
     Message.objects.filter(pk=message.pk, read_at__isnull=True).update(read_at=timezone.now())
 
 
+# What an e-mail provider reports (django-anymail's normalised event types) -> our status.
+_REPORTED = {
+    "delivered": Message.Status.DELIVERED,
+    "bounced": Message.Status.BOUNCED,
+    "rejected": Message.Status.BOUNCED,
+    "failed": Message.Status.BOUNCED,
+}
+
+
+def record_report(*, provider_id: str, event_type: str, at=None) -> bool:
+    """A provider's report on a sent message (django-anymail's tracking signal): delivered
+    or returned. Only the first report of each counts; a message not sent through this
+    provider (no such id) is ignored. Returns whether a message changed."""
+    status = _REPORTED.get(event_type)
+    if status is None or not provider_id:
+        return False
+    at = at or timezone.now()
+    changes = {"status": status,
+               ("delivered_at" if status == Message.Status.DELIVERED else "bounced_at"): at}
+    return bool(Message.objects.filter(
+        provider_id=provider_id, status=Message.Status.SENT).update(**changes))
+
+
 def letters_of(claim: Claim):
     return Message.objects.filter(claim=claim).order_by("-created_at")
 

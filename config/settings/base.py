@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "claims",
     "webhooks",
     "whitelabel",
+    "anymail",  # e-mail providers' backends and delivery reports (correspondence)
     "correspondence",
 ]
 
