@@ -12,6 +12,7 @@ from django.utils.html import format_html
 
 from api_common.problem_types import ProblemError
 from claims import errors, selectors, services
+from claims.admin import panels
 from claims.admin.actions import ACTIONS
 from claims.admin.actions.payments import proposal_facts
 from claims.admin.export import ExportView
@@ -275,7 +276,9 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             "shares_total": total_share(b.beneficiary for b in shares),
             "missing_payment_data": services.missing_payment_data(
                 claim, [e.beneficiary for e in shares]) if claim.status not in CLOSED_STATUSES else [],
-            "history": list(reversed(history)),
+            "history": sorted([*history, *panels.timeline_rows(claim)],
+                              key=lambda row: row.created_at, reverse=True),
+            "panels": panels.rendered(request, claim),
         }
 
     def _workbench_context(self, request, claim: Claim) -> dict:

@@ -1,0 +1,212 @@
+"""The letters in the admin: the claim page's "Correspondência" section and timeline
+rows, a letter's preview, PDF and resending, sending the hosted link or a reminder
+(with a preview first), and each channel's letter settings and paragraphs."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+
+from claims.admin import panels
+from claims.formatting import local_moment, person
+from claims.forms import GroupedForm
+from claims.models import Claim
+from claims.workflow import CLOSED_STATUSES
+from correspondence import downloads, letters, rendering, services
+from correspondence.models import ChannelLetters, Letter, LetterText, Message
+
+WORK = "claims.work_claim"
+# The letters an analyst sends by hand from the claim page; the rest follow the moves.
+BY_HAND = {Letter.HOSTED_LINK: "Enviar link ao segurado",
+           Letter.DOCUMENTS_REMINDER: "Enviar lembrete de documentos"}
+
+
+def status_words(message: Message) -> str:
+    to = f" para {message.recipient_email}" if message.recipient_email else ""
+    words = {
+        Message.Status.PENDING: f"Na fila de envio{to}"
+                                + (f" (tentativa {message.attempts + 1}; "
+                                   f"a anterior falhou: {message.last_error})"
+                                   if message.attempts else ""),
+        Message.Status.SENT: f"Enviada{to} em {local_moment(message.sent_at)}",
+        Message.Status.DELIVERED: f"Entregue{to} em {local_moment(message.delivered_at)}",
+        Message.Status.BOUNCED: f"Devolvida{to} em {local_moment(message.bounced_at)}",
+        Message.Status.FAILED: f"Não enviada{to}: {message.last_error}",
+        Message.Status.WITH_CHANNEL: "Com o canal, que comunica o segurado (não enviada "
+                                     "por e-mail)",
+    }[message.status]
+    if message.read_at:
+        words += f" · lida nas páginas do segurado em {local_moment(message.read_at)}"
+    return words
+
+
+@dataclass(frozen=True)
+class TimelineRow:
+    created_at: datetime
+    timeline_label: str
+    timeline_note: str
+    timeline_by: str
+    timeline_kind: str = "carta"
+
+
+def timeline(claim: Claim) -> list[TimelineRow]:
+    return [TimelineRow(m.created_at, f"Carta “{m.get_letter_display()}” para {m.recipient_name}",
+                        status_words(m), person(m.created_by) if m.created_by else "sistema")
+            for m in claim.messages.select_related("created_by")]
+
+
+def section(request, claim: Claim) -> dict:
+    rows = list(claim.messages.select_related("created_by"))
+    for message in rows:
+        message.words = status_words(message)
+    can_send = request.user.has_perm(WORK)
+    return {"claim": claim, "letters": rows, "can_send": can_send,
+            "by_hand": [(slug, label) for slug, label in BY_HAND.items()
+                        if claim.status not in CLOSED_STATUSES
+                        and (slug != Letter.DOCUMENTS_REMINDER or _pending(claim))]}
+
+
+def _pending(claim: Claim) -> bool:
+    return any(r.approved_at is None for r in claim.document_requests.all())
+
+
+class SendForm(GroupedForm):
+    email = forms.EmailField(label="E-mail do destinatário",
+                             help_text="Em branco na ficha do sinistro? Informe aqui.")
+    note = forms.CharField(label="Mensagem (opcional, vai na carta)", required=False,
+                           max_length=1000, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class ResendForm(GroupedForm):
+    email = forms.EmailField(label="Outro e-mail (opcional)", required=False)
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "claim", "letter", "recipient_name", "status"]
+    list_filter = ["status", "letter"]
+    search_fields = ["=claim__number", "recipient_email"]
+    list_select_related = ["claim"]
+    readonly_fields = [f.name for f in Message._meta.fields if f.name != "body_html"]
+    exclude = ["body_html"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("<uuid:message_id>/ver/", wrap(self.letter_view), name="correspondence_letter"),
+            path("<uuid:message_id>/pdf/", wrap(self.pdf_view), name="correspondence_pdf"),
+            path("<uuid:message_id>/reenviar/", wrap(self.resend_view),
+                 name="correspondence_resend"),
+            path("sinistro/<uuid:claim_id>/enviar/<slug:letter>/", wrap(self.send_view),
+                 name="correspondence_send"),
+            *super().get_urls(),
+        ]
+
+    def _message(self, request, message_id) -> Message:
+        if not request.user.has_perm("claims.view_claim"):
+            raise PermissionDenied
+        return get_object_or_404(Message.objects.select_related(
+            "claim__sale__channel__hosted_pages"), pk=message_id)
+
+    def letter_view(self, request, message_id):
+        """The e-mail as it was written, alone in a sandbox (never run in the admin's page)."""
+        message = self._message(request, message_id)
+        response = HttpResponse(letters.shown(message.body_html))
+        response["Content-Security-Policy"] = ("sandbox; default-src 'none'; "
+                                               "style-src 'unsafe-inline'; img-src data:")
+        return response
+
+    def pdf_view(self, request, message_id):
+        return downloads.pdf_response(self._message(request, message_id), inline=True)
+
+    def resend_view(self, request, message_id):
+        message = self._message(request, message_id)
+        if not request.user.has_perm(WORK):
+            raise PermissionDenied
+        form = ResendForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            with transaction.atomic():
+                copy = services.resend(message, user=request.user,
+                                       email=form.cleaned_data["email"])
+            messages.success(request, f"Carta reenviada para {copy.recipient_email}."
+                             if copy.recipient_email else services.NO_ADDRESS)
+            return HttpResponseRedirect(_claim_url(message.claim_id) + "#correspondencia")
+        return TemplateResponse(request, "admin/correspondence/resend.html", {
+            **self.admin_site.each_context(request), "opts": self.opts, "message": message,
+            "form": form, "title": f"Reenviar: {message}"})
+
+    def send_view(self, request, claim_id, letter):
+        if letter not in BY_HAND:
+            raise Http404
+        if not request.user.has_perm(WORK):
+            raise PermissionDenied
+        claim = get_object_or_404(Claim.objects.select_related("sale__channel", "coverage"),
+                                  pk=claim_id)
+        if claim.status in CLOSED_STATUSES:
+            messages.warning(request, "Sinistro encerrado: nada a enviar.")
+            return HttpResponseRedirect(_claim_url(claim.pk))
+        form = SendForm(request.POST or None, initial={"email": claim.contact_email})
+        preview = None
+        if request.method == "POST" and form.is_valid():
+            recipient = services.contact_recipient(claim, form.cleaned_data["email"])
+            note = form.cleaned_data["note"]
+            if "enviar" in request.POST:
+                with transaction.atomic():
+                    services.write_letter(claim, letter, to=[recipient], note=note,
+                                          user=request.user)
+                messages.success(request, f"{Letter(letter).label}: enviada para "
+                                          f"{recipient.email}.")
+                return HttpResponseRedirect(_claim_url(claim.pk) + "#correspondencia")
+            preview = letters.shown(rendering.letter_part(_preview(claim, letter, recipient,
+                                                                   note)))
+        return TemplateResponse(request, "admin/correspondence/send.html", {
+            **self.admin_site.each_context(request), "opts": self.opts, "claim": claim,
+            "form": form, "preview": preview, "letter_label": BY_HAND[letter],
+            "title": f"{BY_HAND[letter]}: {claim.number}"})
+
+
+def _preview(claim: Claim, letter: str, recipient, note: str) -> str:
+    channel = rendering.channel_for_letters(claim.sale.channel_id)
+    return rendering.render(
+        channel=channel, letter=letter, subject=letters.subject_of(claim, letter),
+        context=letters.facts(claim, letter, recipient, note=note),
+        words=rendering.channel_words(rendering.settings_of(channel), letter)).html
+
+
+def _claim_url(claim_id) -> str:
+    return reverse("admin:claims_claim_change", args=[claim_id])
+
+
+class LetterTextInline(admin.StackedInline):
+    model = LetterText
+    extra = 0
+    fields = ["letter", "opening", "closing"]
+
+
+@admin.register(ChannelLetters)
+class ChannelLettersAdmin(admin.ModelAdmin):
+    list_display = ["channel", "channel_tells_insured", "reminder_every_days"]
+    inlines = [LetterTextInline]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["channel"] if obj else []
+
+
+panels.register(panels.Panel(template="admin/correspondence/section.html", context=section,
+                             timeline=timeline))
