@@ -17,7 +17,8 @@ from django.urls import path, reverse
 from claims.admin import panels
 from claims.formatting import local_moment, person
 from claims.forms import GroupedForm
-from claims.models import Claim
+from claims.models import Claim, Task
+from claims.services.tasks import close_task
 from claims.workflow import CLOSED_STATUSES
 from correspondence import downloads, letters, rendering, services
 from correspondence.models import ChannelLetters, Letter, LetterText, Message
@@ -170,6 +171,7 @@ class MessageAdmin(admin.ModelAdmin):
                 with transaction.atomic():
                     services.write_letter(claim, letter, to=[recipient], note=note,
                                           user=request.user)
+                    _close_chase_task(claim, request, recipient.email)
                 messages.success(request, f"{Letter(letter).label}: enviada para "
                                           f"{recipient.email}.")
                 return HttpResponseRedirect(_claim_url(claim.pk) + "#correspondencia")
@@ -179,6 +181,17 @@ class MessageAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request), "opts": self.opts, "claim": claim,
             "form": form, "preview": preview, "letter_label": BY_HAND[letter],
             "title": f"{BY_HAND[letter]}: {claim.number}"})
+
+
+def _close_chase_task(claim: Claim, request, email: str) -> None:
+    """The reminder sent from a "Cobrar documentos" task completes that task."""
+    task_id = request.GET.get("tarefa", "")
+    task = Task.objects.filter(pk=task_id if task_id.isdigit() else None, claim=claim,
+                               kind=Task.Kind.CHASE_DOCUMENTS,
+                               status=Task.Status.OPEN).first()
+    if task is not None:
+        close_task(task_id=task.pk, user=request.user, done=True,
+                   note=f"Lembrete de documentos enviado para {email}.")
 
 
 def _preview(claim: Claim, letter: str, recipient, note: str) -> str:
@@ -208,5 +221,13 @@ class ChannelLettersAdmin(admin.ModelAdmin):
         return ["channel"] if obj else []
 
 
+def task_link(task) -> tuple[str, str] | None:
+    """"Cobrar documentos" is done by sending the reminder (which closes the task)."""
+    if task.kind != Task.Kind.CHASE_DOCUMENTS:
+        return None
+    url = reverse("admin:correspondence_send", args=[task.claim_id, Letter.DOCUMENTS_REMINDER])
+    return "Enviar lembrete", f"{url}?tarefa={task.pk}"
+
+
 panels.register(panels.Panel(template="admin/correspondence/section.html", context=section,
-                             timeline=timeline))
+                             timeline=timeline, task_link=task_link))

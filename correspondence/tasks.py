@@ -4,7 +4,7 @@ import logging
 
 from celery import shared_task
 
-from correspondence import sending
+from correspondence import reminders, sending
 
 log = logging.getLogger(__name__)
 
@@ -30,3 +30,9 @@ def sweep_messages() -> int:
     if due:
         log.info("correspondence sweep: %s message(s) to send", len(due))
     return len(due)
+
+
+@shared_task(ignore_result=True)
+def send_reminders() -> int:
+    """The channels' automatic reminders of missing documents (correspondence.reminders)."""
+    return reminders.send_due_reminders()

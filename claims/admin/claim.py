@@ -305,11 +305,16 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             "can_decide_proposal": proposal is not None and user.has_perm("claims.approve_proposal")
                                    and proposal.proposed_by_id != user.pk,
             "proposal_form": ProposalDecisionForm(),
-            "tasks": list(claim.tasks.all()),
+            "tasks": [_with_links(task) for task in claim.tasks.all()],
             "today": timezone.localdate(),
             "note_form": NoteForm(),
             "task_form": TaskForm(user=user),
         }
+
+def _with_links(task):
+    task.links = panels.task_links(task) if task.status == task.Status.OPEN else []
+    return task
+
 
 # On a closed claim nothing is awaited any more: a pending item says what became of it.
 _CLOSED_WORDS = {

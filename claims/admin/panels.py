@@ -4,7 +4,8 @@ their ``AppConfig.ready``.
 
 A panel gives a template and its context for the claim; ``timeline`` (optional) gives
 rows with ``created_at``, ``timeline_label``, ``timeline_note`` and ``timeline_by``,
-shown among the history's own.
+shown among the history's own; ``task_link`` (optional) gives an open task a link to
+what does it ("Cobrar documentos" -> "Enviar lembrete"), as (label, url) or None.
 """
 
 from collections.abc import Callable
@@ -18,6 +19,7 @@ class Panel:
     template: str
     context: Callable  # (request, claim) -> dict
     timeline: Callable | None = None  # (claim) -> list of rows
+    task_link: Callable | None = None  # (task) -> (label, url) or None
 
 
 _PANELS: list[Panel] = []
@@ -35,3 +37,8 @@ def rendered(request, claim) -> list[str]:
 
 def timeline_rows(claim) -> list:
     return [row for panel in _PANELS if panel.timeline for row in panel.timeline(claim)]
+
+
+def task_links(task) -> list[tuple[str, str]]:
+    links = [panel.task_link(task) for panel in _PANELS if panel.task_link]
+    return [link for link in links if link]

@@ -53,6 +53,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "correspondence.tasks.sweep_messages",
         "schedule": env.int("EMAIL_SWEEP_SECONDS", default=60),
     },
+    # Reminds people of missing documents, every N days as each channel sets.
+    "document-reminders": {
+        "task": "correspondence.tasks.send_reminders",
+        "schedule": env.int("DOCUMENT_REMINDER_SWEEP_SECONDS", default=60 * 60),
+    },
     # Forgets Idempotency-Key answers past their retention.
     "purge-idempotency-keys": {
         "task": "idempotency.tasks.purge_keys",

@@ -107,3 +107,20 @@ def test_someone_who_cannot_work_claims_cannot_send_letters(claim, db):
 
     assert response.status_code == 403
     assert not Message.objects.filter(letter="link-segurado").exists()
+
+
+def test_the_chase_documents_task_sends_the_reminder_and_is_done_by_it(claim, analyst, smtp):
+    from claims.models import Task
+
+    task = Task.objects.create(claim=claim, kind=Task.Kind.CHASE_DOCUMENTS,
+                               subject="Cobrar documentos", due_on=claim.notified_at.date())
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    url = (f"/admin/correspondence/message/sinistro/{claim.pk}/enviar/lembrete-documentos/"
+           f"?tarefa={task.pk}")
+    assert f'href="{url}"' in page and "Enviar lembrete" in page
+
+    analyst.post(url, {"email": "pedro@example.com", "enviar": "1"})
+
+    task.refresh_from_db()
+    assert task.status == "concluida"
+    assert Message.objects.filter(claim=claim, letter="lembrete-documentos").exists()
