@@ -164,7 +164,8 @@ def load(total: int) -> None:
         awaiting = rng.choice(AWAITING[status]) if is_open else "encerrado"
         if is_open and owner and rng.random() < 0.005:
             awaiting = "aprovacao"
-            proposals.append((uuid.uuid4(), claim_id, "recusar", {"reason": "Carga"},
+            proposals.append((uuid.uuid4(), claim_id, "recusar",
+                              {"reason": "Carga", "code": 1, "clause": "Cláusula 1"},
                               "recusar o sinistro. Motivo: Carga", 3, "pendente", owner.pk,
                               now, None, None, ""))
         decided = (notified + dt.timedelta(days=rng.uniform(1, 40))

@@ -21,6 +21,7 @@ from django.utils import timezone
 from stdnum.br import cpf
 
 from claims import services
+from claims.denials import DenialCode
 from claims.documents import storage
 from claims.models import Claim, ClaimHistory, Proposal
 from claims.serializers import PaymentDetailsSerializer
@@ -148,13 +149,19 @@ class Workload:
         if scenario == "denied":
             with at(next(step)):
                 services.deny(claim_id=claim.pk, user=self.supervisor,
-                              reason="Evento anterior à vigência da apólice.")
+                              code=DenialCode.OUTSIDE_VALIDITY,
+                              clause="Cláusula 3.1 das Condições Gerais (vigência)",
+                              reason="O evento ocorreu antes do início da vigência do seguro.")
             return
         if scenario == "denial-proposed":
             with at(next(step)):
                 services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=analyst,
                                  expected_version=version(),
-                                 arguments={"reason": "Doença preexistente não declarada.",
+                                 arguments={"reason": "Doença preexistente não declarada "
+                                                      "na contratação.",
+                                            "code": int(DenialCode.EXCLUDED_RISK),
+                                            "clause": "Cláusula 5.2 das Condições Gerais",
+                                            "internal_note": "Prontuário de 2019 confirma.",
                                             "denied_at": None})
             return
         with at(next(step)):

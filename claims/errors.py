@@ -243,8 +243,14 @@ class FinalizationNotAllowed(BusinessRuleError):
 class DenialNotAllowed(BusinessRuleError):
     problem_id = "denial-not-allowed"
     title = "Recusa não permitida"
-    cause = "Sem motivo, com data futura, ou com pagamentos já registrados."
-    action = "Informe o motivo e uma data até hoje; com pagamentos, a recusa não cabe."
+    cause = (
+        "Sem o texto para o segurado, sem um código de motivo SUSEP válido, sem a cláusula "
+        "da apólice, com data futura, ou com pagamentos já registrados."
+    )
+    action = (
+        "Informe o código SUSEP, a cláusula, o texto para o segurado e uma data até hoje; "
+        "com pagamentos, a recusa não cabe."
+    )
     group = ANALYSTS
 
 

@@ -10,6 +10,7 @@ from django.utils.text import slugify
 from api_common.serializers import validate_datetime_range
 from django.core.exceptions import ValidationError as DjangoValidationError
 
+from claims.denials import DenialCode
 from claims.forms import GroupedForm, PaymentDetailsForm
 from claims.models import Relationship
 from claims.serializers.common import STATES
@@ -272,12 +273,47 @@ class FinalizeForm(ActionForm):
 
 
 class DenyForm(ActionForm):
-    reason = forms.CharField(label="Motivo da recusa (informado ao canal)",
-                             widget=forms.Textarea(attrs={"rows": 4}))
+    """A reasoned denial (claims.denials): each field says who reads it."""
+
+    code = forms.TypedChoiceField(
+        label="Motivo da recusa (código SUSEP)", coerce=int,
+        choices=[("", "— escolha o motivo"), *((c.value, f"{c.value} - {c.label}")
+                                               for c in DenialCode)],
+        help_text="Vai para o registro na SUSEP, para a carta de recusa e para o canal.")
+    clause = forms.CharField(
+        label="Cláusula da apólice", max_length=200,
+        help_text="Em que cláusula a recusa se baseia, ex.: Cláusula 5.2 das Condições Gerais. "
+                  "O segurado e o canal a leem.")
+    reason = forms.CharField(
+        label="Texto para o segurado (vai na carta de recusa e para o canal)",
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Em linguagem simples: o segurado, quem pediu a indenização e o canal leem "
+                  "este texto.")
+    internal_note = forms.CharField(
+        label="Nota interna (só a equipe vê)", required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Fica só na linha do tempo do sinistro: nunca vai ao canal, à carta nem às "
+                  "páginas do segurado.")
+    late_justification = forms.CharField(
+        label="Justificativa jurídica da recusa fora do prazo (art. 86)", required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Obrigatória quando o prazo de decisão já venceu. Fica no sinistro e na linha "
+                  "do tempo.")
     denied_at = forms.DateTimeField(label="Data da recusa", required=False,
                                     help_text="Em branco: agora.",
                                     validators=[validate_datetime_range],
                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+    field_order = ["code", "clause", "reason", "internal_note", "late_justification",
+                   "denied_at"]
+
+    def __init__(self, *args, late_days: int = 0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.late_days = late_days
+        if late_days:
+            self.fields["late_justification"].required = True
+        else:
+            del self.fields["late_justification"]
 
 
 class ReopenForm(ActionForm):

@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from claims.coverages import Nature
+from claims.denials import DenialCode
 from claims.models.sales import MONEY, Channel, Coverage, Sale
 from claims.awaiting import Awaiting
 from claims.regulatory_clock import ClockKind
@@ -48,7 +49,16 @@ class Claim(models.Model):
     narrative = models.TextField("relato do ocorrido", blank=True)
     additional_data = models.JSONField("dados adicionais", default=dict, blank=True)
     denied_at = models.DateTimeField("data da recusa", null=True, blank=True)
-    denial_reason = models.TextField("motivo da recusa", blank=True)
+    # The reasoned denial (claims.denials): the text the insured person and the channel
+    # read (``recusa.descricao``, the letter), the SUSEP reason code and the policy clause
+    # it rests on; after the art. 86 deadline, the legal justification for denying anyway.
+    # The supervisor's internal note is only in the DENY history row. Reopening clears them.
+    denial_reason = models.TextField("texto da recusa para o segurado", blank=True)
+    denial_code = models.PositiveSmallIntegerField("motivo da recusa (SUSEP)", null=True,
+                                                   blank=True, choices=DenialCode.choices)
+    denial_clause = models.CharField("cláusula da recusa", max_length=200, blank=True)
+    denial_late_justification = models.TextField("justificativa da recusa fora do prazo",
+                                                 blank=True)
     # Bumped by every service change: a form shown at version N may only act on N, so
     # two analysts deciding on the same claim cannot both win (compare-and-set).
     version = models.PositiveIntegerField("versão", default=0)

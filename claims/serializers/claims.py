@@ -24,6 +24,7 @@ from api_common.serializers import (
 )
 from claims.coverages import coverage_label
 from claims.coverages import NATURES_BY_COVERAGE, Nature
+from claims.denials import DenialCode
 from claims.models import Payment, PaymentMethod, Relationship
 from claims.services import media_type_for
 from claims.shares import entitlements
@@ -258,7 +259,17 @@ class DocumentationSerializer(KebabCaseSerializer):
 
 class DenialSerializer(KebabCaseSerializer):
     data = UTCDateTimeField(source="denied_at", allow_null=True)
-    descricao = serializers.CharField(source="denial_reason")
+    descricao = serializers.CharField(
+        source="denial_reason",
+        help_text="O texto da recusa para o segurado (o mesmo da carta de recusa).")
+    codigo = serializers.ChoiceField(
+        source="denial_code", choices=DenialCode.choices, allow_null=True,
+        help_text="Motivo da recusa, no domínio de registro da SUSEP (abaixo). null nas "
+                  "recusas anteriores ao código, que têm só `descricao`.")
+    clausula = serializers.CharField(
+        source="denial_clause",
+        help_text="A cláusula da apólice em que a recusa se baseia (ex.: Cláusula 5.2 das "
+                  "Condições Gerais); vazia nas recusas anteriores ao código.")
 
 
 class ClaimSerializer(KebabCaseSerializer):

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import errors
+from claims.denials import DenialCode
 from claims.formatting import brl, payment_method_summary, person
 from claims.models import Claim, Proposal
 from claims.services import closing, payments
@@ -56,9 +57,18 @@ def _apply(proposal_kind: str, *, claim_id, user, arguments: dict, expected_vers
         return closing.finalize(claim_id=claim_id, user=user, reason=arguments["reason"],
                                 expected_version=expected_version, proposed_by=proposed_by)
     if proposal_kind == Proposal.Kind.DENY:
+        if arguments.get("code") is None:
+            # Proposed before denials carried a reason code and a clause (migration 0019).
+            raise errors.ProposalNotAllowed(
+                "Esta proposta de recusa é anterior ao código SUSEP e à cláusula da recusa: "
+                "rejeite-a e peça ao analista uma nova proposta, com o motivo, a cláusula e "
+                "o texto para o segurado.")
         denied_at = arguments.get("denied_at")
         return closing.deny(
-            claim_id=claim_id, user=user, reason=arguments["reason"],
+            claim_id=claim_id, user=user, reason=arguments["reason"], code=arguments["code"],
+            clause=arguments.get("clause", ""),
+            internal_note=arguments.get("internal_note", ""),
+            late_justification=arguments.get("late_justification", ""),
             denied_at=dt.datetime.fromisoformat(denied_at) if denied_at else None,
             expected_version=expected_version, proposed_by=proposed_by)
     return payments.register_payment(
@@ -104,7 +114,10 @@ def propose(*, kind: str, claim_id, user, arguments: dict, expected_version: int
 
 def _summary(kind: str, arguments: dict) -> str:
     if kind == Proposal.Kind.DENY:
-        return f"recusar o sinistro. Motivo: {arguments['reason']}"[:300]
+        code = arguments.get("code")
+        why = f"{code} - {DenialCode(int(code)).label}, {arguments.get('clause', '')}. " \
+            if code is not None else ""
+        return f"recusar o sinistro. Motivo: {why}{arguments['reason']}"[:300]
     if kind == Proposal.Kind.CLOSE_UNPAID:
         return f"encerrar sem pagamento. Motivo: {arguments['reason']}"[:300]
     payee = arguments["payee"]

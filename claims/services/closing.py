@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import errors
+from claims.denials import DenialCode
 from claims.formatting import brl, percent
 from claims.models import BeneficiaryKind, Claim, Payment
 from claims.shares import WHOLE, entitlements, total_share
@@ -82,15 +83,22 @@ def _check_every_share_done(claim: Claim, payments: list[Payment]) -> None:
 
 @transaction.atomic
 def deny(
-    *, claim_id, user, reason: str, denied_at: dt.datetime | None = None,
-    expected_version: int | None = None, proposed_by=None,
+    *, claim_id, user, reason: str, code: int | None = None, clause: str = "",
+    internal_note: str = "", late_justification: str = "",
+    denied_at: dt.datetime | None = None, expected_version: int | None = None, proposed_by=None,
 ) -> Claim:
-    """Deny cover, explicitly and with reasons (Lei 15.040/2024, art. 86). The claim's
-    value stops consuming the LMI/LMG. Refused once a payment exists: cover was
-    recognised. ``proposed_by``: the analyst whose proposal ``user`` approved."""
+    """Deny cover, explicitly and with reasons (Lei 15.040/2024, art. 86): the SUSEP
+    reason ``code`` (claims.denials.DenialCode), the policy ``clause`` it rests on and
+    ``reason``, the text the insured person and the channel read (``recusa.descricao``,
+    the denial letter). ``internal_note`` stays with the team: only the history row
+    keeps it. ``late_justification``: why the insurer still denies after the art. 86
+    deadline. The claim's value stops consuming the LMI/LMG. Refused once a payment
+    exists: cover was recognised. ``proposed_by``: the analyst whose proposal ``user``
+    approved."""
     require_permission(user, "deny_claim", "Somente supervisores de sinistros recusam sinistros.")
-    if not reason.strip():
-        raise errors.DenialNotAllowed("A recusa precisa de um motivo, que será informado ao canal.")
+    reason, clause = reason.strip(), clause.strip()
+    internal_note, late_justification = internal_note.strip(), late_justification.strip()
+    _check_denial_terms(reason=reason, code=code, clause=clause)
     now = timezone.now()
     denied_at = denied_at or now
     if denied_at > now:
@@ -102,11 +110,55 @@ def deny(
             "Há pagamentos registrados neste sinistro: a cobertura já foi reconhecida."
         )
     claim.denied_at = denied_at
-    claim.denial_reason = reason.strip()
+    claim.denial_reason = reason
+    claim.denial_code = DenialCode(int(code))
+    claim.denial_clause = clause
+    claim.denial_late_justification = late_justification
     record(claim, action=Action.DENY, from_status=from_status, actor=actor_for(user), user=user,
-           note=claim.denial_reason, changed=("status", "denied_at", "denial_reason"),
-           proposed_by=proposed_by)
+           note=denial_note(claim, internal_note=internal_note),
+           changed=("status", *DENIAL_FIELDS), proposed_by=proposed_by)
     return claim
+
+
+CLAUSE_MAX_LENGTH = Claim._meta.get_field("denial_clause").max_length
+# What a denial writes on the claim, and what a reopening clears.
+DENIAL_FIELDS = ("denied_at", "denial_reason", "denial_code", "denial_clause",
+                 "denial_late_justification")
+
+
+def _check_denial_terms(*, reason: str, code, clause: str) -> None:
+    if not reason:
+        raise errors.DenialNotAllowed(
+            "A recusa precisa do texto para o segurado, que vai na carta de recusa e para o canal.")
+    if code is None or code == "" or isinstance(code, bool):
+        raise errors.DenialNotAllowed("Escolha o motivo da recusa (código SUSEP).")
+    try:
+        DenialCode(int(code))
+    except (TypeError, ValueError):
+        raise errors.DenialNotAllowed(
+            f"Motivo da recusa desconhecido: {code}. Use um dos códigos SUSEP: "
+            f"{', '.join(f'{c.value} ({c.label})' for c in DenialCode)}.") from None
+    if not clause:
+        raise errors.DenialNotAllowed(
+            "Cite a cláusula da apólice em que a recusa se baseia (ex.: Cláusula 5.2 das "
+            "Condições Gerais).")
+    if len(clause) > CLAUSE_MAX_LENGTH:
+        raise errors.DenialNotAllowed(
+            f"A cláusula passa de {CLAUSE_MAX_LENGTH} caracteres: cite só o número e o documento.")
+
+
+def denial_note(claim: Claim, *, internal_note: str = "") -> str:
+    """The DENY history row's note, for the team: every term of the denial, the internal
+    note included (the only place it is kept)."""
+    lines = [f"Motivo: {claim.denial_code} - {claim.get_denial_code_display()}. "
+             f"Cláusula: {claim.denial_clause}.",
+             f"Texto para o segurado: {claim.denial_reason}"]
+    if claim.denial_late_justification:
+        lines.append("Recusa após o prazo do art. 86 (Lei 15.040/2024). Justificativa: "
+                     f"{claim.denial_late_justification}")
+    if internal_note:
+        lines.append(f"Nota interna: {internal_note}")
+    return "\n".join(lines)
 
 
 @transaction.atomic
@@ -140,9 +192,8 @@ def reopen(
         if claim.amount > ceiling:
             notes.append(f"Valor limitado ao que resta: {brl(claim.amount)} → {brl(ceiling)}.")
             claim.amount = ceiling
-        claim.denied_at = None
-        claim.denial_reason = ""
+        claim.denied_at, claim.denial_code = None, None
+        claim.denial_reason = claim.denial_clause = claim.denial_late_justification = ""
     record(claim, action=Action.REOPEN, from_status=from_status, actor=actor_for(user),
-           user=user, note=" ".join(notes),
-           changed=("status", "amount", "denied_at", "denial_reason"))
+           user=user, note=" ".join(notes), changed=("status", "amount", *DENIAL_FIELDS))
     return claim

@@ -50,6 +50,7 @@ SPECTACULAR_SETTINGS = {
         "EventoEnum": "webhooks.services.SUBSCRIBABLE_EVENTS",
         "EventoOuPingEnum": "webhooks.serializers.DELIVERY_EVENTS",
         "EstadoDisjuntorEnum": "webhooks.serializers.BREAKER_STATES",
+        "CodigoRecusaEnum": "claims.denials.DenialCode",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

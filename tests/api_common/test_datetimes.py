@@ -10,7 +10,7 @@ from api_common.serializers import EARLIEST_DATETIME, LATEST_DATETIME
 from claims.models import Claim, DocumentFile, DocumentRequest
 from claims.workflow import ClaimStatus
 from tests.support.documents import OPEN_BODY, upload_body
-from tests.support.lifecycle import act, claim_under_review
+from tests.support.lifecycle import DENIAL, act, claim_under_review
 from tests.support.api import assert_problem
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 
@@ -201,7 +201,7 @@ def test_the_api_reads_claims_at_the_edges(api, claims_at_the_edges):
 def test_the_admin_refuses_a_denial_date_outside_the_range(supervisor, api, sale):
     claim = claim_under_review(api, sale)
 
-    response = act(supervisor, claim, "recusar", {"reason": "x", "denied_at": "0001-01-01T00:00"})
+    response = act(supervisor, claim, "recusar", {**DENIAL, "reason": "x", "denied_at": "0001-01-01T00:00"})
 
     assert response.status_code == 200
     assert "Fora do intervalo aceito" in response.content.decode()

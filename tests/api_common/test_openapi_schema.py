@@ -723,3 +723,15 @@ def test_a_beneficiarys_share_and_facts_have_their_shapes(schema, beneficiary, a
                                 "boleto": {"codigo-de-barras": "0" * 44}}}
 
     assert accepts(schema, PAYMENT_DATA, "post", body) is allowed
+
+
+def test_recusa_has_the_susep_code_nullable_and_the_clause(schema):
+    claim = response_schema(schema, "/api/v1/sinistros/{numero-sinistro}", "get")
+    denial = resolve(schema, claim["properties"]["recusa"])
+
+    code = denial["properties"]["codigo"]
+    assert code["nullable"] is True
+    assert resolve(schema, code["oneOf"][0])["enum"] == [1, 2, 3, 4, 5, 6, 7, 99]
+    assert "Risco excluído" in code["description"] and "null" in code["description"]
+    assert denial["properties"]["clausula"]["type"] == "string"
+    assert "cláusula" in denial["properties"]["clausula"]["description"]

@@ -5,6 +5,7 @@ import pytest
 
 from claims.models import ClaimHistory, DocumentFile
 from tests.support.lifecycle import (
+    DENIAL,
     act,
     acted,
     claim_under_review,
@@ -229,7 +230,7 @@ def test_a_type_asked_for_again_after_approval_is_listed_once_as_last_approved(
 
 
 @pytest.mark.parametrize("closing, data, words", [
-    ("recusar", {"reason": "Doença preexistente."}, "sinistro recusado"),
+    ("recusar", {**DENIAL, "reason": "Doença preexistente."}, "sinistro recusado"),
     ("finalizar", {"reason": "Desistência do beneficiário."}, "sinistro finalizado"),
 ])
 def test_a_closed_claims_files_are_not_awaiting_analysis(

@@ -10,6 +10,7 @@ from django.utils import timezone
 from claims import errors, services
 from claims.models import Claim, Event
 from tests.support.lifecycle import (
+    DENIAL,
     page_messages,
     events_of,
     paying,
@@ -111,7 +112,7 @@ def test_an_analyst_only_proposes_a_denial_and_nothing_changes_until_a_superviso
     events_before = len(events_of(claim))
 
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
-    response = act(analyst, claim, "recusar", {"reason": "Doença preexistente."})
+    response = act(analyst, claim, "recusar", {**DENIAL, "reason": "Doença preexistente."})
 
     assert "Propor recusa" in page
     assert "Recusa proposta ao supervisor" in page_messages(analyst, response)
@@ -125,7 +126,7 @@ def test_an_analyst_only_proposes_a_denial_and_nothing_changes_until_a_superviso
 def test_a_denial_fills_recusa_and_frees_the_limits(supervisor, api, sale):
     claim = claim_under_review(api, sale)
 
-    claim = acted(supervisor, claim, "recusar", {"reason": "Doença preexistente não declarada."})
+    claim = acted(supervisor, claim, "recusar", {**DENIAL, "reason": "Doença preexistente não declarada."})
 
     assert claim.status == "recusado"
     assert last_event(claim).name == "sinistro-negado"
@@ -139,9 +140,9 @@ def test_a_denial_fills_recusa_and_frees_the_limits(supervisor, api, sale):
 def test_a_denial_needs_a_reason_and_no_future_date(supervisor, api, sale):
     claim = claim_under_review(api, sale)
 
-    empty = act(supervisor, claim, "recusar", {"reason": "  "})
+    empty = act(supervisor, claim, "recusar", {**DENIAL, "reason": "  "})
     tomorrow = (timezone.localtime() + dt.timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
-    future = act(supervisor, claim, "recusar", {"reason": "x", "denied_at": tomorrow})
+    future = act(supervisor, claim, "recusar", {**DENIAL, "reason": "x", "denied_at": tomorrow})
 
     assert empty.status_code == 200 and future.status_code == 200
     assert "não pode estar no futuro" in future.content.decode()
@@ -154,7 +155,7 @@ def test_a_claim_with_payments_cannot_be_denied(analyst, supervisor, api, sale):
     acted(analyst, claim, "registrar-pagamento", paying(claim, "100,00"))
 
     page = supervisor.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
-    response = act(supervisor, claim, "recusar", {"reason": "x"})
+    response = act(supervisor, claim, "recusar", {**DENIAL, "reason": "x"})
 
     assert "Recusar: há pagamentos registrados: a cobertura já foi reconhecida" in page
     assert "a cobertura já foi reconhecida" in page_messages(supervisor, response)
@@ -164,7 +165,7 @@ def test_a_claim_with_payments_cannot_be_denied(analyst, supervisor, api, sale):
 
 
 def test_a_denied_claim_is_reopened_at_the_step_chosen(supervisor, api, sale):
-    claim = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
+    claim = acted(supervisor, claim_under_review(api, sale), "recusar", {**DENIAL, "reason": "x"})
 
     claim = acted(supervisor, claim, "reabrir", {
         "reason": "Recurso do segurado.", "next_status": "pendente-de-dados-de-pagamento"})
@@ -175,7 +176,7 @@ def test_a_denied_claim_is_reopened_at_the_step_chosen(supervisor, api, sale):
 
 
 def test_reopening_is_refused_while_another_claim_is_open_on_the_coverage(supervisor, api, sale):
-    denied = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
+    denied = acted(supervisor, claim_under_review(api, sale), "recusar", {**DENIAL, "reason": "x"})
     other = open_claim(api, sale)
 
     response = act(supervisor, denied, "reabrir", {"reason": "y", "next_status": "em-regulacao"})
@@ -188,12 +189,12 @@ def test_reopening_is_refused_while_another_claim_is_open_on_the_coverage(superv
 
 def test_a_reopened_denied_claim_consumes_limits_again_within_what_is_left(
         analyst, supervisor, api, sale):
-    denied = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
+    denied = acted(supervisor, claim_under_review(api, sale), "recusar", {**DENIAL, "reason": "x"})
     other = open_claim(api, sale, **{"saldo-devedor": 20000})  # 20k of the 50k LMI
     other = acted(analyst, other, "aprovar-documentacao")
     acted(supervisor, other, "finalizar", {"reason": "Desistência."})  # releases all of it
     other = open_claim(api, sale, **{"saldo-devedor": 20000})
-    acted(supervisor, other, "recusar", {"reason": "z"})
+    acted(supervisor, other, "recusar", {**DENIAL, "reason": "z"})
     assert denied.amount == Decimal("50000.00")
     sale.max_guarantee = Decimal("30000.00")
     sale.save()
@@ -206,7 +207,7 @@ def test_a_reopened_denied_claim_consumes_limits_again_within_what_is_left(
 
 
 def test_reopening_is_refused_when_nothing_is_left(analyst, supervisor, api, sale):
-    denied = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
+    denied = acted(supervisor, claim_under_review(api, sale), "recusar", {**DENIAL, "reason": "x"})
     open_claim(api, sale, cobertura="cobertura/invalidez-permanente", natureza=None)
     sale.max_guarantee = Decimal("30000.00")  # the other claim uses all of it
     sale.save()
@@ -217,7 +218,7 @@ def test_reopening_is_refused_when_nothing_is_left(analyst, supervisor, api, sal
 
 
 def test_only_supervisors_reopen(analyst, supervisor, api, sale):
-    claim = acted(supervisor, claim_under_review(api, sale), "recusar", {"reason": "x"})
+    claim = acted(supervisor, claim_under_review(api, sale), "recusar", {**DENIAL, "reason": "x"})
 
     assert act(analyst, claim, "reabrir", {"reason": "y", "next_status": "em-regulacao"}
                ).status_code == 403

@@ -51,7 +51,7 @@ def test_payments_are_listed_and_reduce_the_remaining_value(api, claim):
     assert body["pagamentos"][1]["data-pagamento"] is None
 
 
-def test_recusa_appears_only_for_a_denied_claim(api, claim):
+def test_recusa_appears_only_for_a_denied_claim_and_an_old_denial_has_no_code(api, claim):
     assert "recusa" not in api.get(f"/api/v1/sinistros/{claim.number}").json()
 
     claim.status = ClaimStatus.DENIED
@@ -62,6 +62,9 @@ def test_recusa_appears_only_for_a_denied_claim(api, claim):
     assert api.get(f"/api/v1/sinistros/{claim.number}").json()["recusa"] == {
         "data": "2026-11-20T15:00:00Z",
         "descricao": "Doença preexistente não declarada.",
+        # Denied before denials carried a SUSEP code and a clause (migration 0019).
+        "codigo": None,
+        "clausula": "",
     }
 
 

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from claims.workflow import EventName
 from tests.support.lifecycle import (
+    DENIAL,
     last_event,
     paying,
     acted,
@@ -46,7 +47,7 @@ def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
     acted(analyst, claim, "finalizar")                                      # finalizado
     acted(supervisor, claim, "reabrir", {"reason": "y", "next_status": "em-regulacao"})  # reaberto
     other = open_claim(api, sale, cobertura="cobertura/invalidez-permanente", natureza=None)
-    acted(supervisor, other, "recusar", {"reason": "Fora da cobertura."})   # negado
+    acted(supervisor, other, "recusar", {**DENIAL, "reason": "Fora da cobertura."})   # negado
 
     names = [e.name for e in events_of(claim)]
     assert names == [

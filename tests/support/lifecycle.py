@@ -33,6 +33,11 @@ CREDITOR_TED = {
 }
 
 
+# A reasoned denial's code and clause (claims.denials), for tests about something else.
+DENIAL = {"code": "1", "clause": "Cláusula 5.2 das Condições Gerais"}
+DENIAL_ARGUMENTS = {"code": 1, "clause": "Cláusula 5.2 das Condições Gerais"}
+
+
 def paying(claim: Claim, amount: str, payee: dict = VALID_PIX) -> dict:
     """The payment form's data for ``amount`` to ``payee`` (VALID_PIX: the heir Maria da
     Silva), towards the share of the beneficiary with the payee's tax id; on a claim that

@@ -112,8 +112,10 @@ def test_a_claim_from_the_api_is_worked_proposed_for_denial_and_approved_by_the_
                 # A denial is a proposal to the supervisor: nothing changes yet.
                 expect(page.locator("nav.claim-actions")).not_to_contain_text("Recusar")
                 open_action(page, "Propor recusa")
-                page.get_by_label("Motivo da recusa (informado ao canal)").fill(
-                    "Óbito anterior ao início de vigência da apólice.")
+                page.get_by_label("Motivo da recusa (código SUSEP)").select_option("6")
+                page.get_by_label("Cláusula da apólice").fill("Cláusula 3.1 das Condições Gerais")
+                page.get_by_label("Texto para o segurado (vai na carta de recusa e para o canal)"
+                                  ).fill("Óbito anterior ao início de vigência da apólice.")
                 page.get_by_role("button", name="Confirmar: Propor recusa").click()
                 proposal = page.locator("section#proposta")
                 expect(proposal).to_contain_text("Aguardando aprovação do supervisor")

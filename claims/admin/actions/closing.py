@@ -1,7 +1,12 @@
 """Ending a claim and reopening it: finalizing, denying (four eyes for analysts), reopening."""
 
+import datetime as dt
+
+from django.utils import timezone
+
 from claims import services
 from claims.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
+from claims.denials import DenialCode
 from claims.formatting import brl
 from claims.models import Claim, Proposal
 from claims.workflow import CLOSED_STATUSES
@@ -67,15 +72,18 @@ class Deny(ClaimAction):
                 "um supervisor aprova ou rejeita; nada muda no sinistro até lá."]
 
     def run(self, claim, user, data):
+        terms = {"reason": data["reason"], "code": data["code"], "clause": data["clause"],
+                 "internal_note": data["internal_note"],
+                 "late_justification": data.get("late_justification", "")}
         if services.needs_proposal(Proposal.Kind.DENY, user):
             denied_at = data.get("denied_at")
             services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=user,
                              expected_version=data["version"],
-                             arguments={"reason": data["reason"],
+                             arguments={**terms,
                                         "denied_at": denied_at.isoformat() if denied_at else None})
             return "Recusa proposta ao supervisor. Nada muda no sinistro até a aprovação."
-        services.deny(claim_id=claim.pk, user=user, reason=data["reason"],
-                      denied_at=data.get("denied_at"), expected_version=data["version"])
+        services.deny(claim_id=claim.pk, user=user, denied_at=data.get("denied_at"),
+                      expected_version=data["version"], **terms)
         return "Sinistro recusado."
 
 
@@ -91,3 +99,25 @@ class Reopen(ClaimAction):
         services.reopen(claim_id=claim.pk, user=user, reason=data["reason"],
                         next_status=data["next_status"], expected_version=data["version"])
         return "Sinistro reaberto."
+
+
+def denial_proposal_facts(proposal: Proposal) -> list[tuple[str, str]]:
+    """What a supervisor reads before approving a proposed denial: its every term. A
+    proposal made before denials carried a code and a clause says so."""
+    arguments = proposal.arguments
+    code = arguments.get("code")
+    if code is None:
+        return [("Atenção", "Proposta anterior ao código SUSEP e à cláusula da recusa: "
+                            "rejeite-a e peça uma nova proposta."),
+                ("Texto para o segurado", arguments.get("reason", ""))]
+    facts = [("Motivo (SUSEP)", f"{code} - {DenialCode(int(code)).label}"),
+             ("Cláusula", arguments.get("clause", "")),
+             ("Texto para o segurado", arguments.get("reason", ""))]
+    if arguments.get("internal_note"):
+        facts.append(("Nota interna", arguments["internal_note"]))
+    if arguments.get("late_justification"):
+        facts.append(("Justificativa (fora do prazo)", arguments["late_justification"]))
+    if arguments.get("denied_at"):
+        facts.append(("Data da recusa",
+                      f"{timezone.localtime(dt.datetime.fromisoformat(arguments['denied_at'])):%d/%m/%Y %H:%M}"))
+    return facts

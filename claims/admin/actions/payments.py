@@ -9,6 +9,7 @@ from django.utils import timezone
 from claims import services
 from claims.admin import forms
 from claims.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
+from claims.admin.actions.closing import denial_proposal_facts
 from claims import red_flags
 from claims.formatting import actor_label, brl, payment_method_summary, percent
 from claims.formatting import tax_id as format_tax_id
@@ -164,8 +165,11 @@ class SettlePayment(ClaimAction):
 
 
 def proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, str]]:
-    """What a supervisor needs to approve a payment proposal: who receives (masked tax
+    """What a supervisor needs to approve a proposal. A denial: its terms
+    (``closing.denial_proposal_facts``). A payment: who receives (masked tax
     id, relationship), where the money goes, the amount against the share, the warnings."""
+    if proposal.kind == Proposal.Kind.DENY:
+        return denial_proposal_facts(proposal)
     if proposal.kind != Proposal.Kind.PAYMENT:
         return []
     arguments = proposal.arguments

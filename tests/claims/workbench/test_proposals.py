@@ -11,6 +11,8 @@ from django.contrib.auth.models import Permission
 from claims import errors, roles, services
 from claims.models import Claim, ClaimHistory, Payment, Proposal
 from tests.support.lifecycle import (
+    DENIAL,
+    DENIAL_ARGUMENTS,
     paying,
     act,
     acted,
@@ -27,7 +29,7 @@ def reviewed(api, sale, team):
 
 
 def propose_denial(client, claim, reason="Doença preexistente não declarada."):
-    response = act(client, claim, "recusar", {"reason": reason})
+    response = act(client, claim, "recusar", {**DENIAL, "reason": reason})
     assert "Recusa proposta ao supervisor" in page_messages(client, response)
     return Proposal.objects.get(claim=claim, status="pendente")
 
@@ -74,7 +76,7 @@ def test_another_analyst_cannot_approve_and_the_author_cannot_approve_their_own(
     services.reject(proposal_id=proposal.pk, user=team.people["sergio"].user, reason="Reveja.")
     reviewed.refresh_from_db()
     own = services.propose(kind="recusar", claim_id=reviewed.pk, user=lead,
-                           arguments={"reason": "x", "denied_at": None},
+                           arguments={**DENIAL_ARGUMENTS, "reason": "x", "denied_at": None},
                            expected_version=reviewed.version)
     with pytest.raises(errors.ProposalNotAllowed, match="própria proposta"):
         services.approve(proposal_id=own.pk, user=lead)
@@ -161,7 +163,7 @@ def test_one_proposal_waits_at_a_time(reviewed, team):
 
     with pytest.raises(errors.ProposalNotAllowed, match="Já há uma proposta"):
         services.propose(kind="recusar", claim_id=reviewed.pk, user=team.people["bruno"].user,
-                         arguments={"reason": "y", "denied_at": None},
+                         arguments={**DENIAL_ARGUMENTS, "reason": "y", "denied_at": None},
                          expected_version=reviewed.version)
     page = team.people["bruno"].get(f"/admin/claims/claim/{reviewed.pk}/change/").content.decode()
     assert "Propor recusa: aguardando a decisão do supervisor sobre a proposta pendente" in page

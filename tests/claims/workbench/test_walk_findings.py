@@ -7,7 +7,7 @@ import pytest
 
 from claims import services
 from claims.models import Proposal
-from tests.support.lifecycle import HEIR_DETAILS, claim_under_review, open_claim
+from tests.support.lifecycle import DENIAL_ARGUMENTS, HEIR_DETAILS, claim_under_review, open_claim
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -62,7 +62,7 @@ def test_proposals_awaiting_show_their_total_oldest_first(api, channel, team):
         CoverageFactory(sale=sale, name="cobertura/morte")
         claim = open_claim(api, sale)
         services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=ana.user,
-                         arguments={"reason": reason, "denied_at": None},
+                         arguments={**DENIAL_ARGUMENTS, "reason": reason, "denied_at": None},
                          expected_version=claim.version)
         numbers.append(claim.number)
 

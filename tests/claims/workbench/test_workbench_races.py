@@ -12,7 +12,7 @@ from claims import roles, services
 from claims.models import ClaimHistory, Payment, Proposal, Task, TeamMember
 from tests.support.concurrency import postgres_only, run_together
 from tests.support.factories import CoverageFactory, SaleFactory
-from tests.support.lifecycle import claim_under_review, open_claim, staff
+from tests.support.lifecycle import DENIAL_ARGUMENTS, claim_under_review, open_claim, staff
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("local_media")]
@@ -56,7 +56,7 @@ def test_a_proposal_approved_twice_at_once_applies_once(api, sale, team, round_)
     claim = claim_under_review(api, sale)
     claim.refresh_from_db()
     proposal = services.propose(kind="recusar", claim_id=claim.pk, user=team.people["ana"].user,
-                                arguments={"reason": "Fraude comprovada.", "denied_at": None},
+                                arguments={**DENIAL_ARGUMENTS, "reason": "Fraude comprovada.", "denied_at": None},
                                 expected_version=claim.version)
     sergio = team.people["sergio"].user
     other = staff(f"supervisor{round_}", roles.SUPERVISOR)
