@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from claims.coverages import coverage_label, pays_on_death
 from claims.formatting import brl, masked_destination
-from claims.models import Beneficiary, BeneficiaryKind, Claim, Payment
+from claims.models import Beneficiary, BeneficiaryKind, Claim, DocumentFile, Payment
 from claims.workflow import ClaimStatus
 from correspondence.models import Letter, Role
 
@@ -95,7 +95,7 @@ def _denial_facts(claim: Claim) -> dict:
         "reason_words": claim.get_denial_code_display() if code else "",
         "clause": getattr(claim, "denial_clause", ""),
         "reason_text": claim.denial_reason,
-        "grounds": [r for r in claim.document_requests.all() if r.approved_at is not None],
+        "grounds": _grounds(claim),
         "reconsideration_days": settings.RECONSIDERATION_DAYS,
         "reconsider_by": timezone.localdate() + dt.timedelta(days=settings.RECONSIDERATION_DAYS),
         "prescription_years_insured": 1,
@@ -104,6 +104,16 @@ def _denial_facts(claim: Claim) -> dict:
         "susep": settings.SUSEP_CONSUMER_TEXT,
         "still_denied": claim.status == ClaimStatus.DENIED,
     }
+
+
+def _grounds(claim: Claim) -> list[str]:
+    """The documents the decision rested on: every type received (or approved), by name."""
+    titles = {r.doc_type: r.title for r in claim.document_requests.all()}
+    received = claim.files.filter(status=DocumentFile.Status.RECEIVED).values_list(
+        "doc_type", flat=True).distinct()
+    approved = [r.doc_type for r in claim.document_requests.all() if r.approved_at]
+    names = [titles.get(doc_type, "Outros documentos") for doc_type in [*received, *approved]]
+    return list(dict.fromkeys(names))
 
 
 SUBJECTS = {
