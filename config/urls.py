@@ -34,6 +34,7 @@ urlpatterns = [
     path("", include("claims.documents.urls")),
     path("", include("correspondence.urls")),
     path("segurado/", include("whitelabel.urls")),
+    path("segurado/", include("correspondence.urls_hosted")),
     path("admin/", admin.site.urls),
     # Asked for by browsers on pages that link no icon (a file opened inline, JSON in a
     # tab); the admin's pages link it. Lazy: the static name is hashed in production.

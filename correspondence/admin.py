@@ -3,7 +3,7 @@ rows, a letter's preview, PDF and resending, sending the hosted link or a remind
 (with a preview first), and each channel's letter settings and paragraphs."""
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django import forms
 from django.contrib import admin, messages
@@ -19,7 +19,7 @@ from claims.formatting import local_moment, person
 from claims.forms import GroupedForm
 from claims.models import Claim, Task
 from claims.services.tasks import close_task
-from claims.workflow import CLOSED_STATUSES
+from claims.workflow import CLOSED_STATUSES, ClaimStatus
 from correspondence import downloads, letters, rendering, services
 from correspondence.models import ChannelLetters, Letter, LetterText, Message
 
@@ -69,9 +69,21 @@ def section(request, claim: Claim) -> dict:
         message.words = status_words(message)
     can_send = request.user.has_perm(WORK)
     return {"claim": claim, "letters": rows, "can_send": can_send,
+            "denial_received_at": denial_received_at(claim, rows),
             "by_hand": [(slug, label) for slug, label in BY_HAND.items()
                         if claim.status not in CLOSED_STATUSES
                         and (slug != Letter.DOCUMENTS_REMINDER or _pending(claim))]}
+
+
+def denial_received_at(claim: Claim, rows: list[Message]):
+    """When the current denial was first received (art. 126: the prescription runs from
+    then): the earliest proof among its letters, None without any."""
+    if claim.status != ClaimStatus.DENIED:
+        return None
+    proofs = [m.received_at for m in rows
+              if m.letter == Letter.DENIAL and m.received_at and claim.denied_at
+              and m.created_at >= claim.denied_at - timedelta(minutes=5)]
+    return min(proofs) if proofs else None
 
 
 def _pending(claim: Claim) -> bool:

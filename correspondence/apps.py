@@ -9,7 +9,11 @@ class CorrespondenceConfig(AppConfig):
         from anymail.signals import tracking
 
         from claims.signals import claim_moved
-        from correspondence import receivers
+        from correspondence import hosted, receivers
+        from whitelabel import extensions
 
         claim_moved.connect(receivers.tell_people, dispatch_uid="correspondence.tell_people")
         tracking.connect(receivers.provider_report, dispatch_uid="correspondence.reports")
+        extensions.claim_page_opened.connect(hosted.denial_seen,
+                                             dispatch_uid="correspondence.denial_seen")
+        extensions.register_section(hosted.section)

@@ -50,3 +50,56 @@ def test_each_beneficiary_with_an_email_gets_the_denial_too(denied, smtp):
 def test_the_denial_receipt_is_the_moment_the_server_accepted_it(denied):
     letter = Message.objects.filter(claim=denied, letter="recusa").first()
     assert letter.received_at == letter.sent_at is not None
+
+
+def test_the_person_reads_the_letters_on_the_hosted_pages_and_the_denial_counts_as_received(
+        api, sale, supervisor, channel):
+    from correspondence.models import ChannelLetters
+    from tests.support.hosted import generate_link, open_session
+
+    ChannelLetters.objects.create(channel=channel, channel_tells_insured=True)  # no e-mail
+    claim = claim_under_review(api, sale)
+    claim = acted(supervisor, claim, "recusar", DENIAL)
+    denial = Message.objects.get(claim=claim, letter="recusa")
+    assert denial.received_at is None  # nothing e-mailed: no proof yet
+
+    person = open_session(generate_link(api, sale)["url"])
+    page = person.get(f"/segurado/sinistros/{claim.number}").content.decode()
+
+    assert "Cartas" in page and "Recusa fundamentada" in page
+    denial.refresh_from_db()
+    first_reading = denial.read_at
+    assert first_reading is not None and denial.received_at == first_reading
+
+    letter = person.get(f"/segurado/sinistros/{claim.number}/cartas/{denial.pk}")
+    assert letter.status_code == 200
+    assert "Cláusula 7.1 das Condições Gerais" in letter.content.decode()
+    assert "Laudo do perito" not in letter.content.decode()
+    pdf = person.get(f"/segurado/sinistros/{claim.number}/cartas/{denial.pk}.pdf")
+    assert pdf["Content-Type"] == "application/pdf"
+    denial.refresh_from_db()
+    assert denial.read_at == first_reading  # only the first reading counts
+
+
+def test_a_letter_of_another_sales_claim_is_not_found_on_the_hosted_pages(
+        api, sale, supervisor):
+    from tests.support.factories import ClaimFactory
+    from tests.support.hosted import generate_link, open_session
+
+    other = ClaimFactory()
+    stranger = Message.objects.create(
+        claim=other, channel=other.sale.channel, letter="recusa", role="contato",
+        recipient_name="X", subject="s", body_html="<p>x</p>", body_text="x",
+        attachment_name="x.pdf")
+    claim = claim_under_review(api, sale)
+    person = open_session(generate_link(api, sale)["url"])
+
+    response = person.get(f"/segurado/sinistros/{claim.number}/cartas/{stranger.pk}")
+
+    assert response.status_code == 404
+
+
+def test_the_claim_page_says_when_the_denial_was_received(denied, analyst):
+    page = analyst.get(f"/admin/claims/claim/{denied.pk}/change/").content.decode()
+
+    assert "Recusa recebida em" in page

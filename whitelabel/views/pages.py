@@ -15,7 +15,7 @@ from claims.coverages import coverage_label, pays_on_death
 from claims.documents import storage
 from claims.forms import PaymentDetailsForm
 from claims.workflow import ClaimStatus
-from whitelabel import selectors, wording
+from whitelabel import extensions, selectors, wording
 from whitelabel.forms import (
     HostedOpenClaimForm,
     HostedPaymentDetailsForm,
@@ -120,8 +120,10 @@ def claim(request, number: str):
     page = selectors.claim_page(request.sale, number)
     if page is None:
         return not_found(request)
+    extensions.claim_page_opened.send(sender=type(page.claim), claim=page.claim)
     response = render(request, "whitelabel/claim.html", {
         "brand": request.brand, "page": page, "claim": page.claim,
+        "sections": extensions.sections(request, page.claim),
         "awaiting_payment_data": page.claim.status == ClaimStatus.PENDING_PAYMENT_DATA,
         "on_death": pays_on_death(page.claim.coverage.name),
         "max_bytes": str(settings.UPLOAD_MAX_BYTES),  # a number, not "20.971.520"
