@@ -2,6 +2,7 @@
 template shows. Pure reads; nothing here writes or sends."""
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -134,5 +135,8 @@ def subject_of(claim: Claim, letter: str) -> str:
 
 
 def shown(stored: str) -> str:
-    """A stored letter as shown anywhere but the e-mail: no link in it."""
-    return stored.replace(LINK_PLACEHOLDER, LINK_ELSEWHERE)
+    """A stored letter as shown anywhere but the e-mail: no link in it (a link to the
+    placeholder becomes the words alone)."""
+    unlinked = re.sub(rf'<a href="{LINK_PLACEHOLDER}">{LINK_PLACEHOLDER}</a>', LINK_ELSEWHERE,
+                      stored)
+    return unlinked.replace(LINK_PLACEHOLDER, LINK_ELSEWHERE)

@@ -9,9 +9,10 @@ so drawing it again gives the same document.
 import io
 
 from fpdf import FPDF
+from fpdf.fonts import TextStyle
 
 from claims.formatting import local_moment
-from correspondence.letters import LINK_ELSEWHERE, LINK_PLACEHOLDER
+from correspondence.letters import shown
 from correspondence.models import Message
 from correspondence.rendering import letter_part
 from whitelabel.branding import Brand
@@ -24,6 +25,16 @@ _PLAIN = str.maketrans({"\u2192": "->", "\u2264": "<=", "\u2265": ">=", "\u2009"
 
 def _printable(text: str) -> str:
     return text.translate(_PLAIN).encode("cp1252", "replace").decode("cp1252")
+
+
+# Headings in near-black: the brand's colour is in the band above, where its text colour
+# is chosen for contrast; a light brand colour would be unreadable on white paper.
+_STYLES = {
+    "h2": TextStyle(font_family="helvetica", font_style="B", font_size_pt=15, color="#1a1a1a",
+                    t_margin=0, b_margin=2),
+    "h3": TextStyle(font_family="helvetica", font_style="B", font_size_pt=12, color="#1a1a1a",
+                    t_margin=3, b_margin=1),
+}
 
 
 def _rgb(color: str) -> tuple[int, int, int]:
@@ -70,6 +81,5 @@ def letter_pdf(message: Message, *, brand: Brand, logo_png: bytes | None = None)
         pdf.image(io.BytesIO(logo_png), x=pdf.w - 20 - 30, y=20, h=12)
         pdf.set_y(36)
     pdf.set_font("helvetica", "", 10.5)
-    body = letter_part(message.body_html).replace(LINK_PLACEHOLDER, LINK_ELSEWHERE)
-    pdf.write_html(_printable(body), tag_styles=None)
+    pdf.write_html(_printable(shown(letter_part(message.body_html))), tag_styles=_STYLES)
     return bytes(pdf.output())
