@@ -27,6 +27,7 @@ run: $(RUNTIME_STAMP)
 	@mkdir -p var/broker var/broker-processed
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py seed_demo
+	@echo "E-mails to people (letters) are written as files under var/mail/ unless EMAIL_URL says otherwise."
 	@$(PY) -m celery -A config worker --beat --pool=solo --loglevel=WARNING \
 	    --schedule var/celerybeat-schedule & worker=$$!; \
 	  trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
