@@ -124,3 +124,28 @@ def test_the_chase_documents_task_sends_the_reminder_and_is_done_by_it(claim, an
     task.refresh_from_db()
     assert task.status == "concluida"
     assert Message.objects.filter(claim=claim, letter="lembrete-documentos").exists()
+
+
+def test_the_claim_page_query_count_does_not_grow_with_letters(analyst, db):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.support.factories import ClaimFactory
+
+    def letters(claim, n):
+        for i in range(n):
+            Message.objects.create(
+                claim=claim, channel=claim.sale.channel, letter="recusa", role="contato",
+                recipient_name=f"P{i}", recipient_email=f"p{i}@example.com", subject="s",
+                body_html="<p>x</p>", body_text="x", attachment_name="x.pdf",
+                created_by=analyst.user, status="enviado", sent_at=claim.notified_at)
+
+    def queries(claim) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert analyst.get(f"/admin/claims/claim/{claim.pk}/change/").status_code == 200
+        return len(captured)
+
+    small, big = ClaimFactory(), ClaimFactory()
+    letters(small, 1), letters(big, 20)
+
+    assert queries(big) == queries(small)
