@@ -133,7 +133,8 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
 
                 timeline = page.locator("section[aria-labelledby=linha-do-tempo]")
                 expect(timeline.get_by_role("heading", name="Linha do tempo")).to_be_visible()
-                entries = timeline.locator("ol.timeline > li")
+                # The moves (the letters they wrote are rows of their own among them).
+                entries = timeline.locator("ol.timeline > li:not(.internal-carta)")
                 # Newest first: payment, the heir, approval, documents complete, opening.
                 expect(entries.nth(0)).to_contain_text("Pagamento registrado por Ana Souza")
                 expect(entries.nth(0)).to_contain_text("Pagamento registrado")
@@ -179,6 +180,9 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
                 expect(entries.nth(1)).to_contain_text("Participação retida por Sérgio Lima")
                 expect(entries.nth(2)).to_contain_text("Pagamento liquidado por Sérgio Lima")
                 expect(summary).to_contain_text("R$ 1.500,00")  # the value is what was paid
+                # Closing told the contact person: a letter waiting for the worker.
+                expect(timeline.locator("li.internal-carta").first).to_contain_text(
+                    "Carta “Encerramento” para Pedro da Silva")
                 log_out(page)
                 assert refused == []
         finally:

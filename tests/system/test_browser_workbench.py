@@ -87,7 +87,7 @@ def test_a_claim_from_the_api_is_worked_proposed_for_denial_and_approved_by_the_
                 bar = page.locator("section.workbench-bar")
                 expect(bar).to_contain_text("Responsável: Ana Souza")
                 expect(bar).to_contain_text("Equipe: Vida e prestamista")
-                timeline = page.locator("ol.timeline > li")
+                timeline = page.locator("ol.timeline > li:not(.internal-carta)")  # the moves, not letters
                 expect(timeline.filter(has_text="Responsável definido")).to_contain_text(
                     "Ana Souza")
 
