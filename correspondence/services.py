@@ -6,14 +6,15 @@ to send them only once they are committed (``transaction.on_commit``). The sweep
 (correspondence.tasks.sweep_messages) sends whatever that request missed.
 """
 
+from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
 from claims.models import Claim
 from correspondence import letters, rendering
 from correspondence.models import Letter, Message, Role
-from correspondence.tasks import send_message
 
+SEND_TASK = "correspondence.tasks.send_message"
 NO_ADDRESS = "Sem e-mail do destinatário: informe um e-mail e reenvie."
 
 
@@ -116,7 +117,8 @@ def _send_after_commit(message_ids: list) -> None:
     def enqueue():
         for message_id in message_ids:
             try:
-                send_message.delay(str(message_id))
+                # By name: the tasks module (the jobs' entry points) imports this one.
+                current_app.send_task(SEND_TASK, args=[str(message_id)])
             except Exception:  # noqa: BLE001 - the broker is down: the sweep sends it
                 return
     transaction.on_commit(enqueue)

@@ -135,3 +135,20 @@ def test_a_worker_killed_mid_send_loses_nothing_and_the_sweep_sends_it_once(work
     message.refresh_from_db()
     assert message.attempts == 2
     assert [mail.message_id for mail in smtp.received] == [message.message_id]
+
+
+def test_a_letter_written_with_a_move_is_sent_by_a_worker_once_the_move_commits(
+        workers, smtp, monkeypatch):
+    from config.celery import app
+    from correspondence import services
+
+    group = workers()
+    group.start("um")
+    monkeypatch.setitem(app.conf, "task_default_queue", group.queue)
+    claim = ClaimFactory()
+
+    services.write_letter(claim, "link-segurado")  # autocommit: committed at once
+
+    assert wait_until(lambda: Message.objects.filter(claim=claim, status="enviado").exists())
+    [mail] = smtp.received
+    assert claim.number in mail.subject
