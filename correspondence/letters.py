@@ -18,7 +18,7 @@ from correspondence.models import Letter, Role
 # it is made and put in only when the e-mail leaves (correspondence.sending), and is
 # never stored (whitelabel keeps only a digest of its token).
 LINK_PLACEHOLDER = "%%LINK-DO-SEGURADO%%"
-LINK_ELSEWHERE = "(o link pessoal vai no e-mail e vale uma única vez)"
+LINK_ELSEWHERE = "o seu link pessoal, enviado por e-mail ou pelo canal"
 
 
 @dataclass(frozen=True)
@@ -135,8 +135,8 @@ def subject_of(claim: Claim, letter: str) -> str:
 
 
 def shown(stored: str) -> str:
-    """A stored letter as shown anywhere but the e-mail: no link in it (a link to the
-    placeholder becomes the words alone)."""
-    unlinked = re.sub(rf'<a href="{LINK_PLACEHOLDER}">{LINK_PLACEHOLDER}</a>', LINK_ELSEWHERE,
-                      stored)
-    return unlinked.replace(LINK_PLACEHOLDER, LINK_ELSEWHERE)
+    """A stored letter as shown anywhere but the e-mail: no link in it. A link in
+    brackets goes with them; a link standing alone becomes words."""
+    link = rf'<a href="{LINK_PLACEHOLDER}">{LINK_PLACEHOLDER}</a>'
+    text = re.sub(rf"\s*\({link}\)", "", stored)
+    return re.sub(link, LINK_ELSEWHERE, text).replace(LINK_PLACEHOLDER, LINK_ELSEWHERE)
