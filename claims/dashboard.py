@@ -60,6 +60,16 @@ class Dashboard:
     # Claims opened with no document configured for their coverage: nothing was asked.
     no_requirements: Figure | None = None
     escalated: list[Task] = field(default_factory=list)
+    # Decisions of the last 90 days that came after the art. 86 deadline, and all of them.
+    late_decisions: Figure | None = None
+    decisions_total: int = 0
+
+    @property
+    def late_share(self) -> float | None:
+        """The late decisions' share of the last 90 days' decisions, in percent."""
+        if not self.decisions_total or self.late_decisions is None:
+            return None
+        return 100 * self.late_decisions.count / self.decisions_total
 
 
 def claims_url(**params) -> str:
@@ -98,10 +108,16 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
     if supervisor:
         # The supervisor's per-channel figures hold the whole distribution too.
         by_channel = _decision_histogram_by_channel(now)
-        board.channel_medians = _medians(by_channel)
-        board.decision_days = _distribution((days, n) for _, days, n in by_channel)
+        board.channel_medians = _medians((channel, days, n) for channel, days, n, _ in by_channel)
+        histogram = [(days, n, late) for _, days, n, late in by_channel]
     else:
-        board.decision_days = _distribution(_decision_histogram(now))
+        histogram = _decision_histogram(now)
+    board.decision_days = _distribution((days, n) for days, n, _ in histogram)
+    board.decisions_total = sum(n for _, n, _ in histogram)
+    late = sum(late for _, _, late in histogram)
+    board.late_decisions = Figure("decisões após o prazo do art. 86 (últimos 90 dias)", late,
+                                  claims_url(fila="todos", decisao="com-atraso-90d"),
+                                  alarm=late > 0)
     unasked = (Claim.objects.filter(queues.queue_filter(scope, user, teams),
                                     status=ClaimStatus.CREATED)
                .filter(~Exists(DocumentRequest.objects.filter(claim=OuterRef("pk")))).count())
@@ -197,16 +213,22 @@ def _decided_since(now: dt.datetime):
     return Claim.objects.filter(decided_at__gte=now - dt.timedelta(days=DECISION_WINDOW_DAYS))
 
 
-def _decision_histogram(now: dt.datetime) -> list[tuple[int, int]]:
-    """(days to decision, claims) for decisions in the last 90 days."""
-    return list(_decided_since(now).values_list("days_to_decision").annotate(n=Count("*"))
-                .order_by("days_to_decision"))
+# Decisions after the art. 86 deadline, counted with the others (the index includes it).
+_LATE = Count("decided_late_days", filter=Q(decided_late_days__gt=0))
 
 
-def _decision_histogram_by_channel(now: dt.datetime) -> list[tuple[str, int, int]]:
-    """(channel, days to decision, claims): the same decisions, per channel (supervisors)."""
+def _decision_histogram(now: dt.datetime) -> list[tuple[int, int, int]]:
+    """(days to decision, claims, of which late) for decisions in the last 90 days."""
+    return list(_decided_since(now).values_list("days_to_decision")
+                .annotate(n=Count("*"), late=_LATE).order_by("days_to_decision"))
+
+
+def _decision_histogram_by_channel(now: dt.datetime) -> list[tuple[str, int, int, int]]:
+    """(channel, days to decision, claims, of which late): the same decisions, per
+    channel (supervisors)."""
     return list(_decided_since(now).values_list("sale__channel__name", "days_to_decision")
-                .annotate(n=Count("*")).order_by("sale__channel__name", "days_to_decision"))
+                .annotate(n=Count("*"), late=_LATE)
+                .order_by("sale__channel__name", "days_to_decision"))
 
 
 def _distribution(histogram) -> list[tuple[str, int]]:

@@ -10,7 +10,7 @@ The fields live on the claim (``denial_code``, ``denial_clause``, ``denial_reaso
 from django.db import models
 from django.utils import timezone
 
-from claims.regulatory_clock import ClockKind
+from claims.regulatory_clock import decision_days_late
 
 
 class DenialCode(models.IntegerChoices):
@@ -26,12 +26,19 @@ class DenialCode(models.IntegerChoices):
     OTHER = 99, "Outros"
 
 
-def decision_days_late(claim, *, today=None) -> int:
-    """Whole calendar days (local time) by which the decision deadline of ``claim``'s
-    stored clock has passed on ``today`` (0 when not passed, paused, or no decision
-    clock). The same rule as ``decided_late_days`` (claims.services.common)."""
-    if claim.clock_kind != ClockKind.DECISION or claim.clock_paused or \
-            claim.clock_deadline is None:
-        return 0
-    today = today or timezone.localdate()
-    return max((today - timezone.localdate(claim.clock_deadline)).days, 0)
+def days_late_now(claim, *, now=None) -> int:
+    """How many days past the art. 86 decision deadline a decision on ``claim`` taken
+    ``now`` would be, from the clock stored on it (0: in time, paused or no decision
+    clock). The rule ``record()`` applies to ``decided_late_days``."""
+    return decision_days_late(kind=claim.clock_kind, deadline=claim.clock_deadline,
+                              paused=claim.clock_paused, at=now or timezone.now())
+
+
+def lateness_words(days: int | None) -> str:
+    """``decided_late_days`` for analysts: "Decidido no prazo", "Decidido com 3 dias de
+    atraso"; "" before the first decision."""
+    if days is None:
+        return ""
+    if days == 0:
+        return "Decidido no prazo"
+    return f"Decidido com {days} dia{'s' if days != 1 else ''} de atraso"

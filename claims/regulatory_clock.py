@@ -167,6 +167,19 @@ def _days(n: int) -> str:
     return "1 dia" if n == 1 else f"{n} dias"
 
 
+def decision_days_late(*, kind: str, deadline: datetime | None, paused: bool,
+                       at: datetime) -> int:
+    """Whole calendar days (local time) by which a decision at ``at`` comes after the
+    art. 86 deadline of a clock (``kind``, ``deadline``, ``paused``) as it stood just
+    before it: the difference between the two local dates when a decision clock runs
+    and its deadline's local date is before ``at``'s; 0 otherwise (in time, paused, no
+    clock, or the payment clock). The whole local day of the deadline counts, as for
+    ``days_left``."""
+    if kind != ClockKind.DECISION or paused or deadline is None:
+        return 0
+    return max((timezone.localdate(at) - timezone.localdate(deadline)).days, 0)
+
+
 def suspensions_allowed_for(insured_sum: Decimal, minimum_wage: Decimal) -> int:
     """Art. 86: one suspension up to 500 minimum wages of insured sum, two above."""
     return 1 if insured_sum <= SMALL_POLICY_MINIMUM_WAGES * minimum_wage else 2

@@ -20,6 +20,7 @@ from claims.admin.filters import (
     AlertsFilter,
     CoverageFilter,
     DeadlineFilter,
+    DecisionFilter,
     OpenFilter,
     OwnerFilter,
     QueueFilter,
@@ -31,6 +32,7 @@ from claims.admin.search import claim_search
 from claims.admin.workbench import WorkbenchViews
 from claims.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
 from claims.coverages import coverage_label
+from claims.denials import lateness_words
 from claims.documents import storage
 from claims.formatting import brl, person
 from claims.models import Claim, DocumentFile
@@ -53,7 +55,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
                     "amount_brl", "days_open"]
     list_display_links = ["number_and_status"]
     list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, AlertsFilter,
-                   RequirementsFilter, OpenFilter, "status",
+                   RequirementsFilter, OpenFilter, "status", DecisionFilter,
                    "sale__channel", CoverageFilter, "nature", "notified_at"]
     actions = ["reassign_selected"]
     # Searched by claims.admin.search.claim_search (every word in the folded search text);
@@ -134,7 +136,13 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
         if claim.clock_paused:
             return f"suspenso ({kind})"
         if claim.clock_deadline is None:
-            return "—"
+            # A closed claim: how its first decision went (art. 86).
+            if claim.status not in CLOSED_STATUSES or claim.decided_late_days is None:
+                return "—"
+            if claim.decided_late_days:
+                return format_html('<strong class="prazo-vencido">decidido com {} d<br>'
+                                   '<small>de atraso</small></strong>', claim.decided_late_days)
+            return "decidido no prazo"
         days = (timezone.localdate(claim.clock_deadline) - timezone.localdate()).days
         label = f"{timezone.localtime(claim.clock_deadline):%d/%m/%Y}"
         # The date, then which clock and how far on a second line: a narrow column.
@@ -263,6 +271,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             "clock_text": clock.describe(now),
             "clock_overdue": bool(clock.kind) and clock.is_overdue(now),
             "days_open": self.days_open(claim),
+            "lateness": lateness_words(claim.decided_late_days),
             **self._workbench_context(request, claim),
             "pending": pending,
             "closed": claim.status in CLOSED_STATUSES,

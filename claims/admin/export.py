@@ -9,6 +9,8 @@ file for a spreadsheet.
   headers in Portuguese, dates ``dd/mm/aaaa``, money as plain numbers with a decimal
   comma (``1234,56``: no ``R$`` and no thousands dots, so it sums), status, coverage,
   nature and Aguardando in words.
+- The first decision on cover: its date and how many days after the art. 86 deadline it
+  came (``0`` in time; empty before any decision), so a spreadsheet sums the late ones.
 - The insured person's CPF is whole (``529.982.247-25``: punctuated, so a spreadsheet
   keeps it as text with its leading zeros) only for holders of ``claims.export_full_cpf``
   (supervisors); everyone else gets it masked, ``***.982.247-**`` (docs/workbench.md).
@@ -45,6 +47,7 @@ HEADERS = [
     "Id da venda", "Canal", "Cobertura", "Natureza", "Solicitante", "Contato", "Valor (R$)",
     "Saldo devedor (R$)", "Data da ocorrência", "Data do aviso", "Prazo regulatório",
     "Prazo vence em", "Prazo suspenso", "Dias em aberto", "Responsável", "Equipe",
+    "Decidido em", "Dias de atraso na decisão",
 ]
 _CLOCK_WORDS = {ClockKind.DECISION: "decisão", ClockKind.PAYMENT: "pagamento"}
 
@@ -91,6 +94,8 @@ def row(claim: Claim, *, whole_cpf: bool, today) -> list[str]:
         str((today - timezone.localdate(claim.notified_at)).days) if is_open else "",
         text(person(claim.owner)) if claim.owner_id else "Sem responsável",
         text(claim.team.name) if claim.team_id else "",
+        date(claim.decided_at),
+        "" if claim.decided_late_days is None else str(claim.decided_late_days),
     ]
 
 

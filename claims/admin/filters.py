@@ -67,6 +67,34 @@ class AlertsFilter(admin.SimpleListFilter):
         return queryset
 
 
+class DecisionFilter(admin.SimpleListFilter):
+    """Whether the first decision on cover came within the art. 86 deadline
+    (``decided_late_days``); the dashboard's late figure links to the last 90 days."""
+
+    title = "decisão (art. 86)"
+    parameter_name = "decisao"
+    WINDOW_DAYS = 90
+
+    def lookups(self, request, model_admin):
+        return [("no-prazo", "Decidido no prazo"), ("com-atraso", "Decidido com atraso"),
+                ("com-atraso-90d", "Com atraso, nos últimos 90 dias"),
+                ("nao-decidido", "Ainda não decidido")]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value == "no-prazo":
+            return queryset.filter(decided_late_days=0)
+        if value == "com-atraso":
+            return queryset.filter(decided_late_days__gt=0)
+        if value == "com-atraso-90d":
+            return queryset.filter(
+                decided_late_days__gt=0,
+                decided_at__gte=timezone.now() - dt.timedelta(days=self.WINDOW_DAYS))
+        if value == "nao-decidido":
+            return queryset.filter(decided_at__isnull=True)
+        return queryset
+
+
 class RequirementsFilter(admin.SimpleListFilter):
     """Claims opened with nothing asked: no document configured for their coverage."""
 

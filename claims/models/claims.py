@@ -80,6 +80,12 @@ class Claim(models.Model):
     # The first decision on cover (recognised or denied), for the days-to-decision figures.
     decided_at = models.DateTimeField("decidido em", null=True, blank=True)
     days_to_decision = models.PositiveIntegerField("dias até a decisão", null=True, blank=True)
+    # How late that first decision was (Lei 15.040/2024, art. 86): None before it, 0 in
+    # time, N calendar days (local time) past the decision deadline as the clock stood
+    # just before it (claims.regulatory_clock.decision_days_late). Migration 0020 filled
+    # it for claims decided before, from their history.
+    decided_late_days = models.PositiveIntegerField("dias de atraso na decisão", null=True,
+                                                    blank=True)
     # The claim list's search (claims.search_text): the names and identifiers folded into
     # lowercase words without accents or punctuation, written by whoever writes them. On
     # PostgreSQL a trigram index answers ``LIKE '%word%'`` on it (migration 0013).
@@ -136,8 +142,9 @@ class Claim(models.Model):
             # The dashboard's oldest open claims.
             models.Index(fields=["notified_at", "id"], condition=Q(status__in=sorted(OPEN_STATUSES)),
                          name="claim_open_by_age"),
-            # Days to decision over the last 90 days, from the index alone.
-            models.Index(fields=["decided_at"], include=["days_to_decision", "sale"],
+            # Days to decision (and how many late) over the last 90 days, from the index alone.
+            models.Index(fields=["decided_at"],
+                         include=["days_to_decision", "decided_late_days", "sale"],
                          condition=Q(decided_at__isnull=False), name="claim_decided"),
             # "Com alertas": few claims, in the list's order.
             models.Index(fields=["clock_deadline", "notified_at", "id"],

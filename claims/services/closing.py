@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import errors
-from claims.denials import DenialCode
+from claims.denials import DenialCode, days_late_now
 from claims.formatting import brl, percent
 from claims.models import BeneficiaryKind, Claim, Payment
 from claims.shares import WHOLE, entitlements, total_share
@@ -93,8 +93,10 @@ def deny(
     the denial letter). ``internal_note`` stays with the team: only the history row
     keeps it. ``late_justification``: why the insurer still denies after the art. 86
     deadline. The claim's value stops consuming the LMI/LMG. Refused once a payment
-    exists: cover was recognised. ``proposed_by``: the analyst whose proposal ``user``
-    approved."""
+    exists: cover was recognised. Past the decision deadline (a running decision clock
+    whose deadline's local date is before today) a denial without ``late_justification``
+    is refused, whoever asks (admin, proposal, command). ``proposed_by``: the analyst
+    whose proposal ``user`` approved."""
     require_permission(user, "deny_claim", "Somente supervisores de sinistros recusam sinistros.")
     reason, clause = reason.strip(), clause.strip()
     internal_note, late_justification = internal_note.strip(), late_justification.strip()
@@ -109,11 +111,19 @@ def deny(
         raise errors.DenialNotAllowed(
             "Há pagamentos registrados neste sinistro: a cobertura já foi reconhecida."
         )
+    late = days_late_now(claim, now=now)
+    if late and not late_justification:
+        # Art. 86: past the deadline the insurer may have lost the right to deny.
+        raise errors.DenialNotAllowed(
+            f"O prazo de decisão (Lei 15.040/2024, art. 86) venceu há {days(late)}: o direito "
+            "de recusar pode ter se perdido. Informe a justificativa jurídica da recusa fora "
+            "do prazo.")
     claim.denied_at = denied_at
     claim.denial_reason = reason
     claim.denial_code = DenialCode(int(code))
     claim.denial_clause = clause
-    claim.denial_late_justification = late_justification
+    # Only a late denial has one: in time, the field stays empty.
+    claim.denial_late_justification = late_justification if late else ""
     record(claim, action=Action.DENY, from_status=from_status, actor=actor_for(user), user=user,
            note=denial_note(claim, internal_note=internal_note),
            changed=("status", *DENIAL_FIELDS), proposed_by=proposed_by)
@@ -145,6 +155,10 @@ def _check_denial_terms(*, reason: str, code, clause: str) -> None:
     if len(clause) > CLAUSE_MAX_LENGTH:
         raise errors.DenialNotAllowed(
             f"A cláusula passa de {CLAUSE_MAX_LENGTH} caracteres: cite só o número e o documento.")
+
+
+def days(n: int) -> str:
+    return "1 dia" if n == 1 else f"{n} dias"
 
 
 def denial_note(claim: Claim, *, internal_note: str = "") -> str:

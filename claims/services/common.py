@@ -35,6 +35,7 @@ from claims.regulatory_clock import (
     Step,
     changes_clock,
     compute_clock,
+    decision_days_late,
     suspensions_allowed_for,
 )
 from claims.selectors import DETAILS
@@ -194,6 +195,9 @@ def record(
     what the claim now awaits, all in the caller's transaction. ``subject``: the row
     the step was about (a settled payment), for ``claims.signals.claim_moved``."""
     clock_fields: tuple[str, ...] = ()
+    # The clock as it stood just before this step: a first decision's lateness.
+    clock_before = {"kind": claim.clock_kind, "deadline": claim.clock_deadline,
+                    "paused": claim.clock_paused}
     if changes_clock(action):
         # The history before this step (one query), then this step: the clock after it.
         earlier = list(claim.history.all())
@@ -209,7 +213,8 @@ def record(
     if action in DECISIONS and claim.decided_at is None:
         claim.decided_at = entry.created_at
         claim.days_to_decision = (entry.created_at - claim.notified_at).days
-        decision_fields = ("decided_at", "days_to_decision")
+        claim.decided_late_days = decision_days_late(**clock_before, at=entry.created_at)
+        decision_fields = ("decided_at", "days_to_decision", "decided_late_days")
     if set_awaiting(claim):
         # A proposal was made on the version this change ends (even one that closes the
         # claim, which then awaits nothing): it can no longer apply.

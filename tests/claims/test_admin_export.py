@@ -28,6 +28,7 @@ HEADERS = [
     "Id da venda", "Canal", "Cobertura", "Natureza", "Solicitante", "Contato", "Valor (R$)",
     "Saldo devedor (R$)", "Data da ocorrência", "Data do aviso", "Prazo regulatório",
     "Prazo vence em", "Prazo suspenso", "Dias em aberto", "Responsável", "Equipe",
+    "Decidido em", "Dias de atraso na decisão",
 ]
 SAO_PAULO = ZoneInfo("America/Sao_Paulo")
 
@@ -93,6 +94,7 @@ def test_a_row_reads_as_the_claim_page_would_say_it(analyst, vida, settings):
         "Data do aviso": f"{timezone.localdate(claim.notified_at):%d/%m/%Y}",
         "Prazo regulatório": "decisão", "Prazo vence em": "20/12/2026", "Prazo suspenso": "não",
         "Dias em aberto": "4", "Responsável": "Ana", "Equipe": "Vida",
+        "Decidido em": "", "Dias de atraso na decisão": "",
     }
 
 
@@ -105,6 +107,21 @@ def test_a_closed_unassigned_claim_has_no_days_open_owner_or_deadline(analyst):
         "Finalizado", "", "Sem responsável", "")
     assert (row["Saldo devedor (R$)"], row["Prazo regulatório"], row["Prazo vence em"]) == (
         "", "", "")
+
+
+def test_a_decided_claim_says_when_and_how_late_its_first_decision_was(analyst, settings):
+    settings.TIME_ZONE = "America/Sao_Paulo"
+    claim_of("Em dia", status="finalizado", awaiting="encerrado", decided_late_days=0,
+             decided_at=dt.datetime(2026, 11, 6, 1, 30, tzinfo=dt.timezone.utc))
+    claim_of("Atrasado", status="recusado", awaiting="encerrado", decided_late_days=12,
+             decided_at=dt.datetime(2026, 11, 20, 15, tzinfo=dt.timezone.utc))
+
+    rows = {row["Segurado"]: row for row in exported(analyst, fila="todos")}
+
+    assert (rows["Em dia"]["Decidido em"], rows["Em dia"]["Dias de atraso na decisão"]) == (
+        "05/11/2026", "0")
+    assert (rows["Atrasado"]["Decidido em"], rows["Atrasado"]["Dias de atraso na decisão"]) == (
+        "20/11/2026", "12")
 
 
 def test_the_file_holds_what_the_list_shows_in_its_order(analyst, vida):

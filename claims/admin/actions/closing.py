@@ -6,7 +6,8 @@ from django.utils import timezone
 
 from claims import services
 from claims.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
-from claims.denials import DenialCode
+from claims.denials import DenialCode, days_late_now
+from claims.services.closing import days
 from claims.formatting import brl
 from claims.models import Claim, Proposal
 from claims.workflow import CLOSED_STATUSES
@@ -68,8 +69,18 @@ class Deny(ClaimAction):
         return reason
 
     def help(self, claim, chosen=""):
-        return ["Toda recusa passa por um supervisor: de um analista, vira uma proposta que "
-                "um supervisor aprova ou rejeita; nada muda no sinistro até lá."]
+        lines = ["Toda recusa passa por um supervisor: de um analista, vira uma proposta que "
+                 "um supervisor aprova ou rejeita; nada muda no sinistro até lá."]
+        late = days_late_now(claim)
+        if late:
+            due = f"{timezone.localtime(claim.clock_deadline):%d/%m/%Y}"
+            lines.insert(0, f"Atenção: o prazo de decisão (Lei 15.040/2024, art. 86) venceu em "
+                            f"{due}, há {days(late)}. A seguradora pode ter perdido o direito "
+                            "de recusar: a recusa exige uma justificativa jurídica.")
+        return lines
+
+    def form_kwargs(self, claim):
+        return {"late_days": days_late_now(claim)}
 
     def run(self, claim, user, data):
         terms = {"reason": data["reason"], "code": data["code"], "clause": data["clause"],
@@ -101,7 +112,7 @@ class Reopen(ClaimAction):
         return "Sinistro reaberto."
 
 
-def denial_proposal_facts(proposal: Proposal) -> list[tuple[str, str]]:
+def denial_proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, str]]:
     """What a supervisor reads before approving a proposed denial: its every term. A
     proposal made before denials carried a code and a clause says so."""
     arguments = proposal.arguments
@@ -117,6 +128,10 @@ def denial_proposal_facts(proposal: Proposal) -> list[tuple[str, str]]:
         facts.append(("Nota interna", arguments["internal_note"]))
     if arguments.get("late_justification"):
         facts.append(("Justificativa (fora do prazo)", arguments["late_justification"]))
+    elif days_late_now(claim):
+        facts.append(("Atenção", "O prazo de decisão (art. 86) venceu depois da proposta, que não "
+                                 "traz a justificativa jurídica da recusa fora do prazo: rejeite-a "
+                                 "e peça uma nova proposta, com a justificativa."))
     if arguments.get("denied_at"):
         facts.append(("Data da recusa",
                       f"{timezone.localtime(dt.datetime.fromisoformat(arguments['denied_at'])):%d/%m/%Y %H:%M}"))

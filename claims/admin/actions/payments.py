@@ -169,7 +169,7 @@ def proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, str]]:
     (``closing.denial_proposal_facts``). A payment: who receives (masked tax
     id, relationship), where the money goes, the amount against the share, the warnings."""
     if proposal.kind == Proposal.Kind.DENY:
-        return denial_proposal_facts(proposal)
+        return denial_proposal_facts(claim, proposal)
     if proposal.kind != Proposal.Kind.PAYMENT:
         return []
     arguments = proposal.arguments
