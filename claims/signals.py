@@ -1,7 +1,7 @@
 """What the claims app tells others, without knowing them (no app is imported here).
 
 ``claim_moved`` is sent for every workflow step, inside the transaction of the move,
-after its history row is written: a receiver's writes (correspondence's letters)
+once the claim holds what the step changed (its history row, clock, what it awaits): a receiver's writes (correspondence's letters)
 commit or roll back with the move itself, like the outbox event. A receiver that
 raises undoes the move, so receivers only write rows; the slow work (rendering a PDF,
 talking to a mail server) happens later, in a worker.
@@ -9,7 +9,7 @@ talking to a mail server) happens later, in a worker.
 
 from django.dispatch import Signal
 
-# Sent with: claim (the Claim as the move left it; its row may be saved just after),
+# Sent with: claim (the Claim as the move left it, saved),
 # action (claims.workflow.Action), entry (the ClaimHistory row), user (or None),
 # subject (what the step was about, when one row: the Payment a settlement settled).
 claim_moved = Signal()

@@ -74,6 +74,8 @@ def facts(claim: Claim, letter: str, recipient: Recipient, *, subject=None,
     if letter in (Letter.RECEIVED, Letter.DOCUMENTS_REQUESTED, Letter.DOCUMENTS_REMINDER):
         context["pending"] = [r for r in claim.document_requests.all() if r.approved_at is None]
         context["clock_paused"] = claim.clock_paused
+        context["clock_words"] = ("prazo de pagamento" if claim.clock_kind == "pagamento"
+                                  else "prazo de decisão")
         context["decision_days"] = 30
     if letter in (Letter.DENIAL, Letter.DENIAL_KEPT):
         context.update(_denial_facts(claim))

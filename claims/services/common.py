@@ -203,8 +203,7 @@ def record(
         earlier = list(claim.history.all())
     event, entry = write_history(claim, action=action, from_status=from_status, actor=actor,
                                  user=user, note=note, emit_event=emit_event,
-                                 event_details=event_details, proposed_by=proposed_by,
-                                 subject=subject)
+                                 event_details=event_details, proposed_by=proposed_by)
     if changes_clock(action):
         set_clock(claim, [*earlier, entry])
         clock_fields = ("clock_kind", "clock_deadline", "clock_paused")
@@ -223,6 +222,7 @@ def record(
     claim.save(update_fields=[*changed, "version", *clock_fields, *decision_fields, "awaiting",
                               "updated_at"])
     close_answered_tasks(claim, action)
+    announce(claim, action=action, entry=entry, user=user, subject=subject)
     return event
 
 
@@ -277,11 +277,11 @@ def write_timeline_entry(claim: Claim, *, entry: TimelineEntry, user, note: str 
 def write_history(
     claim: Claim, *, action: Action, from_status: str | None, actor: str, user=None,
     note: str = "", emit_event: bool = True, event_details: dict | None = None, at=None,
-    proposed_by=None, subject=None,
+    proposed_by=None,
 ) -> tuple[Event | None, ClaimHistory]:
     """The outbox event (when the move has one and ``emit_event``) and the history row;
-    ``at`` is the history row's time (now by default). Then ``claim_moved`` is sent, in
-    the same transaction (see claims.signals)."""
+    ``at`` is the history row's time (now by default). The caller then ``announce``s the
+    step."""
     event = None
     if emit_event and WORKFLOW[action].event is not None:
         event = Event.objects.create(
@@ -302,9 +302,15 @@ def write_history(
         proposed_by=proposed_by,
         **({"created_at": at} if at is not None else {}),
     )
+    return event, entry
+
+
+def announce(claim: Claim, *, action: Action, entry: ClaimHistory, user=None,
+             subject=None) -> None:
+    """Tell other apps of the step (``claims.signals.claim_moved``), once the claim holds
+    everything it changed (clock, awaiting), in the move's transaction."""
     claim_moved.send(sender=Claim, claim=claim, action=action, entry=entry, user=user,
                      subject=subject)
-    return event, entry
 
 
 def set_clock(claim: Claim, history) -> None:

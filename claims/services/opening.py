@@ -24,6 +24,7 @@ from claims.services.assignment import record_routing, route_new_claim
 from claims.services.beneficiaries import inform_beneficiary, insured_beneficiary
 from claims.services.common import (
     ZERO,
+    announce,
     move,
     open_claim_on,
     opening_state,
@@ -146,11 +147,13 @@ def open_claim(
     # nobody reads them back.
     with_known_details(claim, payments=[], document_requests=requests, received_files=[],
                        beneficiaries=beneficiaries)
-    write_history(claim, action=Action.OPEN, from_status=None, actor=actor, user=user, at=now)
+    _, opened = write_history(claim, action=Action.OPEN, from_status=None, actor=actor,
+                              user=user, at=now)
     record_routing(claim, routing, at=now)
     red_flags.refresh(claim, beneficiaries=beneficiaries, payments=[])
     if any(alert["codigo"] == "cpf-em-varios-canais" for alert in claim.alerts):
         red_flags.refresh_same_insured(claim)
+    announce(claim, action=Action.OPEN, entry=opened, user=user)
     return claim
 
 

@@ -144,3 +144,17 @@ def test_the_channels_own_paragraphs_are_plain_text_never_a_template(api, sale, 
     assert "Sentimos muito. {{ claim.sale.channel.application }}" in mail.text()
     assert "&lt;b&gt;Conte conosco&lt;/b&gt;" in mail.html()
     assert "Sentimos muito." in mail.pdf_text()
+
+
+def test_the_document_request_letter_says_the_decision_count_is_suspended(
+        api, sale, supervisor, smtp):
+    claim = claim_under_review(api, sale)  # documents complete: the decision clock runs
+    Message.objects.all().delete()
+
+    acted(supervisor, claim, "solicitar-documentos", {
+        "new_type": "laudo", "new_title": "Laudo", "note": "Para confirmar a causa."})
+
+    claim.refresh_from_db()
+    letter = Message.objects.get(claim=claim, letter="solicitacao-documentos")
+    assert claim.clock_paused is True
+    assert "suspende a contagem do prazo de decisão" in letter.body_text
