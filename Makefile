@@ -48,11 +48,12 @@ docs: $(RUNTIME_STAMP)
 	DJANGO_DEBUG=true $(PY) manage.py problem_docs
 	DJANGO_DEBUG=true $(PY) manage.py workflow_docs
 
-## The README's screenshots of the hosted pages and of the workbench (taken by their browser tests)
+## The README's screenshots of the hosted pages, the workbench and the letters (taken by their browser tests)
 screenshots: $(STAMP)
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_hosted_pages.py -k local
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_workbench.py -k seeded
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_beneficiaries.py
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_denial.py
 
 migrate: export DJANGO_DEBUG ?= true
 migrate: $(RUNTIME_STAMP)

@@ -49,8 +49,9 @@ def test_the_readme_curl_session_works_as_written_and_again(live_server, setting
     assert f'"numero-sinistro":"{number}"' in out
     assert '"status":"pendente-de-documentacao"' in out
     assert '"saldo-devedor":14000.0' in out
-    # sales, open, query, balance, two upload links and their PUTs, the last query
-    assert out.count("HTTP 200") == 12
+    # sales, open, query, balance, two upload links and their PUTs, letters, the last query
+    assert out.count("HTTP 200") == 13
+    assert '"carta":"aviso-recebido"' in out and '"url-pdf":"http' in out
     assert "PUT certidao-de-obito.pdf: HTTP 200" in out and "PUT cpf-cnpj.pdf: HTTP 200" in out
     final = json.loads(last_body(out))
     assert final["status"] == "documentacao-em-analise"
