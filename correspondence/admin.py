@@ -68,7 +68,9 @@ def section(request, claim: Claim) -> dict:
     for message in rows:
         message.words = status_words(message)
     can_send = request.user.has_perm(WORK)
-    return {"claim": claim, "letters": rows, "can_send": can_send,
+    tells = rendering.settings_of(claim.sale.channel).channel_tells_insured
+    return {"claim": claim, "letters": rows, "can_send": can_send, "can_resend": can_send and not tells,
+            "channel_tells": tells,
             "denial_received_at": denial_received_at(claim, rows),
             "by_hand": [(slug, label) for slug, label in BY_HAND.items()
                         if claim.status not in CLOSED_STATUSES
@@ -152,6 +154,10 @@ class MessageAdmin(admin.ModelAdmin):
         message = self._message(request, message_id)
         if not request.user.has_perm(WORK):
             raise PermissionDenied
+        if rendering.settings_of(message.claim.sale.channel).channel_tells_insured:
+            messages.warning(request, "O canal comunica o segurado: as cartas ficam com ele e "
+                                      "nada é enviado por e-mail.")
+            return HttpResponseRedirect(_claim_url(message.claim_id) + "#correspondencia")
         form = ResendForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             with transaction.atomic():

@@ -149,3 +149,19 @@ def test_the_claim_page_query_count_does_not_grow_with_letters(analyst, db):
     letters(small, 1), letters(big, 20)
 
     assert queries(big) == queries(small)
+
+
+def test_with_the_channel_telling_the_insured_letters_are_not_resent_by_email(
+        claim, analyst, channel):
+    from correspondence.models import ChannelLetters
+
+    ChannelLetters.objects.create(channel=channel, channel_tells_insured=True)
+    message = Message.objects.get(claim=claim)
+
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    response = analyst.post(f"/admin/correspondence/message/{message.pk}/reenviar/",
+                            {"email": "x@example.com"})
+
+    assert "Reenviar</a>" not in page and "O canal comunica o segurado" in page
+    assert response.status_code == 302
+    assert Message.objects.filter(claim=claim).count() == 1
