@@ -12,6 +12,11 @@ from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
 from idempotency.services import idempotent
 from claims import errors, selectors, services
 from claims.documents import storage
+from claims.models import Reconsideration
+from claims.serializers.reconsiderations import (
+    ReconsiderationInputSerializer,
+    ReconsiderationSerializer,
+)
 from claims.throttles import ChannelRateThrottle, UploadUrlRateThrottle
 from claims.serializers import (
     ClaimListQuerySerializer,
@@ -271,3 +276,35 @@ class PaymentDetailsApi(APIView):
         )
         claim = selectors.claim_for_channel(channel=request.user.channel, number=number)
         return Response(ClaimSerializer(claim).data)
+
+
+class ReconsiderationApi(APIView):
+    @extend_schema(
+        operation_id="pedir-reconsideracao",
+        tags=["sinistros"],
+        request=ReconsiderationInputSerializer,
+        responses={
+            201: ReconsiderationSerializer,
+            **VALIDATION_ERROR,
+            **AUTH_ERRORS,
+            **CLAIM_NOT_FOUND,
+            **problems(("Já há um pedido aguardando decisão ({}).",
+                        errors.ReconsiderationAlreadyPending)),
+            **problems(("O sinistro não está recusado ({}).", errors.TransitionNotAllowed)),
+        },
+        description=(
+            "Pede à seguradora que reconsidere a recusa de um sinistro `recusado`, com o "
+            "`motivo` de quem pede. O sinistro continua `recusado` e o evento "
+            "`sinistro-reconsideracao-solicitada` é emitido; um supervisor que não "
+            "participou da recusa decide: mantém a recusa (evento `sinistro-recusa-mantida`) "
+            "ou reabre o sinistro (evento `sinistro-reaberto`). Um pedido por vez."
+        ),
+    )
+    @idempotent
+    def post(self, request, number):
+        data = ReconsiderationInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reconsideration = services.request_reconsideration(
+            channel=request.user.channel, number=number, actor=request.user.actor,
+            role=Reconsideration.Role.CHANNEL, **data.validated_data)
+        return Response(ReconsiderationSerializer(reconsideration).data, status=201)

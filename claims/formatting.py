@@ -88,6 +88,8 @@ HISTORY_LABELS = {
     "finalizar": "Sinistro finalizado",
     "recusar": "Sinistro recusado",
     "reabrir": "Sinistro reaberto",
+    "solicitar-reconsideracao": "Reconsideração da recusa pedida",
+    "manter-recusa": "Recusa mantida",
 }
 
 

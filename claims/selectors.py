@@ -13,6 +13,7 @@ from claims.models import (
     Channel,
     Claim,
     ClaimHistory,
+    Reconsideration,
     DocumentFile,
     DocumentRequirement,
     Payment,
@@ -130,6 +131,8 @@ def claim_for_analyst(*, claim_id) -> Claim | None:
             ),
             Prefetch("history", queryset=ClaimHistory.objects.select_related(
                 "user", "event", "proposed_by")),
+            Prefetch("reconsiderations", queryset=Reconsideration.objects.select_related(
+                "decided_by", "task__owner"), to_attr="reconsiderations_shown"),
         )
         .filter(pk=claim_id)
         .first()

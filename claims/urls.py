@@ -28,4 +28,9 @@ urlpatterns = [
         api.PaymentDetailsApi.as_view(),
         name="claim-payment-details",
     ),
+    path(
+        "sinistros/<str:number>/reconsideracao",
+        api.ReconsiderationApi.as_view(),
+        name="claim-reconsideration",
+    ),
 ]

@@ -50,6 +50,10 @@ class EventName(models.TextChoices):
     CLAIM_FINALIZED = "sinistro-finalizado", "Sinistro finalizado"
     CLAIM_DENIED = "sinistro-negado", "Sinistro recusado"
     CLAIM_REOPENED = "sinistro-reaberto", "Sinistro reaberto"
+    # Beyond the contract's list: a denial's reconsideration (docs/denials.md).
+    RECONSIDERATION_REQUESTED = (
+        "sinistro-reconsideracao-solicitada", "Reconsideração da recusa solicitada")
+    DENIAL_KEPT = "sinistro-recusa-mantida", "Recusa mantida após reconsideração"
 
 
 class Action(models.TextChoices):
@@ -69,6 +73,8 @@ class Action(models.TextChoices):
     FINALIZE = "finalizar", "Finalizar"
     DENY = "recusar", "Recusar"
     REOPEN = "reabrir", "Reabrir"
+    REQUEST_RECONSIDERATION = "solicitar-reconsideracao", "Pedido de reconsideração"
+    KEEP_DENIAL = "manter-recusa", "Manter recusa"
 
 
 class TimelineEntry(models.TextChoices):
@@ -156,6 +162,12 @@ WORKFLOW: dict[Action, Move] = {
         (S.UNDER_REGULATION, S.PENDING_PAYMENT_DATA),
         EventName.CLAIM_REOPENED,
     ),
+    # The insured person, the requester (hosted pages) or the channel (API) asks the
+    # insurer to reconsider a denial: the claim stays denied until a supervisor who took
+    # no part in the denial keeps it (below) or reopens it (REOPEN).
+    Action.REQUEST_RECONSIDERATION: Move(
+        frozenset({S.DENIED}), (), EventName.RECONSIDERATION_REQUESTED),
+    Action.KEEP_DENIAL: Move(frozenset({S.DENIED}), (), EventName.DENIAL_KEPT),
 }
 del S
 

@@ -24,7 +24,8 @@ from webhooks import errors, relay, selectors, signing, wakeup
 from webhooks.destinations import validate_destination
 from webhooks.models import Delivery, Subscription
 
-# What eventos-habilitados may hold: the contract's 11 events ("ping" is not one).
+# What eventos-habilitados may hold: the contract's 11 events and the 2 of a denial's
+# reconsideration (docs/denials.md); "ping" is not one.
 SUBSCRIBABLE_EVENTS: tuple[str, ...] = tuple(EventName.values)
 PING = "ping"
 # What update_subscription may change -> the model field (the API's descricao, ativo,

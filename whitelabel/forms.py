@@ -216,3 +216,11 @@ class OptionalPaymentDetailsForm(HostedPaymentDetailsForm):
             self.cleaned_data["payment_details"] = None
             return self.cleaned_data
         return super().clean()
+
+
+class ReconsiderationForm(forms.Form):
+    motivo = forms.CharField(
+        label="Por que a seguradora deve reconsiderar a recusa?", max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        help_text="Conte o que a seguradora não considerou. Escreva com suas palavras.",
+        error_messages={"required": "Escreva por que a seguradora deve reconsiderar a recusa."})

@@ -91,6 +91,7 @@ def claim_page(sale: Sale, number: str) -> ClaimPage | None:
                 status__in=[DocumentFile.Status.RECEIVED, DocumentFile.Status.REJECTED]
             ).order_by("created_at"), to_attr="shown_files"),
             Prefetch("history", queryset=ClaimHistory.objects.order_by("created_at", "id")),
+            Prefetch("reconsiderations", to_attr="reconsiderations_shown"),
         )
         .filter(number=number)
         .first()

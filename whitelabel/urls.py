@@ -15,6 +15,8 @@ urlpatterns = [
     path("sinistros/<str:number>", pages.claim, name="claim"),
     path("sinistros/<str:number>/dados-pagamento", pages.payment_details,
          name="payment-details"),
+    path("sinistros/<str:number>/reconsideracao", pages.reconsideration,
+         name="reconsideration"),
     path("sinistros/<str:number>/envios", uploads.start_upload, name="start-upload"),
     path("sinistros/<str:number>/envios/<uuid:file_id>", uploads.confirm_upload,
          name="confirm-upload"),

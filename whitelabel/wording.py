@@ -40,6 +40,8 @@ TIMELINE_WORDS = {
     Action.FINALIZE: "Sinistro encerrado",
     Action.DENY: "Pedido recusado",
     Action.REOPEN: "Sinistro reaberto",
+    Action.REQUEST_RECONSIDERATION: "Pedido de reconsideração enviado",
+    Action.KEEP_DENIAL: "A seguradora manteve a recusa",
 }
 
 PAYMENT_WORDS = {
@@ -81,3 +83,12 @@ OPENING_REFUSALS = {
     errors.SaleNotActive: "Este seguro está cancelado: não é possível comunicar sinistros por aqui.",
     errors.CoverageNotActive: "Esta cobertura não está mais ativa no seu seguro.",
 }
+
+
+def reconsideration_refusal(refusal) -> str:
+    """Why a request for reconsideration was not taken, for the person."""
+    if isinstance(refusal, errors.ReconsiderationAlreadyPending):
+        return "Você já pediu a reconsideração: aguarde a resposta da seguradora."
+    if isinstance(refusal, errors.TransitionNotAllowed):
+        return "Este sinistro não está recusado: não há recusa a reconsiderar."
+    return refusal.detail

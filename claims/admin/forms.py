@@ -316,6 +316,14 @@ class DenyForm(ActionForm):
             del self.fields["late_justification"]
 
 
+class KeepDenialForm(ActionForm):
+    note = forms.CharField(
+        label="Resposta a quem pediu (o segurado ou o solicitante a lê)",
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Por que a recusa é mantida, em linguagem simples: aparece nas páginas do "
+                  "segurado e na linha do tempo.")
+
+
 class ReopenForm(ActionForm):
     next_status = forms.ChoiceField(label="Próxima etapa", choices=[
         (ClaimStatus.UNDER_REGULATION, ClaimStatus.UNDER_REGULATION.label),

@@ -11,6 +11,7 @@ from claims.models.claims import (
     new_claim_number,
     webhook_envelope,
 )
+from claims.models.reconsiderations import Reconsideration
 from claims.models.documents import DocumentFile, DocumentRequest, DocumentRequirement
 from claims.models.sales import MONEY, Channel, Coverage, Sale
 from claims.models.workbench import AssignmentRule, Proposal, Task, Team, TeamMember
@@ -32,6 +33,7 @@ __all__ = [
     "Payment",
     "PaymentMethod",
     "Proposal",
+    "Reconsideration",
     "Relationship",
     "Sale",
     "Task",

@@ -112,6 +112,8 @@ class Task(models.Model):
         CHASE_DOCUMENTS = "cobrar-documentos", "Cobrar documentos"
         DECIDE_BY = "decidir", "Decidir até o prazo (art. 86)"
         PAY_BY = "pagar", "Pagar até o prazo (art. 87)"
+        # Made by a request for reconsideration, closed by its decision.
+        RECONSIDER = "reconsiderar", "Reconsiderar recusa"
 
     class Status(models.TextChoices):
         OPEN = "aberta", "Aberta"

@@ -58,6 +58,7 @@ from claims.services.payments import (
     register_payment,
     settle_payment,
 )
+from claims.services.reconsiderations import keep_denial, request_reconsideration
 from claims.services.sales import upsert_sales
 from claims.services.tasks import close_task, create_task, escalated_tasks_for, workbench_sweep
 
@@ -99,7 +100,9 @@ __all__ = [
     "regulatory_clock",
     "reject_oversized_upload",
     "rejected_for_closed_claim",
+    "keep_denial",
     "reopen",
+    "request_reconsideration",
     "request_document_upload",
     "request_documents",
     "request_payment_data",

@@ -6,7 +6,9 @@ analyst's list or a supervisor's escalations until the next sweep:
 - "Decidir até": cover was decided, recognised or denied (``Claim.decided_at``);
 - "Pagar até": every share is paid or held (payments registered; settling is the
   supervisor's step);
-- any of them: the claim closed, or the deadline it was made for moved.
+- any of them: the claim closed, or the deadline it was made for moved;
+- but "Reconsiderar recusa", made on a denied claim, closes only with the decision on
+  the request (claims.services.reconsiderations).
 
 The periodic sweep (claims.services.tasks) applies the same test to what it finds.
 """
@@ -41,6 +43,10 @@ def fully_paid(claim) -> bool:
 
 
 def still_needed(task: Task, claim) -> bool:
+    if task.kind == Task.Kind.RECONSIDER:
+        # On a denied claim by nature: only the decision on the request closes it
+        # (claims.services.reconsiderations).
+        return True
     if claim.status not in OPEN_STATUSES:
         return False
     if task.kind == Task.Kind.CHASE_DOCUMENTS:

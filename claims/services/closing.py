@@ -8,7 +8,8 @@ from django.utils import timezone
 from claims import errors
 from claims.denials import DenialCode, days_late_now
 from claims.formatting import brl, percent
-from claims.models import BeneficiaryKind, Claim, Payment
+from claims.models import BeneficiaryKind, Claim, Payment, Reconsideration
+from claims.services import reconsiderations
 from claims.shares import WHOLE, entitlements, total_share
 from claims.services.common import (
     ZERO,
@@ -184,7 +185,8 @@ def reopen(
 
     It becomes open again, so "one open claim per coverage" applies; a denied claim
     consumes limits again: its value is capped by what is left of the LMI and LMG, and
-    with nothing left it cannot reopen."""
+    with nothing left it cannot reopen. A pending request for reconsideration is marked
+    ``reaberta``, and then ``user`` must have taken no part in the denial."""
     require_permission(user, "reopen_claim", "Somente supervisores de sinistros reabrem sinistros.")
     if not reason.strip():
         raise errors.ReopeningNotAllowed("Informe o motivo da reabertura.")
@@ -208,6 +210,12 @@ def reopen(
             claim.amount = ceiling
         claim.denied_at, claim.denial_code = None, None
         claim.denial_reason = claim.denial_clause = claim.denial_late_justification = ""
+        # A pending request for reconsideration is answered by this reopening (four eyes).
+        reconsideration = reconsiderations.pending_for(claim)
+        if reconsideration is not None:
+            reconsiderations.decide(claim, reconsideration, user=user,
+                                    status=Reconsideration.Status.REOPENED, note=reason.strip())
+            notes.append("Pedido de reconsideração atendido.")
     record(claim, action=Action.REOPEN, from_status=from_status, actor=actor_for(user),
            user=user, note=" ".join(notes), changed=("status", "amount", *DENIAL_FIELDS))
     return claim

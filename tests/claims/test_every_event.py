@@ -1,4 +1,4 @@
-"""Every one of the contract's 11 events is written by the claim services at its moment,
+"""Every one of the contract's 11 events (and the 2 of a denial's reconsideration) is written by the claim services at its moment,
 with the exact envelope: the outbox the webhooks deliver."""
 
 import re
@@ -6,10 +6,13 @@ import re
 import pytest
 from django.utils import timezone
 
+from claims import roles
 from claims.workflow import EventName
 from tests.support.lifecycle import (
     DENIAL,
     last_event,
+    logged_in,
+    staff,
     paying,
     acted,
     claim_under_review,
@@ -48,6 +51,10 @@ def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
     acted(supervisor, claim, "reabrir", {"reason": "y", "next_status": "em-regulacao"})  # reaberto
     other = open_claim(api, sale, cobertura="cobertura/invalidez-permanente", natureza=None)
     acted(supervisor, other, "recusar", {**DENIAL, "reason": "Fora da cobertura."})   # negado
+    assert api.post(f"/api/v1/sinistros/{other.number}/reconsideracao",           # solicitada
+                    {"motivo": "Discordo."}, format="json").status_code == 201
+    sofia = logged_in(staff("sofia", roles.SUPERVISOR))
+    acted(sofia, other, "manter-recusa", {"note": "A exclusão se aplica."})        # mantida
 
     names = [e.name for e in events_of(claim)]
     assert names == [
@@ -58,7 +65,7 @@ def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
         "sinistro-reaberto",
     ]
     everything = events_of(claim) + events_of(other)
-    assert {e.name for e in everything} == set(EventName.values)  # all 11
+    assert {e.name for e in everything} == set(EventName.values)  # all 13
     for event in everything:
         envelope = event.envelope()
         assert list(envelope) == ["id-evento", "evento", "criado-em", "versao", "detalhes"]

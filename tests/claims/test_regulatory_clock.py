@@ -579,7 +579,9 @@ def history_steps(history, extra=None):
 def test_the_neutral_steps_are_the_balance_reserve_and_payment_ones():
     assert set(NEUTRAL) == {Action.SUPPLY_PAYMENT_DATA, Action.INFORM_BENEFICIARY,
                             Action.HOLD_SHARE, Action.REMOVE_BENEFICIARY, Action.UPDATE_BALANCE,
-                            Action.ADJUST_RESERVE, Action.SETTLE_PAYMENT}
+                            Action.ADJUST_RESERVE, Action.SETTLE_PAYMENT,
+                            # A denied claim's reconsideration: decided by REOPEN or not at all.
+                            Action.REQUEST_RECONSIDERATION, Action.KEEP_DENIAL}
     assert not set(NEUTRAL) & CLOCK_ACTIONS
 
 

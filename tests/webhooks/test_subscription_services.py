@@ -108,7 +108,7 @@ def test_a_long_bad_list_is_answered_quickly_and_briefly(channel):
 def test_every_one_of_the_contract_events_can_be_enabled(channel):
     subscription, _ = subscribe(channel, events=list(EventName.values))
 
-    assert len(subscription.enabled_events) == 11
+    assert len(subscription.enabled_events) == 13
 
 
 def test_a_forbidden_destination_is_refused_on_url(channel):

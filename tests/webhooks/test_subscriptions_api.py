@@ -118,7 +118,7 @@ def test_every_contract_event_can_be_enabled(api):
     body = created(api, **{"eventos-habilitados": list(EventName.values)})
 
     assert body["eventos-habilitados"] == list(EventName.values)
-    assert len(body["eventos-habilitados"]) == 11
+    assert len(body["eventos-habilitados"]) == 13
 
 
 @pytest.mark.parametrize("field", ["url", "eventos-habilitados"])

@@ -7,19 +7,21 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import format_html
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from api_common.problem_types import ProblemError
 from claims import errors, services
 from claims.coverages import coverage_label, pays_on_death
 from claims.documents import storage
 from claims.forms import PaymentDetailsForm
+from claims.models import Reconsideration
 from claims.workflow import ClaimStatus
 from whitelabel import extensions, selectors, wording
 from whitelabel.forms import (
     HostedOpenClaimForm,
     HostedPaymentDetailsForm,
     OptionalPaymentDetailsForm,
+    ReconsiderationForm,
 )
 from whitelabel.views.session import insured_page
 
@@ -124,6 +126,7 @@ def claim(request, number: str):
     response = render(request, "whitelabel/claim.html", {
         "brand": request.brand, "page": page, "claim": page.claim,
         "sections": extensions.sections(request, page.claim),
+        **_denial_context(page.claim),
         "awaiting_payment_data": page.claim.status == ClaimStatus.PENDING_PAYMENT_DATA,
         "on_death": pays_on_death(page.claim.coverage.name),
         "max_bytes": str(settings.UPLOAD_MAX_BYTES),  # a number, not "20.971.520"
@@ -198,3 +201,45 @@ def _link_payment_initial(link, on_death: bool) -> dict:
     if not details or on_death != (details["beneficiary"]["kind"] == "outro"):
         return {}
     return PaymentDetailsForm.initial_from(details)
+
+
+def _denial_context(claim, form=None) -> dict:
+    """A denied claim's page: the denial's terms (never the team's internal note), the
+    requests for reconsideration, and the form to ask for one while none is pending."""
+    if claim.status != ClaimStatus.DENIED:
+        return {}
+    shown = getattr(claim, "reconsiderations_shown", None)
+    if shown is None:
+        shown = list(claim.reconsiderations.all())
+    pending = any(r.status == Reconsideration.Status.PENDING for r in shown)
+    return {"reconsiderations": list(reversed(shown)),
+            "reconsideration_form": None if pending else (form or ReconsiderationForm())}
+
+
+@require_POST
+@insured_page
+def reconsideration(request, number: str):
+    """Ask for the reconsideration of the session's denied claim: the insured person, or
+    on a death the requester who follows the claim."""
+    sale, link = request.sale, request.access_link
+    claim = selectors.claim_of_sale(sale, number)
+    if claim is None:
+        return not_found(request)
+    form = ReconsiderationForm(request.POST)
+    if form.is_valid():
+        role = (Reconsideration.Role.REQUESTER if pays_on_death(claim.coverage.name)
+                else Reconsideration.Role.INSURED)
+        try:
+            services.request_reconsideration(claim_id=claim.pk, role=role, actor=link.actor,
+                                             text=form.cleaned_data["motivo"])
+        except ProblemError as refusal:
+            messages.error(request, wording.reconsideration_refusal(refusal))
+        else:
+            messages.success(request, "Pedido de reconsideração enviado. A seguradora vai "
+                                      "analisar e responder por aqui.")
+        return HttpResponseRedirect(_claim_url(number))
+    page = selectors.claim_page(sale, number)
+    return render(request, "whitelabel/claim.html", {
+        "brand": request.brand, "page": page, "claim": page.claim,
+        **_denial_context(page.claim, form), "on_death": pays_on_death(page.claim.coverage.name),
+    }, status=400)

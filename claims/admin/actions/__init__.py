@@ -6,7 +6,7 @@ from claims.admin import forms
 from claims.admin.actions.analysis import Approve, RequestDocuments, RequestPaymentData
 from claims.admin.actions.base import ClaimAction
 from claims.admin.actions.beneficiaries import HoldShare, RemoveBeneficiary, SaveBeneficiary
-from claims.admin.actions.closing import Deny, Finalize, Reopen
+from claims.admin.actions.closing import Deny, Finalize, KeepDenial, Reopen
 from claims.admin.actions.payments import AdjustReserve, RegisterPayment, SettlePayment
 from claims.workflow import Action
 
@@ -26,5 +26,6 @@ ACTIONS: dict[str, ClaimAction] = {
         Finalize(Action.FINALIZE, forms.FinalizeForm, "work_claim"),
         Deny(Action.DENY, forms.DenyForm, "work_claim", dangerous=True),
         Reopen(Action.REOPEN, forms.ReopenForm, "reopen_claim"),
+        KeepDenial(Action.KEEP_DENIAL, forms.KeepDenialForm, "deny_claim"),
     ]
 }

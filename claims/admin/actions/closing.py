@@ -9,8 +9,8 @@ from claims.admin.actions.base import ClaimAction, pending_proposal, unsettled_p
 from claims.denials import DenialCode, days_late_now
 from claims.services.closing import days
 from claims.formatting import brl
-from claims.models import Claim, Proposal
-from claims.workflow import CLOSED_STATUSES
+from claims.models import Claim, Proposal, Reconsideration
+from claims.workflow import CLOSED_STATUSES, Action
 
 
 class Finalize(ClaimAction):
@@ -104,7 +104,17 @@ class Reopen(ClaimAction):
     def why_not(self, claim, user):
         if claim.status not in CLOSED_STATUSES:
             return ""  # an open claim: reopening is not a question
-        return super().why_not(claim, user)
+        reason = super().why_not(claim, user)
+        if reason is None and pending_reconsideration(claim) and _took_part(claim, user):
+            return DENIER_DOES_NOT_DECIDE
+        return reason
+
+    def help(self, claim, chosen=""):
+        pending = pending_reconsideration(claim)
+        if pending is None:
+            return []
+        return [f"Há um pedido de reconsideração pendente ({pending.get_requested_by_role_display()}"
+                f", {timezone.localtime(pending.created_at):%d/%m/%Y}): reabrir o atende."]
 
     def run(self, claim, user, data):
         services.reopen(claim_id=claim.pk, user=user, reason=data["reason"],
@@ -136,3 +146,49 @@ def denial_proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, s
         facts.append(("Data da recusa",
                       f"{timezone.localtime(dt.datetime.fromisoformat(arguments['denied_at'])):%d/%m/%Y %H:%M}"))
     return facts
+
+
+DENIER_DOES_NOT_DECIDE = ("quem recusou o sinistro (ou propôs a recusa) não decide o pedido de "
+                          "reconsideração: outro supervisor decide")
+
+
+def pending_reconsideration(claim: Claim) -> Reconsideration | None:
+    """The claim page's list (``reconsiderations_shown``) when loaded; else a query."""
+    shown = getattr(claim, "reconsiderations_shown", None)
+    if shown is None:
+        shown = list(claim.reconsiderations.all())
+    return next((r for r in shown if r.status == Reconsideration.Status.PENDING), None)
+
+
+def _took_part(claim: Claim, user) -> bool:
+    """Whether ``user`` denied the claim or proposed its denial (its last DENY row, from
+    the history the claim page loaded)."""
+    denials = [row for row in claim.history.all() if row.action == Action.DENY]
+    return bool(denials) and user.pk in (denials[-1].user_id, denials[-1].proposed_by_id)
+
+
+class KeepDenial(ClaimAction):
+    """A supervisor who took no part in the denial answers a request for reconsideration
+    by keeping the denial (the other answer is Reabrir)."""
+
+    permission_phrase = "decidem pedidos de reconsideração"
+
+    def why_not(self, claim, user):
+        if pending_reconsideration(claim) is None:
+            return ""  # nothing asked: not worth a line
+        reason = super().why_not(claim, user)
+        if reason is None and _took_part(claim, user):
+            return DENIER_DOES_NOT_DECIDE
+        return reason
+
+    def help(self, claim, chosen=""):
+        pending = pending_reconsideration(claim)
+        return [f"Pedido de reconsideração de {pending.get_requested_by_role_display().lower()} "
+                f"em {timezone.localtime(pending.created_at):%d/%m/%Y}: “{pending.text}”",
+                "Manter a recusa: o sinistro continua recusado e quem pediu lê a sua resposta. "
+                "Para atender o pedido, use Reabrir."]
+
+    def run(self, claim, user, data):
+        services.keep_denial(claim_id=claim.pk, user=user, note=data["note"],
+                             expected_version=data["version"])
+        return "Recusa mantida; quem pediu a reconsideração verá a resposta."
