@@ -10,6 +10,7 @@ LETTER_OF_MOVE = {
     Action.DENY: Letter.DENIAL,
     Action.SETTLE_PAYMENT: Letter.PAYMENT,
     Action.FINALIZE: Letter.CLOSING,
+    Action.KEEP_DENIAL: Letter.DENIAL_KEPT,
 }
 
 
@@ -17,8 +18,10 @@ def tell_people(sender, *, claim, action, entry, user, subject=None, **kwargs):
     letter = LETTER_OF_MOVE.get(action)
     if letter is None:
         return
-    # Each requested document carries its own reason (DocumentRequest.note).
-    services.write_letter(claim, letter, subject=subject, user=user)
+    # Each requested document carries its own reason (DocumentRequest.note); a kept
+    # denial carries the supervisor's answer to the reconsideration.
+    note = getattr(subject, "decision_note", "") if letter == Letter.DENIAL_KEPT else ""
+    services.write_letter(claim, letter, subject=subject, note=note, user=user)
 
 
 def provider_report(sender, *, event, esp_name, **kwargs):

@@ -320,8 +320,8 @@ class KeepDenialForm(ActionForm):
     note = forms.CharField(
         label="Resposta a quem pediu (o segurado ou o solicitante a lê)",
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text="Por que a recusa é mantida, em linguagem simples: aparece nas páginas do "
-                  "segurado e na linha do tempo.")
+        help_text="Por que a recusa é mantida, em linguagem simples: vai na carta de resposta, "
+                  "nas páginas do segurado e na linha do tempo.")
 
 
 class ReopenForm(ActionForm):

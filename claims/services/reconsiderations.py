@@ -90,7 +90,8 @@ def keep_denial(*, claim_id, user, note: str, expected_version: int | None = Non
             "Não há pedido de reconsideração pendente neste sinistro.")
     decide(claim, reconsideration, user=user, status=Reconsideration.Status.KEPT, note=note)
     record(claim, action=Action.KEEP_DENIAL, from_status=from_status, actor=actor_for(user),
-           user=user, note=f"Recusa mantida após o pedido de reconsideração. Resposta: {note}")
+           user=user, note=f"Recusa mantida após o pedido de reconsideração. Resposta: {note}",
+           subject=reconsideration)
     return reconsideration
 
 

@@ -114,9 +114,42 @@ def test_a_denial_is_told_with_its_rights_read_by_the_insured_and_kept_on_recons
                 expect(letter).to_contain_text("art. 126")
                 expect(letter).not_to_contain_text("Parecer médico")
                 visit.check("carta-recusa")
+
+                # --- the person asks for reconsideration ---------------------------------
+                phone.get_by_role("link", name=re.compile("^← Sinistro")).click()
+                phone.get_by_label("Por que a seguradora deve reconsiderar a recusa?").fill(
+                    "A doença foi diagnosticada depois da contratação: junto o laudo.")
+                phone.get_by_role("button", name="Pedir reconsideração").click()
+                expect(phone.locator("section[aria-labelledby=reconsideracao]")).to_contain_text(
+                    "Aguardando a seguradora")
             assert visit.csp_refusals == []
+
+            # --- a supervisor who took no part keeps the denial -------------------------
+            page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="pt-BR")
+            refused = csp_refusals(page)
+            with screenshot_on_failure(page, tmp_path):
+                log_in(page, base, "rita.supervisora")
+                page.goto(f"{base}/admin/claims/claim/{claim.pk}/change/")
+                expect(page.locator("#content")).to_contain_text(
+                    "A doença foi diagnosticada depois da contratação")
+                open_action(page, "Manter recusa")
+                page.get_by_label("Resposta a quem pediu (o segurado ou o solicitante a lê)").fill(
+                    "O laudo mostra o diagnóstico em 2019, antes da contratação em 2023.")
+                page.get_by_role("button", name="Confirmar: Manter recusa").click()
+                expect(page.locator(".messagelist")).to_contain_text("Recusa mantida")
+                letters = page.locator("section#correspondencia")
+                expect(letters).to_contain_text("Reconsideração: recusa mantida")
+                expect(letters).to_contain_text("Recusa recebida em")
+                if shots:
+                    letters.scroll_into_view_if_needed()
+                    page.screenshot(path=shots / "supervisor-correspondencia.png", full_page=True)
+                log_out(page)
+            assert refused == []
         finally:
             browser.close()
 
     denial.refresh_from_db()
     assert denial.read_at is not None and denial.received_at == denial.read_at
+    kept = Message.objects.get(claim=claim, letter="recusa-mantida")
+    assert "O laudo mostra o diagnóstico em 2019" in kept.body_text
+    assert "Cláusula 7.1 das Condições Gerais" in kept.body_text

@@ -191,4 +191,4 @@ class KeepDenial(ClaimAction):
     def run(self, claim, user, data):
         services.keep_denial(claim_id=claim.pk, user=user, note=data["note"],
                              expected_version=data["version"])
-        return "Recusa mantida; quem pediu a reconsideração verá a resposta."
+        return "Recusa mantida; quem pediu a reconsideração recebe a resposta por carta."
