@@ -42,7 +42,7 @@ class ApproveDocumentsForm(NoteForm):
 
 class RequestDocumentsForm(NoteForm):
     note = forms.CharField(
-        label="Por que estes documentos são necessários", required=False,
+        label="Por que estes documentos são necessários", required=False,  # see clean()
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="Vai na carta ao segurado: o pedido de documentos complementares precisa "
                   "ser justificado (Lei 15.040/2024, art. 86).")
@@ -73,6 +73,10 @@ class RequestDocumentsForm(NoteForm):
 
     def clean(self):
         cleaned = super().clean()
+        if (cleaned.get("doc_types") or cleaned.get("new_title")) and \
+                not (cleaned.get("note") or "").strip():
+            self.add_error("note", "Diga por que estes documentos são necessários: a carta "
+                                   "ao segurado leva a justificativa (Lei 15.040/2024, art. 86).")
         if cleaned.get("new_type") and not cleaned.get("new_title"):
             self.add_error("new_title", "Informe o título do documento.")
         elif cleaned.get("new_title") and not cleaned.get("new_type"):

@@ -123,10 +123,11 @@ def test_asking_for_nothing_is_refused_on_the_form(analyst, api, sale):
 
 def test_more_items_can_be_added_while_already_waiting_for_documents(analyst, api, sale):
     claim = claim_under_review(api, sale)
-    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo",
+                                                  "note": "Para confirmar a causa."})
 
     claim = acted(analyst, claim, "solicitar-documentos",
-                  {"new_type": "extrato", "new_title": "Extrato"})
+                  {"new_type": "extrato", "new_title": "Extrato", "note": "Renda do mês."})
 
     assert claim.status == "pendente-de-documentacao"
     assert {"laudo", "extrato"} <= set(pending_types(api, claim))
@@ -134,7 +135,8 @@ def test_more_items_can_be_added_while_already_waiting_for_documents(analyst, ap
 
 def test_a_second_request_warns_that_the_clock_no_longer_suspends(analyst, api, sale):
     claim = claim_under_review(api, sale)
-    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo",
+                                                  "note": "Para confirmar a causa."})
     send_document(api, claim, "laudo")
 
     form = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/solicitar-documentos/")
@@ -188,9 +190,11 @@ def test_a_form_shown_before_another_analyst_acted_is_refused_with_a_clear_messa
     claim = claim_under_review(api, sale)
     claim.refresh_from_db()
     seen = claim.version
-    acted(supervisor, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+    acted(supervisor, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo",
+                                                     "note": "Para confirmar a causa."})
 
-    response = act(analyst, claim, action, {"new_type": "x", "new_title": "X"}, version=seen)
+    response = act(analyst, claim, action, {"new_type": "x", "new_title": "X", "note": "X."},
+                   version=seen)
 
     assert response.status_code == 302
     text = page_messages(analyst, response)
@@ -236,7 +240,8 @@ def test_a_type_asked_for_again_after_approval_is_listed_once_as_last_approved(
 def test_a_closed_claims_files_are_not_awaiting_analysis(
         supervisor, api, sale, closing, data, words):
     claim = claim_under_review(api, sale)
-    acted(supervisor, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+    acted(supervisor, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo",
+                                                     "note": "Para confirmar a causa."})
     acted(supervisor, claim, closing, data)
 
     section = documents_section(supervisor, claim)

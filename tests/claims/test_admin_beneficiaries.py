@@ -78,7 +78,8 @@ def test_each_heir_is_asked_for_their_own_documents(analyst, api, sale):
     short = joana.pk.hex[:8]
 
     form = analyst.get(f"/admin/claims/claim/{claim.pk}/acoes/solicitar-documentos/?para={joana.pk}")
-    acted(analyst, claim, "solicitar-documentos", {"doc_types": form.context["form"].initial["doc_types"]})
+    acted(analyst, claim, "solicitar-documentos", {"doc_types": form.context["form"].initial["doc_types"],
+                                                   "note": "Documentos de quem vai receber."})
 
     pending = api.get(f"/api/v1/sinistros/{claim.number}").json()["documentacao"]["documentos-pendentes"]
     assert [(p["tipo"], p["titulo"]) for p in pending] == [

@@ -93,7 +93,8 @@ def test_the_reserve_never_goes_below_what_was_paid(analyst, api, sale):
 
 def test_adjusting_while_documents_are_pending_keeps_the_wait(analyst, api, sale):
     claim = in_regulation(analyst, api, sale)
-    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo",
+                                                  "note": "Para confirmar a causa."})
 
     claim = acted(analyst, claim, "ajustar-reserva", {"amount": "20000,00", "reason": "x"})
 

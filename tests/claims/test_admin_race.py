@@ -40,7 +40,8 @@ def test_approve_and_request_documents_at_once_only_one_wins(world):
     responses = run_together([
         lambda: act(first, claim, "aprovar-documentacao", version=claim.version),
         lambda: act(second, claim, "solicitar-documentos",
-                    {"new_type": "laudo", "new_title": "Laudo"}, version=claim.version),
+                    {"new_type": "laudo", "new_title": "Laudo", "note": "Causa."},
+                    version=claim.version),
     ])
 
     assert [r.status_code for r in responses] == [302, 302]

@@ -106,7 +106,8 @@ def test_only_the_first_decision_counts(analyst, supervisor, api, sale):
 
 def test_a_paused_decision_clock_is_never_late(analyst, supervisor, api, sale):
     claim = claim_under_review(api, sale)
-    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo",
+                                                  "note": "Para confirmar a causa."})
     claim = age(claim, 60)
     assert claim.clock_paused
 

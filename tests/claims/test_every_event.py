@@ -32,7 +32,7 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
         analyst, supervisor, api, sale):
     claim = claim_under_review(api, sale)                                   # criado, em-analise
-    acted(analyst, claim, "solicitar-documentos", {"new_title": "Laudo"})  # negada
+    acted(analyst, claim, "solicitar-documentos", {"new_title": "Laudo", "note": "Para confirmar."})  # negada
     send_document(api, claim, "laudo")                                      # em-analise
     acted(analyst, claim, "aprovar-documentacao", {"request_payment_data": "on"})  # aprovada, pendente
     assert last_event(claim).details["dados-faltantes"] == [

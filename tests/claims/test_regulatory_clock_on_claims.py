@@ -44,11 +44,13 @@ def test_a_request_for_documents_suspends_it_once_and_their_arrival_resumes_it(
         analyst, api, sale):
     claim = claim_under_review(api, sale)
 
-    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo",
+                                                  "note": "Para confirmar a causa."})
     paused = assert_columns_match_history(claim)
     send_document(api, claim, "laudo")
     resumed = assert_columns_match_history(claim)
-    acted(analyst, claim, "solicitar-documentos", {"new_type": "extra", "new_title": "Extra"})
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "extra", "new_title": "Extra",
+                                                  "note": "Para confirmar a causa."})
     second = assert_columns_match_history(claim)
 
     assert paused.paused and claim.clock_deadline is not None
@@ -114,7 +116,8 @@ def test_asking_for_documents_names_the_payment_clock_it_suspends(analyst, api, 
 def test_a_suspended_clock_reads_alike_on_the_page_the_list_and_the_form(analyst, api, sale):
     claim = claim_under_review(api, sale)
     before = clock_row(analyst, claim)
-    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo"})
+    acted(analyst, claim, "solicitar-documentos", {"new_type": "laudo", "new_title": "Laudo",
+                                                  "note": "Para confirmar a causa."})
 
     after = clock_row(analyst, claim)
     lines = help_lines(analyst, claim)

@@ -158,3 +158,16 @@ def test_the_document_request_letter_says_the_decision_count_is_suspended(
     letter = Message.objects.get(claim=claim, letter="solicitacao-documentos")
     assert claim.clock_paused is True
     assert "suspende a contagem do prazo de decisão" in letter.body_text
+
+
+def test_asking_for_documents_without_saying_why_is_refused(api, sale, analyst):
+    from tests.support.lifecycle import act
+
+    claim = claim_under_review(api, sale)
+
+    response = act(analyst, claim, "solicitar-documentos", {"new_type": "laudo",
+                                                              "new_title": "Laudo"})
+
+    assert response.status_code == 200  # the form again, with the reason
+    assert "Diga por que estes documentos são necessários" in response.content.decode()
+    assert not Message.objects.filter(letter="solicitacao-documentos").exists()
