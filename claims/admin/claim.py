@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from api_common.problem_types import ProblemError
 from claims import errors, selectors, services
 from claims.admin import panels
+from claims.serializers.common import unrequested_title
 from claims.admin.actions import ACTIONS
 from claims.admin.actions.payments import proposal_facts
 from claims.admin.export import ExportView
@@ -255,7 +256,8 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
         for item in pending:
             item.situation = _pending_situation(claim, answered=item.pk in answered)
         for document in files:
-            document.type_title = titles.get(document.doc_type, "Outros documentos")
+            document.type_title = titles.get(document.doc_type) or unrequested_title(
+                document.doc_type)
         for document in received:
             # Short-lived links, made when the page is shown; never a public URL.
             document.download_url = storage.current().download_url(

@@ -11,6 +11,12 @@ from claims.models.claims import Claim
 from claims.models.workbench import Task
 
 
+# The document type of the files a person sends with a request for reconsideration: the
+# one type a denied claim still takes (claims.services.documents).
+RECONSIDERATION_DOCUMENTS = "reconsideracao"
+RECONSIDERATION_DOCUMENTS_TITLE = "Documentos do pedido de reconsideração"
+
+
 class Reconsideration(models.Model):
     class Role(models.TextChoices):
         INSURED = "segurado", "Segurado"

@@ -4,7 +4,7 @@
 from claims.serializers.common import (
     BENEFICIARY_KINDS,
     COVERAGE_NAME,
-    OTHER_TITLE,
+    unrequested_title,
     ContactSerializer,
     RequesterSerializer,
     drop_blank,
@@ -96,7 +96,11 @@ class OpenClaimInputSerializer(KebabCaseSerializer):
 class DocumentUploadInputSerializer(KebabCaseSerializer):
     nome_arquivo = serializers.CharField(max_length=200, source="file_name")
     data_envio = UTCDateTimeField(source="sent_at")
-    tipo = serializers.SlugField(max_length=60, required=False, source="doc_type")
+    tipo = serializers.SlugField(
+        max_length=60, required=False, source="doc_type",
+        help_text="Um tipo de `documentos-pendentes` (sem ele: outros documentos). Num "
+                  "sinistro `recusado`, só `reconsideracao`: os documentos de um pedido de "
+                  "reconsideração.")
     id_externo = serializers.CharField(max_length=200, required=False, allow_blank=True,
                                        source="external_id")
 
@@ -249,7 +253,8 @@ class DocumentationSerializer(KebabCaseSerializer):
         order = list(titles) + sorted(set(groups) - set(titles))
         return ReceivedDocumentSerializer(
             [
-                {"tipo": doc_type, "titulo": titles.get(doc_type, OTHER_TITLE), "arquivos": groups[doc_type]}
+                {"tipo": doc_type, "titulo": titles.get(doc_type) or unrequested_title(doc_type),
+                 "arquivos": groups[doc_type]}
                 for doc_type in order
                 if doc_type in groups
             ],

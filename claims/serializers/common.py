@@ -4,6 +4,8 @@ import re
 
 from rest_framework import serializers
 
+from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS, RECONSIDERATION_DOCUMENTS_TITLE
+
 from api_common.serializers import (
     DigitsField,
     KebabCaseSerializer,
@@ -32,6 +34,12 @@ def only_one_of(names, chosen: str) -> dict:
         "properties": {name: {"not": {}} for name in names if name != chosen},
     }
 OTHER_TITLE = "Outros documentos"
+
+
+def unrequested_title(doc_type: str) -> str:
+    """The title of files sent without a request: those of a request for
+    reconsideration by name, any other as "Outros documentos"."""
+    return RECONSIDERATION_DOCUMENTS_TITLE if doc_type == RECONSIDERATION_DOCUMENTS else OTHER_TITLE
 
 
 def drop_blank(data: dict, *keys: str) -> dict:

@@ -14,11 +14,18 @@ from claims.documents import errors as file_errors
 from claims.documents import checks, storage
 from claims.formatting import file_size, media_type_label, media_types_in_words
 from claims.models import Channel, Claim, DocumentFile, DocumentRequest
+from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
 from claims.services.common import lock_claim, move, record
 from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus, allows
 
 UPLOAD_ACTOR = "sistema:envio-de-documentos"
 OTHER_DOCUMENTS = "outros"
+
+
+def _reconsideration_file(claim: Claim, doc_type: str) -> bool:
+    """A denied claim still takes the files of a request for reconsideration (the new
+    facts the person brings): of that type only."""
+    return claim.status == ClaimStatus.DENIED and doc_type == RECONSIDERATION_DOCUMENTS
 
 
 def media_type_for(file_name: str) -> str | None:
@@ -45,9 +52,13 @@ def request_document_upload(
     claim = Claim.objects.filter(number=number, sale__channel=channel).first()
     if claim is None:
         raise errors.ClaimNotFound()
-    if claim.status in CLOSED_STATUSES:
+    if claim.status in CLOSED_STATUSES and not _reconsideration_file(claim, doc_type):
         raise errors.ClaimNotAcceptingDocuments()
-    if doc_type:
+    if doc_type == RECONSIDERATION_DOCUMENTS:
+        if claim.status != ClaimStatus.DENIED:
+            raise InvalidField("tipo", "Documentos de reconsideração vão só para um sinistro "
+                                       "recusado.")
+    elif doc_type:
         requested = sorted(set(claim.document_requests.values_list("doc_type", flat=True)))
         if doc_type not in requested:
             listed = ", ".join(requested) if requested else "nenhum (omita o campo)"
@@ -138,7 +149,7 @@ def _check_stored(document: DocumentFile) -> DocumentFile:
         _reject(document, reason, stored.size)
         return document
     claim = lock_claim(claim_id=document.claim_id)
-    if claim.status in CLOSED_STATUSES:
+    if claim.status in CLOSED_STATUSES and not _reconsideration_file(claim, document.doc_type):
         _reject(document, f"{CLOSED_CLAIM_REASON} ({ClaimStatus(claim.status).label.lower()});"
                           " ele não foi anexado.", stored.size)
         return document
