@@ -10,6 +10,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from claims.models.banks import Bank
+
 SHIPPED_TABLE = Path(__file__).resolve().parent / "data" / "banks.csv"
 BANKS_CACHE_SECONDS = 3600
 
@@ -31,8 +33,6 @@ _cache: dict = {"at": 0.0, "rows": ()}
 
 def all_banks() -> tuple[BankRow, ...]:
     if time.monotonic() - _cache["at"] > BANKS_CACHE_SECONDS or not _cache["rows"]:
-        from claims.models import Bank
-
         _cache["rows"] = tuple(BankRow(b.ispb, b.compe, b.name, b.short_name)
                                for b in Bank.objects.order_by("compe", "name"))
         _cache["at"] = time.monotonic()
