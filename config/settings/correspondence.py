@@ -4,20 +4,26 @@ from config.settings.base import VAR_DIR, env
 
 # --- Transport -----------------------------------------------------------------------------
 # EMAIL_URL in django-environ's form: smtp+tls://user:password@host:587, smtps://...,
-# consolemail://, filemail:///path. By default messages are written as files under
-# var/mail (one per message: `make run` needs no mail server, and you can open them).
+# consolemail://, filemail:///absolute/path. By default (filemail://) messages are written
+# as files under var/mail (one per message: `make run` needs no mail server, and you can
+# open them).
 # An ESP through django-anymail: set EMAIL_BACKEND (e.g.
 # anymail.backends.amazon_ses.EmailBackend) and its ANYMAIL settings; its delivery
 # reports arrive at /anymail/... (docs/correspondence.md).
-_email = env.email_url("EMAIL_URL", default=f"filemail://{VAR_DIR / 'mail'}")
+_email_url = env.str("EMAIL_URL", default="") or "filemail://"
+_email = env.email_url_config(_email_url)
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default=_email["EMAIL_BACKEND"])
-EMAIL_HOST = _email.get("EMAIL_HOST", "localhost") or "localhost"
-EMAIL_PORT = _email.get("EMAIL_PORT", 25) or 25
-EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
-EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
-EMAIL_FILE_PATH = _email.get("EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
+EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
+# django-environ drops the leading "/" of filemail:///absolute/path: put it back.
+_file_path = _email.get("EMAIL_FILE_PATH") or ""
+if _file_path and _email_url.startswith("filemail:///"):
+    _file_path = "/" + _file_path
+EMAIL_FILE_PATH = _file_path or str(VAR_DIR / "mail")
 # A server that does not answer within this many seconds is a failed try, retried later.
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="sinistros@seguradora.example")
