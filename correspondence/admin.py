@@ -25,7 +25,7 @@ from correspondence.models import ChannelLetters, Letter, LetterText, Message
 
 WORK = "claims.work_claim"
 # The letters an analyst sends by hand from the claim page; the rest follow the moves.
-BY_HAND = {Letter.HOSTED_LINK: "Enviar link ao segurado",
+BY_HAND = {Letter.HOSTED_LINK: "Enviar link de acompanhamento",
            Letter.DOCUMENTS_REMINDER: "Enviar lembrete de documentos"}
 
 
@@ -74,6 +74,8 @@ def section(request, claim: Claim) -> dict:
             "denial_received_at": denial_received_at(claim, rows),
             "by_hand": [(slug, label) for slug, label in BY_HAND.items()
                         if claim.status not in CLOSED_STATUSES
+                        # With the channel telling its insured, no link reaches anyone.
+                        and not (tells and slug == Letter.HOSTED_LINK)
                         and (slug != Letter.DOCUMENTS_REMINDER or _pending(claim))]}
 
 
@@ -93,10 +95,15 @@ def _pending(claim: Claim) -> bool:
 
 
 class SendForm(GroupedForm):
-    email = forms.EmailField(label="E-mail do destinatário",
-                             help_text="Em branco na ficha do sinistro? Informe aqui.")
+    email = forms.EmailField(label="E-mail da pessoa para contato",
+                             help_text="O da ficha do sinistro; corrija-o aqui se mudou.")
     note = forms.CharField(label="Mensagem (opcional, vai na carta)", required=False,
                            max_length=1000, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, to_channel: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if to_channel:  # the channel forwards it: no address needed
+            del self.fields["email"]
 
 
 class ResendForm(GroupedForm):
@@ -163,9 +170,9 @@ class MessageAdmin(admin.ModelAdmin):
             with transaction.atomic():
                 copy = services.resend(message, user=request.user,
                                        email=form.cleaned_data["email"])
-            messages.success(request, f"Carta reenviada para {copy.recipient_email}."
+            messages.success(request, f"Carta na fila de envio para {copy.recipient_email}."
                              if copy.recipient_email else services.NO_ADDRESS)
-            return HttpResponseRedirect(_claim_url(message.claim_id) + "#correspondencia")
+            return HttpResponseRedirect(_claim_url(message.claim_id))
         return TemplateResponse(request, "admin/correspondence/resend.html", {
             **self.admin_site.each_context(request), "opts": self.opts, "message": message,
             "form": form, "title": f"Reenviar: {message}"})
@@ -180,24 +187,33 @@ class MessageAdmin(admin.ModelAdmin):
         if claim.status in CLOSED_STATUSES:
             messages.warning(request, "Sinistro encerrado: nada a enviar.")
             return HttpResponseRedirect(_claim_url(claim.pk))
-        form = SendForm(request.POST or None, initial={"email": claim.contact_email})
+        to_channel = rendering.settings_of(claim.sale.channel).channel_tells_insured
+        if to_channel and letter == Letter.HOSTED_LINK:
+            messages.warning(request, "O canal comunica o segurado: o link de acompanhamento "
+                                      "é o canal que gera e envia.")
+            return HttpResponseRedirect(_claim_url(claim.pk))
+        form = SendForm(request.POST or None, initial={"email": claim.contact_email},
+                        to_channel=to_channel)
         preview = None
         if request.method == "POST" and form.is_valid():
-            recipient = services.contact_recipient(claim, form.cleaned_data["email"])
+            recipient = services.contact_recipient(claim, form.cleaned_data.get("email", ""))
             note = form.cleaned_data["note"]
             if "enviar" in request.POST:
                 with transaction.atomic():
                     services.write_letter(claim, letter, to=[recipient], note=note,
                                           user=request.user)
                     _close_chase_task(claim, request, recipient.email)
-                messages.success(request, f"{Letter(letter).label}: enviada para "
-                                          f"{recipient.email}.")
-                return HttpResponseRedirect(_claim_url(claim.pk) + "#correspondencia")
+                words = ("gerada e disponível ao canal, que a encaminha" if to_channel
+                         else f"na fila de envio para {recipient.email}")
+                messages.success(request, f"Carta “{Letter(letter).label}” {words}.")
+                return HttpResponseRedirect(_claim_url(claim.pk))
             preview = letters.shown(rendering.letter_part(_preview(claim, letter, recipient,
-                                                                   note)))
+                                                                   note)),
+                                    link_words=letters.LINK_IN_PREVIEW)
         return TemplateResponse(request, "admin/correspondence/send.html", {
             **self.admin_site.each_context(request), "opts": self.opts, "claim": claim,
             "form": form, "preview": preview, "letter_label": BY_HAND[letter],
+            "to_channel": to_channel,
             "title": f"{BY_HAND[letter]}: {claim.number}"})
 
 

@@ -19,6 +19,8 @@ from correspondence.models import Letter, Role
 # never stored (whitelabel keeps only a digest of its token).
 LINK_PLACEHOLDER = "%%LINK-DO-SEGURADO%%"
 LINK_ELSEWHERE = "o seu link pessoal, enviado por e-mail ou pelo canal"
+# In an analyst's preview: where the link will be.
+LINK_IN_PREVIEW = "[link pessoal do segurado, criado no envio]"
 
 
 @dataclass(frozen=True)
@@ -136,9 +138,9 @@ def subject_of(claim: Claim, letter: str) -> str:
     return f"Sinistro {claim.number}: {SUBJECTS[Letter(letter)]}"
 
 
-def shown(stored: str) -> str:
-    """A stored letter as shown anywhere but the e-mail: no link in it. A link in
-    brackets goes with them; a link standing alone becomes words."""
+def shown(stored: str, *, link_words: str = LINK_ELSEWHERE) -> str:
+    """A stored letter (HTML or text) as shown anywhere but the e-mail: no link in it. A
+    link in brackets goes with them; a link standing alone becomes ``link_words``."""
     link = rf'<a href="{LINK_PLACEHOLDER}">{LINK_PLACEHOLDER}</a>'
-    text = re.sub(rf"\s*\({link}\)", "", stored)
-    return re.sub(link, LINK_ELSEWHERE, text).replace(LINK_PLACEHOLDER, LINK_ELSEWHERE)
+    text = re.sub(rf"\s*\(({link}|{LINK_PLACEHOLDER})\)", "", stored)
+    return re.sub(link, link_words, text).replace(LINK_PLACEHOLDER, link_words)

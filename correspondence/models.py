@@ -122,11 +122,11 @@ class ChannelLetters(models.Model):
                   "documentos pendentes, um lembrete sai a cada N dias.")
 
     class Meta:
-        verbose_name = "correspondência do canal"
-        verbose_name_plural = "correspondência dos canais"
+        verbose_name = "cartas de um canal"
+        verbose_name_plural = "cartas dos canais"
 
     def __str__(self):
-        return f"Correspondência: {self.channel}"
+        return f"Cartas: {self.channel}"
 
 
 class LetterText(models.Model):

@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from claims.models import Channel
 from correspondence.models import ChannelLetters, LetterText
 from whitelabel.branding import brand_of
+from whitelabel.models import HostedPages
 
 # The letter inside the stored e-mail: the PDF, the hosted pages and the API's
 # download draw exactly this part.
@@ -46,10 +47,17 @@ def render(*, channel: Channel, letter: str, subject: str, context: dict,
         **context, "brand": brand, "opening": opening, "closing": closing,
     }).strip()
     page = render_to_string("correspondence/email.html", {
-        "brand": brand, "subject": subject,
+        "brand": brand, "subject": subject, "reply_to": _reply_to(channel),
         "letter": f"{LETTER_START}{letter_html}{LETTER_END}",
     })
     return Rendered(subject=subject, html=page, text=as_text(letter_html))
+
+
+def _reply_to(channel: Channel) -> str:
+    try:
+        return channel.hosted_pages.reply_to
+    except HostedPages.DoesNotExist:
+        return ""
 
 
 def letter_part(stored_html: str) -> str:
@@ -85,7 +93,7 @@ class _TextWriter(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
-        self.href = ""
+        self.href, self.link_text = "", ""
 
     def handle_starttag(self, tag, attrs):
         if tag in self.BLOCKS:
@@ -97,14 +105,17 @@ class _TextWriter(HTMLParser):
         elif tag == "td":
             self.parts.append(" ")
         elif tag == "a":
-            self.href = dict(attrs).get("href", "")
+            self.href, self.link_text = dict(attrs).get("href", ""), ""
 
     def handle_endtag(self, tag):
         if tag == "a" and self.href:
-            self.parts.append(f" ({self.href})")
+            if self.link_text.strip() != self.href:  # a link that is its own text: once
+                self.parts.append(f" ({self.href})")
             self.href = ""
 
     def handle_data(self, data):
+        if self.href:
+            self.link_text += data
         self.parts.append(re.sub(r"\s+", " ", data))
 
 

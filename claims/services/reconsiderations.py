@@ -62,7 +62,7 @@ def request_reconsideration(
         claim=claim, kind=Task.Kind.RECONSIDER, subject="Reconsiderar recusa",
         due_on=timezone.localdate() + dt.timedelta(days=ANSWER_DAYS),
         owner=deciders[0] if deciders else None,
-        note=f"Pedido de {role.label.lower()}: manter a recusa ou reabrir o sinistro.")
+        note=f"Pedido do {role.label.lower()}: manter a recusa ou reabrir o sinistro.")
     reconsideration = Reconsideration.objects.create(
         claim=claim, requested_by_role=role, text=text, task=task)
     record(claim, action=Action.REQUEST_RECONSIDERATION, from_status=from_status, actor=actor,

@@ -46,11 +46,11 @@ EMAIL_LEASE_SECONDS = env.int("EMAIL_LEASE_SECONDS", default=120)
 INSURER_NAME = env.str("INSURER_NAME", default="Seguradora Exemplo S.A.")
 INSURER_OMBUDSMAN_TEXT = env.str(
     "INSURER_OMBUDSMAN_TEXT",
-    default="Ouvidoria da seguradora: 0800 000 0000 (dias úteis, das 8h às 18h) ou "
-            "ouvidoria@seguradora.example. A ouvidoria responde em até 10 dias úteis.")
+    default="0800 000 0000 (dias úteis, das 8h às 18h) ou ouvidoria@seguradora.example; "
+            "responde em até 10 dias úteis.")
 SUSEP_CONSUMER_TEXT = env.str(
     "SUSEP_CONSUMER_TEXT",
-    default="Superintendência de Seguros Privados (SUSEP): atendimento ao consumidor em "
-            "www.gov.br/susep e na plataforma consumidor.gov.br.")
+    default="atendimento ao consumidor em www.gov.br/susep e na plataforma "
+            "consumidor.gov.br.")
 # How long after receiving a denial a person may ask for it to be reconsidered.
 RECONSIDERATION_DAYS = env.int("RECONSIDERATION_DAYS", default=30)

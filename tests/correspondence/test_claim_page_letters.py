@@ -165,3 +165,32 @@ def test_with_the_channel_telling_the_insured_letters_are_not_resent_by_email(
     assert "Reenviar</a>" not in page and "O canal comunica o segurado" in page
     assert response.status_code == 302
     assert Message.objects.filter(claim=claim).count() == 1
+
+
+def test_with_the_channel_telling_the_insured_a_reminder_is_written_for_the_channel(
+        claim, analyst, channel):
+    from correspondence.models import ChannelLetters
+
+    ChannelLetters.objects.create(channel=channel, channel_tells_insured=True)
+    base = f"/admin/correspondence/message/sinistro/{claim.pk}/enviar/"
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    form = analyst.get(base + "lembrete-documentos/").content.decode()
+
+    assert "Enviar lembrete de documentos" in page
+    assert "Enviar link de acompanhamento" not in page  # the channel makes its own links
+    assert 'name="email"' not in form and "Nada vai por e-mail" in form
+
+    response = analyst.post(base + "lembrete-documentos/", {"enviar": "1"}, follow=True)
+
+    assert "gerada e disponível ao canal" in response.content.decode()
+    reminder = Message.objects.get(claim=claim, letter="lembrete-documentos")
+    assert reminder.status == "com-o-canal"
+    assert analyst.get(base + "link-segurado/").status_code == 302
+
+
+def test_the_link_preview_says_where_the_link_will_be(claim, analyst):
+    url = f"/admin/correspondence/message/sinistro/{claim.pk}/enviar/link-segurado/"
+
+    preview = analyst.post(url, {"email": "pedro@example.com", "pre-visualizar": "1"})
+
+    assert "[link pessoal do segurado, criado no envio]" in preview.content.decode()

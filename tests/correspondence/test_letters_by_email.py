@@ -171,3 +171,17 @@ def test_asking_for_documents_without_saying_why_is_refused(api, sale, analyst):
     assert response.status_code == 200  # the form again, with the reason
     assert "Diga por que estes documentos são necessários" in response.content.decode()
     assert not Message.objects.filter(letter="solicitacao-documentos").exists()
+
+
+def test_the_text_twin_names_each_link_once(api, sale, smtp):
+    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
+                               title="Certidão de óbito")
+    claim = open_claim(api, sale)
+    send_all()
+
+    [mail] = smtp.received
+    text = mail.text()
+    link = next(word for word in text.split() if "/segurado/acesso/" in word).rstrip(".")
+    assert text.count(link) == 1
+    letters = api.get(f"/api/v1/sinistros/{claim.number}/cartas").json()["cartas"]
+    assert "(o seu link pessoal" not in letters[0]["texto"]
