@@ -4,7 +4,9 @@ The queues and the dashboard filter and count by it, so every service change sto
 the result on the claim (``Claim.awaiting``, see ``claims.services.common.record``);
 this module only decides, from facts the caller gathered:
 
-1. a closed claim (finalized, denied, rejected at opening) waits for nothing: encerrado;
+1. a denied claim whose reconsideration was asked for: a supervisor's answer
+   (reconsideração); any other closed claim (finalized, denied, rejected at opening)
+   waits for nothing: encerrado;
 2. a proposal above the analyst's authority is pending: the supervisor's approval;
 3. documents asked for and not all received (``pendente-de-documentacao``): the insured
    person or the channel;
@@ -28,6 +30,7 @@ class Awaiting(models.TextChoices):
     PAYMENT_DATA = "dados-pagamento", "Dados de pagamento do canal"
     SETTLEMENT = "liquidacao", "Liquidação pelo supervisor"
     APPROVAL = "aprovacao", "Aprovação do supervisor"
+    RECONSIDERATION = "reconsideracao", "Resposta do supervisor ao pedido de reconsideração"
     NOTHING = "nada", "Nada: pronto para finalizar"
     CLOSED = "encerrado", "Nada: encerrado"
 
@@ -37,8 +40,10 @@ ANALYST_TURN = frozenset({Awaiting.ANALYSIS, Awaiting.NOTHING})
 
 
 def awaiting_for(*, status: str, pending_proposal: bool, unsettled_payments: int,
-                 remaining: Decimal) -> Awaiting:
+                 remaining: Decimal, pending_reconsideration: bool = False) -> Awaiting:
     """The rules in the module docstring, in their order."""
+    if status == ClaimStatus.DENIED and pending_reconsideration:
+        return Awaiting.RECONSIDERATION
     if status in CLOSED_STATUSES:
         return Awaiting.CLOSED
     if pending_proposal:

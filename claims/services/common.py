@@ -28,6 +28,7 @@ from claims.models import (
     Event,
     Payment,
     Proposal,
+    Reconsideration,
     Sale,
 )
 from claims.regulatory_clock import (
@@ -227,20 +228,23 @@ def record(
 
 
 def set_awaiting(claim: Claim) -> bool:
-    """Store on the claim what it waits for (claims.awaiting), from its payments and
-    proposals as they are now in this transaction: one query. Returns whether a
-    proposal is pending."""
+    """Store on the claim what it waits for (claims.awaiting), from its payments,
+    proposals and reconsiderations as they are now in this transaction: one query.
+    Returns whether a proposal is pending."""
     payments = Payment.objects.filter(claim=OuterRef("pk"))
     facts = Claim.objects.filter(pk=claim.pk).values_list(
         Coalesce(Subquery(payments.values("claim").annotate(total=Sum("amount"))
                           .values("total")), Value(ZERO)),
         Exists(payments.filter(status=Payment.Status.REGISTERED)),
         Exists(Proposal.objects.filter(claim=OuterRef("pk"), status=Proposal.Status.PENDING)),
+        Exists(Reconsideration.objects.filter(claim=OuterRef("pk"),
+                                              status=Reconsideration.Status.PENDING)),
     ).get()
-    paid, unsettled, pending_proposal = facts
+    paid, unsettled, pending_proposal, pending_reconsideration = facts
     claim.awaiting = awaiting_for(status=claim.status, pending_proposal=pending_proposal,
                                   unsettled_payments=unsettled,
-                                  remaining=claim.amount - paid)
+                                  remaining=claim.amount - paid,
+                                  pending_reconsideration=pending_reconsideration)
     return pending_proposal
 
 

@@ -123,6 +123,8 @@ def test_the_operation_is_in_the_schema_with_its_answers(api):
 
 def test_another_supervisor_keeps_the_denial_with_an_answer(api, denied, supervisor, sofia):
     api.post(url(denied), {"motivo": "Discordo."}, format="json")
+    denied.refresh_from_db()
+    assert denied.awaiting == "reconsideracao"  # not "Nada: encerrado" while it waits
 
     page = sofia.get(f"/admin/claims/claim/{denied.pk}/change/").content.decode()
     claim = acted(sofia, denied, "manter-recusa",
@@ -139,6 +141,7 @@ def test_another_supervisor_keeps_the_denial_with_an_answer(api, denied, supervi
     assert (reconsideration.task.status, reconsideration.task.closed_by) == (
         "concluida", sofia.user)
     assert "Recusa mantida" in claim.history.get(action="manter-recusa").note
+    assert claim.awaiting == "encerrado"
     # A new request is taken once the first was answered.
     assert api.post(url(claim), {"motivo": "De novo."}, format="json").status_code == 201
 
