@@ -1,5 +1,5 @@
 """Demo data for a local run: a channel with known credentials, sales, document
-requirements, two analysts and a supervisor in one team that receives every new claim,
+requirements, two analysts and two supervisors in one team that receives every new claim,
 and a workload of a few hundred claims across every state on two channels
 (claims.demo_workload). Safe to run again (it converges to the same state; the workload
 is made once)."""
@@ -30,6 +30,8 @@ STAFF = {
     "analista": ("analista-demo", "Ana", roles.ANALYST),
     "analista2": ("analista2-demo", "Bruno", roles.ANALYST),
     "supervisor": ("supervisor-demo", "Sérgio", roles.SUPERVISOR),
+    # A second supervisor: a denial's reconsideration is answered by one who did not deny.
+    "supervisor2": ("supervisor2-demo", "Rita", roles.SUPERVISOR),
 }
 DEMO_TEAM = "Vida e prestamista"
 SECOND_CHANNEL = "varejo-demo"
