@@ -36,6 +36,7 @@ def test_the_person_sends_a_file_for_the_reconsideration_and_the_analyst_sees_it
         insured, denied, analyst):
     page = insured.get(f"/segurado/sinistros/{denied.number}").content.decode()
     assert "Documentos para a reconsideração (opcional)" in page
+    assert "Documentos pedidos" not in page  # a denied claim waits for none of them
 
     confirmed = send_from_the_page(insured, denied)
 
