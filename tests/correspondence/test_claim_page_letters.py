@@ -83,6 +83,8 @@ def test_a_failed_letter_is_resent_to_another_address_and_the_original_stays(
     smtp.handler.refuse_next = 1
     original = Message.objects.get(claim=claim)
     assert sending.send(original.pk) == "failed"
+    page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
+    assert "Não enviada para pedro@example.com: SMTP" in page and "451" in page
 
     response = analyst.post(f"/admin/correspondence/message/{original.pk}/reenviar/",
                             {"email": "pedro.novo@example.com"})
