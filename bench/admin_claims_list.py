@@ -179,12 +179,13 @@ def load(total: int) -> None:
         claims.append((
             claim_id, f"SIN-{n:012d}", sale_id, first_coverage, status, "morte-natural",
             "50000.00", None, notified - dt.timedelta(days=3), notified, "Solicitante",
-            "Contato", "contato@example.com", "", "", "", None, {},
+            "Contato", "contato@example.com", "", "", "", [], {},
             None, "", 3, "decisao" if clock else "", clock, paused, notified, notified,
             owner.pk if owner else None, team.pk, awaiting, decided,
             (decided - notified).days if decided else None,
             search_text(number=f"SIN-{n:012d}", sale_id=sale_id, insured_name=name,
-                        insured_cpf=cpf, requester_name="Solicitante", contact_name="Contato")))
+                        insured_cpf=cpf, requester_name="Solicitante", contact_name="Contato"),
+            False, "", ""))
         for step in range(3):
             history_id += 1
             event_id = uuid.uuid4()
@@ -206,10 +207,10 @@ def load(total: int) -> None:
             "id", "number", "sale_id", "coverage_id", "status", "nature", "amount",
             "outstanding_balance", "occurred_at", "notified_at", "requester_name",
             "contact_name", "contact_email", "contact_phone_area_code", "contact_phone_number",
-            "narrative", "payment_details", "additional_data", "denied_at", "denial_reason",
+            "narrative", "alerts", "additional_data", "denied_at", "denial_reason",
             "version", "clock_kind", "clock_deadline", "clock_paused", "created_at",
             "updated_at", "owner_id", "team_id", "awaiting", "decided_at", "days_to_decision",
-            "search_text"), claims)
+            "search_text", "has_alerts", "denial_clause", "denial_late_justification"), claims)
         copy_rows(cursor, "claims_task", (
             "claim_id", "kind", "subject", "due_on", "owner_id", "note", "status",
             "created_by_id", "created_at", "closed_by_id", "closed_at", "escalated_at"), tasks)
