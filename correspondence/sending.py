@@ -142,6 +142,3 @@ def _logo(pages: HostedPages | None) -> bytes | None:
 def _header_words(name: str) -> str:
     """A display name on one line (formataddr quotes the rest)."""
     return re.sub(r"[\r\n]", " ", name).strip() or "Sinistros"
-
-
-__all__ = ["send", "take", "build_email", "due_messages", "retry_wait"]

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from claims.models import Claim
 from correspondence import letters, rendering
-from correspondence.models import Letter, Message, Role
+from correspondence.models import Message, Role
 
 SEND_TASK = "correspondence.tasks.send_message"
 NO_ADDRESS = "Sem e-mail do destinatário: informe um e-mail e reenvie."
@@ -99,10 +99,6 @@ def record_report(*, provider_id: str, event_type: str, at=None) -> bool:
         provider_id=provider_id, status=Message.Status.SENT).update(**changes))
 
 
-def letters_of(claim: Claim):
-    return Message.objects.filter(claim=claim).order_by("-created_at")
-
-
 def contact_recipient(claim: Claim, email: str = "") -> letters.Recipient:
     return letters.Recipient(Role.CONTACT, claim.contact_name, email or claim.contact_email)
 
@@ -123,5 +119,3 @@ def _send_after_commit(message_ids: list) -> None:
                 return
     transaction.on_commit(enqueue)
 
-
-__all__ = ["Letter", "write_letter", "resend", "mark_read", "letters_of", "contact_recipient"]
