@@ -186,7 +186,8 @@ def test_the_day_starts_on_the_dashboard_and_the_queues_of_a_seeded_demo(
 
                 log_in(page, base, "analista", password="analista-demo")
                 mine = page.locator("section[aria-labelledby=meus] .counts a")
-                expect(mine).to_have_count(6)
+                expect(mine).to_have_count(7)  # one per "Aguardando" but "encerrado"
+                expect(mine.filter(has_text="pedido de reconsideração")).to_have_count(1)
                 counts = [int(text.split()[0]) for text in mine.all_inner_texts()]
                 assert sum(counts) > 0  # the demo gives her a share of the open claims
                 # Both charts are drawn server-side, as images with their figures in words.
