@@ -1,17 +1,15 @@
 """What each letter says and to whom: the recipients of a letter and the facts its
 template shows. Pure reads; nothing here writes or sends."""
 
-import datetime as dt
 import re
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.utils import timezone
 
-from claims.coverages import coverage_label, pays_on_death
+from claims.coverages import coverage_label
 from claims.formatting import brl, masked_destination
 from claims.models import Beneficiary, BeneficiaryKind, Claim, DocumentFile, Payment
-from claims.workflow import ClaimStatus
 from correspondence.models import Letter, Role
 
 # Stands in the stored letter for the person's hosted-pages link, which is a credential:
@@ -65,7 +63,6 @@ def facts(claim: Claim, letter: str, recipient: Recipient, *, subject=None,
         "claim": claim,
         "recipient": recipient,
         "coverage": coverage_label(claim.coverage.name),
-        "on_death": pays_on_death(claim.coverage.name),
         "notified_on": timezone.localdate(claim.notified_at),
         "occurred_on": timezone.localdate(claim.occurred_at),
         "today": timezone.localdate(),
@@ -93,21 +90,18 @@ def facts(claim: Claim, letter: str, recipient: Recipient, *, subject=None,
 
 
 def _denial_facts(claim: Claim) -> dict:
-    code = getattr(claim, "denial_code", None)
+    code = claim.denial_code  # None on denials made before reason codes existed
     return {
         "denied_on": timezone.localdate(claim.denied_at) if claim.denied_at else None,
-        "reason_code": code,
         "reason_words": claim.get_denial_code_display() if code else "",
-        "clause": getattr(claim, "denial_clause", ""),
+        "clause": claim.denial_clause,
         "reason_text": claim.denial_reason,
         "grounds": _grounds(claim),
         "reconsideration_days": settings.RECONSIDERATION_DAYS,
-        "reconsider_by": timezone.localdate() + dt.timedelta(days=settings.RECONSIDERATION_DAYS),
         "prescription_years_insured": 1,
         "prescription_years_beneficiary": 3,
         "ombudsman": settings.INSURER_OMBUDSMAN_TEXT,
         "susep": settings.SUSEP_CONSUMER_TEXT,
-        "still_denied": claim.status == ClaimStatus.DENIED,
     }
 
 
