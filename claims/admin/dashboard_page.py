@@ -4,6 +4,7 @@ claims.dashboard, and its two pictures drawn on the server (claims.charts)."""
 from django.utils import timezone
 
 from claims import dashboard
+from claims.admin import panels
 from claims.charts import bar_chart
 
 
@@ -13,6 +14,8 @@ def dashboard_context(request) -> dict:
     decided_total = sum(n for _, n in board.decision_days)
     return {
         "board": board,
+        # Other apps' cards (the SRO's registrations), for supervisors only.
+        "cards": panels.rendered_cards(request) if board.supervisor else [],
         "today": timezone.localdate(),
         "weekly_chart": bar_chart(
             board.weekly, title="Sinistros abertos por semana (últimas 12 semanas)",

@@ -2,6 +2,9 @@
 (correspondence's letters), without this app importing them: they register here from
 their ``AppConfig.ready``.
 
+A dashboard card (``register_card``) gives a template and its context for the supervisor's
+dashboard (the SRO's late and refused registrations), or None to show nothing.
+
 A panel gives a template and its context for the claim; ``timeline`` (optional) gives
 rows with ``created_at``, ``timeline_label``, ``timeline_note`` and ``timeline_by``,
 shown among the history's own; ``task_link`` (optional) gives an open task a link to
@@ -42,3 +45,26 @@ def timeline_rows(claim) -> list:
 def task_links(task) -> list[tuple[str, str]]:
     links = [panel.task_link(task) for panel in _PANELS if panel.task_link]
     return [link for link in links if link]
+
+
+@dataclass(frozen=True)
+class Card:
+    template: str
+    context: Callable  # (request) -> dict, or None: nothing to show to this reader
+
+
+_CARDS: list[Card] = []
+
+
+def register_card(card: Card) -> None:
+    if card not in _CARDS:
+        _CARDS.append(card)
+
+
+def rendered_cards(request) -> list[str]:
+    shown = []
+    for card in _CARDS:
+        context = card.context(request)
+        if context is not None:
+            shown.append(render_to_string(card.template, context, request=request))
+    return shown

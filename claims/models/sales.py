@@ -75,6 +75,12 @@ class Sale(models.Model):
     valid_from = models.DateField("início da vigência")
     valid_until = models.DateField("fim da vigência")
     max_guarantee = models.DecimalField("LMG", **MONEY)
+    # The policy (or collective contract) and certificate numbers as issued, when the
+    # channel's import carries them: the SRO registration's apolice_codigo and
+    # certificado_codigo (docs/sro.md; without a policy number, the sale's id is sent).
+    policy_number = models.CharField("número da apólice", max_length=60, blank=True, default="")
+    certificate_number = models.CharField("número do certificado", max_length=60, blank=True,
+                                          default="")
     created_at = models.DateTimeField("criado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 

@@ -51,6 +51,12 @@ class SaleSerializer(KebabCaseSerializer):
     fim_vigencia = serializers.DateField(source="valid_until")
     lmg = MoneyField(source="max_guarantee")
     coberturas = CoverageSerializer(many=True, source="coverages", allow_empty=False)
+    numero_apolice = serializers.CharField(
+        source="policy_number", required=False, allow_blank=True, max_length=60,
+        help_text="Número da apólice (ou do contrato coletivo) emitida; registrado no SRO.")
+    numero_certificado = serializers.CharField(
+        source="certificate_number", required=False, allow_blank=True, max_length=60,
+        help_text="Número do certificado individual, em apólices coletivas.")
 
     def validate(self, attrs):
         if attrs["valid_until"] < attrs["valid_from"]:

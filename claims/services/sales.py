@@ -20,7 +20,12 @@ SALE_FIELDS = [
     "valid_from",
     "valid_until",
     "max_guarantee",
+    "policy_number",
+    "certificate_number",
 ]
+# Text fields a row may leave out: stored empty, never NULL.
+_TEXT_FIELDS = {"insured_email", "insured_phone_area_code", "insured_phone_number",
+                "insured_name", "insured_cpf", "policy_number", "certificate_number"}
 
 
 def open_claims_blocking_cancellation(rows: list[dict]) -> dict:
@@ -78,7 +83,7 @@ def upsert_sales(*, channel: Channel, rows: list[dict]) -> tuple[int, int]:
             Sale(
                 id=row["id"],
                 channel=channel,
-                **{field: row.get(field, "" if field.startswith("insured_") else None)
+                **{field: row.get(field, "" if field in _TEXT_FIELDS else None)
                    for field in SALE_FIELDS},
             )
             for row in rows

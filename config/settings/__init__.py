@@ -13,4 +13,5 @@ from config.settings.api import *  # noqa: F401,F403
 from config.settings.webhooks import *  # noqa: F401,F403
 from config.settings.jobs import *  # noqa: F401,F403
 from config.settings.correspondence import *  # noqa: F401,F403
+from config.settings.sro import *  # noqa: F401,F403
 from config.settings.operations import *  # noqa: F401,F403

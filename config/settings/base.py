@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "whitelabel",
     "anymail",  # e-mail providers' backends and delivery reports (correspondence)
     "correspondence",
+    "sro",  # registering claims with a registradora (SUSEP's SRO)
 ]
 
 MIDDLEWARE = [

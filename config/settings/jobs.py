@@ -58,6 +58,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "correspondence.tasks.send_reminders",
         "schedule": env.int("DOCUMENT_REMINDER_SWEEP_SECONDS", default=60 * 60),
     },
+    # Sends the SRO registrations that are due, in batches (docs/sro.md).
+    "send-sro-registrations": {
+        "task": "sro.tasks.send_registrations",
+        "schedule": env.int("SRO_SEND_INTERVAL_SECONDS", default=60),
+    },
     # Forgets Idempotency-Key answers past their retention.
     "purge-idempotency-keys": {
         "task": "idempotency.tasks.purge_keys",

@@ -42,6 +42,10 @@ def sale_row(n: int, **changes) -> dict:
             {"cobertura": "cobertura/morte", "lmi": 50000, "ativa": True},
             {"cobertura": "cobertura/perda-de-renda", "lmi": 12000.25, "ativa": True},
         ],
+        # The policy's number as issued (the SRO's apolice_codigo); a certificate only in
+        # collective policies: empty reads back empty.
+        "numero-apolice": f"77{n:08d}",
+        "numero-certificado": "",
     }
     row.update(changes)
     return row

@@ -1,0 +1,163 @@
+"""The SRO in the admin: "Registros SRO" (every submission, filtered by where it stands,
+with a retry after a correction and a rectification), the batches as sent, and each
+coverage's SUSEP codes, set by the operator."""
+
+import json
+
+from django.conf import settings
+from django.contrib import admin, messages
+from django.http import HttpResponseNotAllowed
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from sro import services
+from sro.layout import SroStatus
+from sro.models import Batch, CoverageCode, Submission
+from sro.overview import late_filter
+
+
+class SituationFilter(admin.SimpleListFilter):
+    title = "situação"
+    parameter_name = "situacao"
+
+    def lookups(self, request, model_admin):
+        return [("pendente", "Na fila de envio"), ("atrasado", "Atrasado (passou do prazo)"),
+                ("recusado", "Recusado pela registradora"),
+                ("incompleto", "Incompleto (sem códigos ou dados)"), ("enviado", "Enviado")]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value == "atrasado":
+            return queryset.filter(late_filter())
+        if value in Submission.Status.values:
+            return queryset.filter(status=value)
+        return queryset
+
+
+def _pretty(value) -> str:
+    return format_html("<pre class=\"json\">{}</pre>",
+                       json.dumps(value, ensure_ascii=False, indent=2))
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    list_display = ["claim_number", "kind_and_sequence", "trigger", "sro_status_words",
+                    "deadline_words", "status", "attempts", "why"]
+    list_filter = [SituationFilter, "kind", "trigger"]
+    search_fields = ["registration__claim__number", "batch_id"]
+    list_select_related = ["registration__claim"]
+    ordering = ["deadline", "id"]
+    actions = ["retry", "rectify"]
+    readonly_fields = ["claim_number", "kind", "sequence", "trigger", "sro_status_words",
+                       "rectification", "occurred_at", "deadline", "status", "attempts",
+                       "next_try_at", "batch_id", "sent_at", "why", "body_shown",
+                       "errors_shown", "created_at"]
+    exclude = ["registration", "body", "errors", "missing", "last_error", "sro_status"]
+
+    def changelist_view(self, request, extra_context=None):
+        if not settings.SRO_API_URL:
+            messages.warning(request, "Nenhuma registradora configurada (SRO_API_URL vazio): "
+                                      "os registros são montados e guardados, mas não enviados.")
+        return super().changelist_view(request, extra_context)
+
+    @admin.display(description="sinistro", ordering="registration__claim__number")
+    def claim_number(self, obj):
+        claim = obj.registration.claim
+        return format_html('<a href="{}#registro-sro">{}</a>',
+                           reverse("admin:claims_claim_change", args=[claim.pk]), claim.number)
+
+    @admin.display(description="envio")
+    def kind_and_sequence(self, obj):
+        words = obj.get_kind_display() + (f" {obj.sequence}" if obj.sequence else "")
+        return words + (" (retificação)" if obj.rectification else "")
+
+    @admin.display(description="status SRO", ordering="sro_status")
+    def sro_status_words(self, obj):
+        return f"{obj.sro_status} – {SroStatus.LABELS.get(obj.sro_status, '')}"
+
+    @admin.display(description="prazo", ordering="deadline")
+    def deadline_words(self, obj):
+        day = obj.deadline.strftime("%d/%m/%Y")
+        if obj.status != Submission.Status.SENT and obj.deadline < timezone.localdate():
+            return format_html('<strong class="overdue">{} (atrasado)</strong>', day)
+        return day
+
+    @admin.display(description="motivo")
+    def why(self, obj):
+        if obj.status == Submission.Status.INCOMPLETE:
+            return " ".join(obj.missing)
+        return obj.last_error
+
+    @admin.display(description="conteúdo enviado")
+    def body_shown(self, obj):
+        return _pretty(obj.body)
+
+    @admin.display(description="erros da registradora")
+    def errors_shown(self, obj):
+        return _pretty(obj.errors) if obj.errors else "—"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # A record, never edited here: the sender writes its status, the actions below
+        # rebuild it; a POST would save the form's stale copy over the sender's work.
+        if request.method == "POST":
+            return HttpResponseNotAllowed(["GET"])
+        return super().change_view(request, object_id, form_url, extra_context={
+            **(extra_context or {}), "show_save": False, "show_save_and_continue": False,
+            "show_save_and_add_another": False, "show_delete": False})
+
+    @admin.action(description="Reenviar após correção", permissions=["change"])
+    def retry(self, request, queryset):
+        done = [services.retry(submission_id=pk) for pk in queryset.exclude(
+            status=Submission.Status.SENT).values_list("pk", flat=True)]
+        still = [s for s in done if s.status == Submission.Status.INCOMPLETE]
+        self.message_user(request, f"{len(done) - len(still)} envio(s) de volta à fila.")
+        if still:
+            self.message_user(request, f"{len(still)} ainda incompleto(s): "
+                                       + " ".join(still[0].missing), messages.WARNING)
+
+    @admin.action(description="Retificar o registro do sinistro (com os dados atuais)",
+                  permissions=["change"])
+    def rectify(self, request, queryset):
+        claims = {s.registration.claim for s in queryset.select_related("registration__claim")}
+        for claim in claims:
+            services.rectify(claim=claim)
+        self.message_user(request, f"Retificação escrita para {len(claims)} sinistro(s).")
+
+
+@admin.register(Batch)
+class BatchAdmin(admin.ModelAdmin):
+    list_display = ["sent_at", "kind", "http_status", "batch_id", "error"]
+    list_filter = ["kind", "http_status"]
+    readonly_fields = ["sent_at", "kind", "http_status", "batch_id", "error", "body_shown",
+                       "answer_shown"]
+    exclude = ["body", "answer", "submissions"]
+
+    @admin.display(description="corpo enviado")
+    def body_shown(self, obj):
+        return _pretty(obj.body)
+
+    @admin.display(description="resposta")
+    def answer_shown(self, obj):
+        return _pretty(obj.answer) if obj.answer is not None else "—"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(CoverageCode)
+class CoverageCodeAdmin(admin.ModelAdmin):
+    list_display = ["coverage_name", "group_branch", "coverage_code", "updated_at"]
+    search_fields = ["coverage_name"]

@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+
+
+class SroConfig(AppConfig):
+    name = "sro"
+    verbose_name = "Registro SRO (SUSEP)"
+
+    def ready(self):
+        from claims.admin import panels
+        from claims.signals import claim_moved
+        from sro import admin_panels, metrics, receivers
+
+        # Each claim move may change what the registradora must know: the change is
+        # written in the move's own transaction (sro.receivers).
+        claim_moved.connect(receivers.register_move, dispatch_uid="sro.register_move")
+        panels.register(admin_panels.CLAIM_PANEL)
+        metrics.install()

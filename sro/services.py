@@ -1,0 +1,129 @@
+"""What the registradora must be told, written with the claim move that causes it.
+
+``register_move`` runs inside the move's transaction (``claims.signals.claim_moved``):
+the claim's notice writes the registro; any later move whose facts change what the
+registradora holds (its status, dates, totals, the denial's reason) writes the next
+alteracao. Each has a deadline of ``SRO_DEADLINE_BUSINESS_DAYS`` business days from the
+day of the fact (sro.calendar). The beat job sends them (sro.sending)."""
+
+import datetime as dt
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from claims.models import Claim
+from claims.workflow import Action
+from sro import calendar, layout
+from sro.models import Registration, Submission
+
+# Which move a change is about, in the operators' words; any other move that changes
+# what the registradora holds (e.g. documents approved: the evaluation concluded) is an
+# "alteração".
+TRIGGER_OF_MOVE = {
+    Action.APPROVE_DOCUMENTS: Submission.Trigger.EVALUATION,
+    Action.ADJUST_RESERVE: Submission.Trigger.RESERVE,
+    Action.UPDATE_BALANCE: Submission.Trigger.RESERVE,
+    Action.SETTLE_PAYMENT: Submission.Trigger.PAYMENT,
+    Action.DENY: Submission.Trigger.DENIAL,
+    Action.FINALIZE: Submission.Trigger.CLOSING,
+    Action.REOPEN: Submission.Trigger.REOPENING,
+}
+
+
+def deadline_for(moment: dt.datetime) -> dt.date:
+    return calendar.add_business_days(timezone.localdate(moment),
+                                      settings.SRO_DEADLINE_BUSINESS_DAYS)
+
+
+def register_move(*, claim, action, at: dt.datetime) -> Submission | None:
+    """The registro of a new claim, or the alteracao a move makes necessary (None when
+    the registradora already holds what the claim now says). The move holds the claim's
+    row lock: the claim's changes are numbered one at a time."""
+    if action == Action.OPEN:
+        return _register(claim, layout.claim_facts(claim, new=True), at=at)
+    # The latest submission with its registration: one query.
+    last = (Submission.objects.select_related("registration")
+            .filter(registration__claim=claim).order_by("-sequence").first())
+    facts = layout.claim_facts(claim)
+    if last is None:
+        # A claim opened before this app existed: its first move registers it.
+        return _register(claim, facts, at=at)
+    new_item = layout.build_item(facts, sequence=1, changed_on=timezone.localdate(at))
+    if layout.registered_content(last.body) == layout.registered_content(new_item):
+        return None
+    return _next_change(last.registration, facts, trigger=TRIGGER_OF_MOVE.get(
+        action, Submission.Trigger.CHANGE), at=at)
+
+
+def _register(claim, facts, *, at) -> Submission:
+    registration = Registration.objects.create(claim=claim)
+    return _write(registration, facts, kind=Submission.Kind.REGISTRATION, sequence=0,
+                  trigger=Submission.Trigger.NOTICE, at=at)
+
+
+@transaction.atomic
+def rectify(*, claim, at: dt.datetime | None = None) -> Submission:
+    """A registered fact was corrected (the occurrence date, say): an alteracao with
+    ``retificacao_registro`` that restates the claim as it now stands."""
+    at = at or timezone.now()
+    # The claim's row lock, as a move takes it: its changes are numbered one at a time.
+    Claim.objects.select_for_update().filter(pk=claim.pk).first()
+    registration = Registration.objects.get(claim=claim)
+    return _next_change(registration, layout.claim_facts(claim),
+                        trigger=Submission.Trigger.RECTIFICATION, at=at, rectification=True)
+
+
+def _next_change(registration, facts, *, trigger, at, rectification=False) -> Submission:
+    """The next alteracao; the caller holds the claim's row lock, so two changes of one
+    claim never get the same number (and the unique constraint would refuse it)."""
+    registration.last_sequence += 1
+    registration.save(update_fields=["last_sequence"])
+    return _write(registration, facts, kind=Submission.Kind.CHANGE,
+                  sequence=registration.last_sequence, trigger=trigger, at=at,
+                  rectification=rectification)
+
+
+def _write(registration, facts, *, kind, sequence, trigger, at, rectification=False):
+    body = layout.build_item(facts, sequence=sequence, changed_on=timezone.localdate(at),
+                             rectification=rectification)
+    missing = layout.missing_facts(facts)
+    return Submission.objects.create(
+        registration=registration, kind=kind, sequence=sequence, trigger=trigger,
+        sro_status=facts.status, rectification=rectification, occurred_at=at,
+        deadline=deadline_for(at), body=body, missing=missing,
+        status=Submission.Status.INCOMPLETE if missing else Submission.Status.PENDING)
+
+
+@transaction.atomic
+def retry(*, submission_id: int) -> Submission:
+    """After a correction (the coverage's codes set, a beneficiary's CEP, the data the
+    registradora refused): rebuild the item from the claim as it stands, keeping what
+    the fact was (its kind, sequence, change date and SRO status), and send it again."""
+    submission = Submission.objects.select_for_update().select_related(
+        "registration__claim__sale", "registration__claim__coverage").get(pk=submission_id)
+    if submission.status == Submission.Status.SENT:
+        return submission
+    facts = layout.claim_facts(submission.registration.claim)
+    body = layout.build_item(facts, sequence=submission.sequence,
+                             changed_on=timezone.localdate(submission.occurred_at),
+                             rectification=submission.rectification)
+    if facts.status != submission.sro_status:
+        # The claim moved on since (its later changes wait behind this one): keep what
+        # this fact said of the claim, with the corrected codes and identifiers.
+        kept = dict(submission.body["coberturas_afetadas"][0])
+        fresh = body["coberturas_afetadas"][0]
+        kept.update({key: fresh[key] for key in ("grupo_ramo", "cod_cobertura_sinistro",
+                                                 "data_ocorrencia")})
+        body["coberturas_afetadas"] = [kept]
+        for key in ("possui_beneficiario_final", "beneficiario_final"):
+            body.pop(key, None)
+            if key in submission.body:
+                body[key] = submission.body[key]
+    missing = layout.missing_facts(facts)
+    Submission.objects.filter(pk=submission.pk).update(
+        body=body, missing=missing, errors=[], last_error="", attempts=0,
+        next_try_at=None, lease_until=None,
+        status=Submission.Status.INCOMPLETE if missing else Submission.Status.PENDING)
+    submission.refresh_from_db()
+    return submission
