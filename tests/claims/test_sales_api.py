@@ -13,6 +13,8 @@ from claims.models import Sale
 from tests.support.factories import CoverageFactory, SaleFactory, make_cpf
 
 SALE_KEYS = {
+    "numero-apolice",
+    "numero-certificado",
     "id-venda",
     "id-proposta",
     "id-combo-produto",
@@ -92,6 +94,7 @@ def test_a_sale_has_the_contract_shape(api, sale):
     assert item["inicio-vigencia"] == "2025-01-01"
     assert item["fim-vigencia"] == "2030-12-31"
     assert item["lmg"] == 100000
+    assert (item["numero-apolice"], item["numero-certificado"]) == ("", "")  # not imported
     assert sorted(item["coberturas"], key=lambda c: c["cobertura"]) == [
         {"cobertura": "cobertura/invalidez-permanente", "lmi": 30000, "ativa": True},
         {"cobertura": "cobertura/morte", "lmi": 50000, "ativa": True},

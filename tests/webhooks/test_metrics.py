@@ -206,6 +206,7 @@ def test_the_right_token_gets_every_metric_family_in_prometheus_text(client, met
         "sinistros_webhook_subscriptions_disabled", "sinistros_webhook_unrelayed_events",
         "sinistros_webhook_oldest_unrelayed_age_seconds",
         "sinistros_webhook_metrics_source_up",
+        "sinistros_sro_registrations",  # the SRO's (sro.metrics), on the same endpoint
     }
     assert families["sinistros_webhook_attempts"].type == "counter"
     assert families["sinistros_webhook_attempt_duration_seconds"].type == "histogram"
@@ -357,7 +358,7 @@ def test_disabled_subscriptions_and_unrelayed_events_are_counted(client, metrics
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("per_state", [1, 20])
-def test_a_scrape_runs_the_same_four_queries_however_many_deliveries(
+def test_a_scrape_runs_the_same_five_queries_however_many_deliveries(
         client, metrics_on, django_assert_num_queries, per_state):
     now = timezone.now()
     for subscription in (endpoint(), endpoint(), endpoint(breaker_open_until=now + dt.timedelta(
@@ -368,7 +369,8 @@ def test_a_scrape_runs_the_same_four_queries_however_many_deliveries(
         add(subscription, per_state, status=Delivery.Status.DELIVERED)
         make_event(subscription.channel)
 
-    with django_assert_num_queries(4):
+    # Four for the webhooks' backlog, one for the SRO's registrations (sro.metrics).
+    with django_assert_num_queries(5):
         response = get_metrics(client)
 
     families = parse(response)
