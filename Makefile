@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 # lint tools on top (`make test`, `make check`); `make run` never waits for the latter.
 RUNTIME_STAMP := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed
+LOCAL_REGISTRADORA := http://127.0.0.1:8070
 
 .PHONY: run test migrate seed worker check clean screenshots schemathesis bench docs
 
@@ -23,14 +24,24 @@ $(STAMP): $(RUNTIME_STAMP) requirements/dev.txt
 ## Celery worker and beat on the embedded broker (webhooks, sweeps); Ctrl-C stops both.
 run: export DJANGO_DEBUG ?= true
 run: export WEBHOOK_ALLOWED_NETWORKS ?= 127.0.0.0/8
+# The SRO registrations go to the local registradora (sro/registradora, B3's layout)
+# unless SRO_API_URL names another one.
+run: export SRO_API_URL ?= $(LOCAL_REGISTRADORA)
+run: export SRO_TOKEN_URL ?= $(LOCAL_REGISTRADORA)/api/oauth/token
+run: export SRO_CLIENT_ID ?= sro-local
+run: export SRO_CLIENT_SECRET ?= sro-local-secret
 run: $(RUNTIME_STAMP)
 	@mkdir -p var/broker var/broker-processed
 	$(PY) manage.py migrate --no-input
+	$(PY) manage.py load_susep_codes --keep-existing sro/data/susep_codes.example.csv
 	$(PY) manage.py seed_demo
 	@echo "E-mails to people (letters) are written as files under var/mail/ unless EMAIL_URL says otherwise."
-	@$(PY) -m celery -A config worker --beat --pool=solo --loglevel=WARNING \
+	@echo "SRO registrations go to $$SRO_API_URL (the local registradora unless SRO_API_URL says otherwise)."
+	@registradora=; if [ "$$SRO_API_URL" = "$(LOCAL_REGISTRADORA)" ]; then \
+	    $(PY) -m sro.registradora.server --port 8070 >var/registradora.log 2>&1 & registradora=$$!; fi; \
+	  $(PY) -m celery -A config worker --beat --pool=solo --loglevel=WARNING \
 	    --schedule var/celerybeat-schedule & worker=$$!; \
-	  trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	  trap 'kill $$worker $$registradora 2>/dev/null' EXIT INT TERM; \
 	  $(PY) manage.py runserver 127.0.0.1:8000
 
 ## The whole test suite (SQLite and local files unless DATABASE_URL etc. say otherwise)

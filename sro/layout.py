@@ -15,11 +15,14 @@ from django.conf import settings
 from django.db.models import Sum
 from django.utils import timezone
 
+from claims.coverages import coverage_label
 from claims.models import Beneficiary, Claim, ClaimHistory, Payment
 from claims.models.beneficiaries import BeneficiaryKind
 from claims.workflow import Action, ClaimStatus
 
 ZERO = Decimal("0.00")
+# The coverage table's "99999 - Outros": a coverage the insurer has no code for.
+OTHER_COVERAGE = "99999"
 
 
 class SroStatus:
@@ -186,6 +189,9 @@ def _coverage(facts: ClaimFacts, *, changed_on: dt.date | None) -> dict:
         "forma_indenizacao": 1,  # pagamento pecuniário: every payment here is money
         "totalizacao_sinistro": totals(facts),
     }
+    if coverage_code == OTHER_COVERAGE:
+        # "Outros": the layout then asks the coverage's name (sinistro_cobertura_outros).
+        item["sinistro_cobertura_outros"] = coverage_label(claim.coverage.name)[:500]
     if changed_on is not None:
         item["data_alteracao_sinistro"] = changed_on.isoformat()
     delivered = facts.documents_complete_on
