@@ -38,6 +38,8 @@ SCENARIOS = [
     ("payment-proposed", 3), ("more-documents", 10),
 ]
 RELATIVES = [("conjuge", 50), ("filho", 25), ("filho", 25)]
+# Where the demo's payees live: the SRO's final beneficiary needs a CEP and a UF.
+DEMO_ADDRESS = {"cep": "01310100", "uf": "SP"}
 
 
 def cpf_for(seed: int) -> str:
@@ -223,13 +225,15 @@ class Workload:
                       for relationship, share in RELATIVES]
             seeds = [rng.randint(10**8, 10**9 - 1) for _ in people]
             bodies = [{"beneficiario": {"tipo": "outro", "nome": name, "cpf-ou-cnpj": cpf_for(seed),
-                                        "parentesco": relationship, "participacao": share},
+                                        "parentesco": relationship, "participacao": share,
+                                        "endereco": DEMO_ADDRESS},
                        "dados-pagamento": {"metodo-pagamento": "pix", "pix": {
                            "chave": f"herdeiro.{seed}@example.com"}}}
                       for (name, relationship, share), seed in zip(people, seeds, strict=True)]
         else:
             bodies = [{"beneficiario": {"tipo": "segurado", "nome": sale["insured_name"],
-                                        "cpf-ou-cnpj": sale["insured_cpf"]},
+                                        "cpf-ou-cnpj": sale["insured_cpf"],
+                                        "endereco": DEMO_ADDRESS},
                        "dados-pagamento": {"metodo-pagamento": "pix",
                                            "pix": {"chave": "segurado@example.com"}}}]
         for body in bodies:
