@@ -45,12 +45,17 @@ def test_two_supervisors_keeping_the_denial_at_once_keep_it_once(pending, round_
 
 def test_keeping_and_reopening_at_once_do_one_of_them(pending):
     first, second = staff("ana", roles.SUPERVISOR), staff("bia", roles.SUPERVISOR)
+    # Both answer the request as their forms showed it (the version the admin sends):
+    # without it, a reopening after a kept denial is a later decision of its own, and
+    # both would rightly succeed whenever the keeping came first.
+    pending.refresh_from_db()
+    shown = pending.version
 
     results = run_together([
         lambda: outcome(lambda: services.keep_denial(claim_id=pending.pk, user=first,
-                                                     note="Mantida.")),
+                                                     note="Mantida.", expected_version=shown)),
         lambda: outcome(lambda: services.reopen(claim_id=pending.pk, user=second,
-                                                reason="Laudo novo.")),
+                                                reason="Laudo novo.", expected_version=shown)),
     ])
 
     assert results.count("ok") == 1
