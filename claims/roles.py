@@ -29,7 +29,7 @@ ANALYST_PERMISSIONS = [
 ]
 SUPERVISOR_PERMISSIONS = [
     *ANALYST_PERMISSIONS, "deny_claim", "reopen_claim", "settle_payment",
-    "register_payment_above_limit", "assign_claim", "approve_proposal", "export_full_cpf",
+    "register_payment_above_limit", "adjust_reserve_above_limit", "assign_claim", "approve_proposal", "export_full_cpf",
     *[f"{verb}_{model}" for verb in ("add", "change", "delete")
       for model in ("team", "teammember", "assignmentrule")],
 ]

@@ -75,6 +75,7 @@ class Action(models.TextChoices):
     REOPEN = "reabrir", "Reabrir"
     REQUEST_RECONSIDERATION = "solicitar-reconsideracao", "Pedido de reconsideração"
     KEEP_DENIAL = "manter-recusa", "Manter recusa"
+    REGISTER_EXPENSE = "registrar-despesa", "Registrar despesa de regulação"
 
 
 class TimelineEntry(models.TextChoices):
@@ -168,6 +169,10 @@ WORKFLOW: dict[Action, Move] = {
     Action.REQUEST_RECONSIDERATION: Move(
         frozenset({S.DENIED}), (), EventName.RECONSIDERATION_REQUESTED),
     Action.KEEP_DENIAL: Move(frozenset({S.DENIED}), (), EventName.DENIAL_KEPT),
+    # What settling the claim cost (a medical examination, an investigation): its
+    # invoice may arrive after the decision, so a closed claim takes it too. No event:
+    # the channel's contract has none for the insurer's own costs.
+    Action.REGISTER_EXPENSE: Move(OPEN_STATUSES | CLOSED_STATUSES, (), None),
 }
 del S
 

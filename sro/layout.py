@@ -12,11 +12,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import Sum
+from django.db.models import OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from claims.coverages import coverage_label
-from claims.models import Beneficiary, Claim, ClaimHistory, Payment
+from claims.models import Beneficiary, Claim, ClaimHistory, Expense, Payment
 from claims.models.beneficiaries import BeneficiaryKind
 from claims.workflow import Action, ClaimStatus
 
@@ -74,7 +75,8 @@ class ClaimFacts:
     """What the registradora is told of a claim, read once per build."""
 
     claim: Claim
-    paid: Decimal
+    paid: Decimal  # the settled payments' indemnity
+    expenses: Decimal  # regulation expenses (despesas de regulação)
     reopened: bool
     documents_complete_on: dt.date | None
     settlement_started_on: dt.date | None
@@ -111,8 +113,7 @@ def claim_facts(claim: Claim, *, new: bool = False) -> ClaimFacts:
                      default=None)
     reopened = not closed and Action.REOPEN in last and (
         last_close is None or last[Action.REOPEN] > last_close)
-    paid = ZERO if new else Payment.objects.filter(
-        claim=claim, status=Payment.Status.SETTLED).aggregate(total=Sum("amount"))["total"] or ZERO
+    paid, expenses = (ZERO, ZERO) if new else _money_facts(claim)
     # The complete documentation: the upload that completed it; a claim that needed none
     # was complete when it was approved. Unknown before either (_coverage: a closing
     # that needs the date anyway takes the notice's).
@@ -126,7 +127,7 @@ def claim_facts(claim: Claim, *, new: bool = False) -> ClaimFacts:
     codes = CoverageCode.objects.filter(coverage_name=claim.coverage.name).values_list(
         "group_branch", "coverage_code").first()
     facts = ClaimFacts(
-        claim=claim, paid=paid, reopened=reopened,
+        claim=claim, paid=paid, expenses=expenses, reopened=reopened,
         documents_complete_on=documents_complete_on,
         settlement_started_on=local_day(started) if started else None,
         concluded_on=local_day(concluded) if concluded else None,
@@ -139,6 +140,19 @@ def claim_facts(claim: Claim, *, new: bool = False) -> ClaimFacts:
                                          .exclude(kind=BeneficiaryKind.CREDITOR)
                                          .order_by("created_at", "id"))
     return facts
+
+
+def _money_facts(claim: Claim) -> tuple[Decimal, Decimal]:
+    """The settled payments and the regulation expenses, in one query."""
+    settled = Payment.objects.filter(claim=OuterRef("pk"), status=Payment.Status.SETTLED)
+    spent = Expense.objects.filter(claim=OuterRef("pk"))
+    paid, expenses = Claim.objects.filter(pk=claim.pk).values_list(
+        Coalesce(Subquery(settled.values("claim").annotate(total=Sum("amount"))
+                          .values("total")), Value(ZERO)),
+        Coalesce(Subquery(spent.values("claim").annotate(total=Sum("amount"))
+                          .values("total")), Value(ZERO)),
+    ).get()
+    return paid, expenses
 
 
 def missing_facts(facts: ClaimFacts) -> list[str]:
@@ -169,7 +183,7 @@ def totals(facts: ClaimFacts) -> dict:
         "valor_pago_reais": _money(facts.paid),
         "valor_salvado": 0.0,
         "valor_ressarcimento": 0.0,
-        "valor_despesa": 0.0,
+        "valor_despesa": _money(facts.expenses),
         "valor_desp_fin": 0.0,
     }
 

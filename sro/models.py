@@ -69,6 +69,7 @@ class Submission(models.Model):
         EVALUATION = "avaliacao", "Conclusão da avaliação"
         RESERVE = "reserva", "Ajuste da reserva"
         PAYMENT = "pagamento", "Pagamento liquidado"
+        EXPENSE = "despesa", "Despesa de regulação"
         DENIAL = "recusa", "Recusa"
         CLOSING = "encerramento", "Encerramento"
         REOPENING = "reabertura", "Reabertura"

@@ -25,6 +25,7 @@ TRIGGER_OF_MOVE = {
     Action.ADJUST_RESERVE: Submission.Trigger.RESERVE,
     Action.UPDATE_BALANCE: Submission.Trigger.RESERVE,
     Action.SETTLE_PAYMENT: Submission.Trigger.PAYMENT,
+    Action.REGISTER_EXPENSE: Submission.Trigger.EXPENSE,
     Action.DENY: Submission.Trigger.DENIAL,
     Action.FINALIZE: Submission.Trigger.CLOSING,
     Action.REOPEN: Submission.Trigger.REOPENING,

@@ -35,6 +35,8 @@ TIMELINE_WORDS = {
     Action.REMOVE_BENEFICIARY: "Beneficiário removido",
     Action.UPDATE_BALANCE: None,
     Action.ADJUST_RESERVE: None,
+    # The insurer's own costs of settling the claim: nothing the insured person acts on.
+    Action.REGISTER_EXPENSE: None,
     Action.REGISTER_PAYMENT: "Pagamento programado",
     Action.SETTLE_PAYMENT: "Pagamento realizado",
     Action.FINALIZE: "Sinistro encerrado",

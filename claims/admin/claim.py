@@ -281,6 +281,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             "received": received,
             "rejected": [f for f in files if f.status == DocumentFile.Status.REJECTED],
             "payments": payments,
+            "expenses": list(claim.expenses.select_related("registered_by", "proposed_by")),
             "people": [(share, [_document_state(item, answered) for item in requests
                                 if item.beneficiary_id == share.beneficiary.pk])
                        for share in shares],

@@ -98,6 +98,39 @@ class AdjustReserveForm(ActionForm):
     reason = forms.CharField(label="Motivo", widget=forms.Textarea(attrs={"rows": 3}))
 
 
+class RegisterExpenseForm(ActionForm):
+    """A regulation expense: what settling the claim cost, paid to a supplier."""
+
+    kind = forms.ChoiceField(label="Tipo", choices=[])
+    supplier_name = forms.CharField(label="Fornecedor", max_length=200)
+    supplier_tax_id = forms.CharField(label="CPF ou CNPJ do fornecedor", required=False,
+                                      max_length=18, help_text="Com ou sem pontuação.")
+    amount = forms.DecimalField(label="Valor (R$)", max_digits=14, decimal_places=2,
+                                min_value=Decimal("0.01"), localize=True)
+    incurred_on = forms.DateField(label="Data da despesa",
+                                  widget=forms.DateInput(attrs={"type": "date"}))
+    note = forms.CharField(label="Observação", required=False,
+                           widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, **kwargs):
+        from claims.models import Expense
+
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = Expense.Kind.choices
+
+    def clean_supplier_tax_id(self):
+        value = compact_tax_id(self.cleaned_data["supplier_tax_id"])
+        if value and len(value) not in (11, 14):
+            raise forms.ValidationError("Informe um CPF (11 dígitos) ou um CNPJ (14).")
+        return value
+
+    def clean_incurred_on(self):
+        day = self.cleaned_data["incurred_on"]
+        if day > timezone.localdate():
+            raise forms.ValidationError("A data da despesa não pode estar no futuro.")
+        return day
+
+
 class RegisterPaymentForm(ActionForm, PaymentDetailsForm):
     """A payment towards one beneficiary's share. The payee is who receives the money:
     the beneficiary, or their legal representative; its kind is the beneficiary's."""

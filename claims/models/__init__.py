@@ -11,6 +11,7 @@ from claims.models.claims import (
     new_claim_number,
     webhook_envelope,
 )
+from claims.models.expenses import Expense
 from claims.models.reconsiderations import Reconsideration
 from claims.models.documents import DocumentFile, DocumentRequest, DocumentRequirement
 from claims.models.sales import MONEY, Channel, Coverage, Sale
@@ -28,6 +29,7 @@ __all__ = [
     "Coverage",
     "DocumentFile",
     "DocumentRequest",
+    "Expense",
     "DocumentRequirement",
     "Event",
     "Payment",

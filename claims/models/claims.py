@@ -108,6 +108,8 @@ class Claim(models.Model):
             ("reopen_claim", "Pode reabrir sinistros"),
             ("settle_payment", "Pode liquidar pagamentos"),
             ("register_payment_above_limit", "Pode registrar pagamentos acima da alçada"),
+            ("adjust_reserve_above_limit",
+             "Pode ajustar reservas acima da alçada e zerar a reserva"),
             ("assign_claim", "Pode reatribuir sinistros e ver a fila de qualquer analista"),
             ("approve_proposal", "Pode aprovar ou rejeitar propostas acima da alçada"),
             ("export_full_cpf", "Pode exportar a lista de sinistros com o CPF completo"),

@@ -171,6 +171,8 @@ class Proposal(models.Model):
         DENY = "recusar", "Recusa"
         PAYMENT = "registrar-pagamento", "Pagamento acima da alçada"
         CLOSE_UNPAID = "encerrar-sem-pagamento", "Encerramento sem pagamento"
+        RESERVE = "ajustar-reserva", "Ajuste de reserva acima da alçada"
+        EXPENSE = "registrar-despesa", "Despesa acima da alçada"
 
     class Status(models.TextChoices):
         PENDING = "pendente", "Aguardando o supervisor"

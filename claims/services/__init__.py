@@ -41,6 +41,7 @@ from claims.services.documents import (
     sweep_pending_uploads,
     verify_pending_uploads,
 )
+from claims.services.expenses import register_expense
 from claims.services.notes import add_note
 from claims.services.opening import open_claim
 from claims.services.beneficiaries import (
@@ -73,6 +74,7 @@ __all__ = [
     "needs_proposal",
     "propose",
     "reassign_claims",
+    "register_expense",
     "reject",
     "take_claim",
     "team_lets_take",

@@ -4,7 +4,10 @@ proposal that a supervisor approves or rejects.
 - Every denial, and every closing with nothing paid (a withdrawn notice: the whole
   reserve released), by someone without ``deny_claim``; every payment taking the
   claim's payments above ``PAYMENT_AUTHORITY_LIMIT`` by someone without
-  ``register_payment_above_limit``.
+  ``register_payment_above_limit``; every reserve change above
+  ``RESERVE_AUTHORITY_LIMIT``, or to zero, by someone without
+  ``adjust_reserve_above_limit``; every regulation expense taking the claim's expenses
+  above ``PAYMENT_AUTHORITY_LIMIT``, like payments.
 - Proposing checks the decision in full: the very service runs in a savepoint that is
   always rolled back (a dry run), so the analyst hears every refusal at once, and a
   proposal that is approved on an unchanged claim goes through.
@@ -27,7 +30,7 @@ from claims import errors
 from claims.denials import DenialCode
 from claims.formatting import brl, payment_method_summary, person
 from claims.models import Claim, Proposal
-from claims.services import closing, payments
+from claims.services import balance, closing, expenses, payments
 from claims.services.common import (
     lock_claim,
     mark_proposal_stale,
@@ -44,6 +47,8 @@ AUTHORITY = {
     Proposal.Kind.DENY: frozenset({"deny_claim"}),
     Proposal.Kind.CLOSE_UNPAID: frozenset({"deny_claim"}),
     Proposal.Kind.PAYMENT: frozenset({"register_payment_above_limit"}),
+    Proposal.Kind.RESERVE: frozenset({"adjust_reserve_above_limit"}),
+    Proposal.Kind.EXPENSE: frozenset({"register_payment_above_limit"}),
 }
 
 
@@ -71,6 +76,20 @@ def _apply(proposal_kind: str, *, claim_id, user, arguments: dict, expected_vers
             late_justification=arguments.get("late_justification", ""),
             denied_at=dt.datetime.fromisoformat(denied_at) if denied_at else None,
             expected_version=expected_version, proposed_by=proposed_by)
+    if proposal_kind == Proposal.Kind.EXPENSE:
+        return expenses.register_expense(
+            claim_id=claim_id, user=user, kind=arguments["kind"],
+            supplier_name=arguments["supplier_name"],
+            supplier_tax_id=arguments.get("supplier_tax_id", ""),
+            amount=Decimal(arguments["amount"]),
+            incurred_on=dt.date.fromisoformat(arguments["incurred_on"]),
+            note=arguments.get("note", ""), expected_version=expected_version,
+            proposed_by=proposed_by)
+    if proposal_kind == Proposal.Kind.RESERVE:
+        return balance.adjust_reserve(
+            claim_id=claim_id, user=user, amount=Decimal(arguments["amount"]),
+            reason=arguments["reason"], expected_version=expected_version,
+            proposed_by=proposed_by)
     return payments.register_payment(
         claim_id=claim_id, beneficiary_id=arguments["beneficiary"], user=user,
         amount=Decimal(arguments["amount"]), payee=arguments["payee"],
@@ -78,12 +97,17 @@ def _apply(proposal_kind: str, *, claim_id, user, arguments: dict, expected_vers
         expected_version=expected_version, proposed_by=proposed_by)
 
 
-def needs_proposal(kind: str, user, *, amount: Decimal | None = None) -> bool:
-    """Whether ``user`` must propose rather than act."""
+def needs_proposal(kind: str, user, *, amount: Decimal | None = None,
+                   current: Decimal | None = None) -> bool:
+    """Whether ``user`` must propose rather than act (a reserve: ``amount`` the new
+    value, ``current`` the claim's)."""
     from django.conf import settings
 
-    if kind == Proposal.Kind.PAYMENT and amount is not None and \
+    if kind in (Proposal.Kind.PAYMENT, Proposal.Kind.EXPENSE) and amount is not None and \
             amount <= settings.PAYMENT_AUTHORITY_LIMIT:
+        return False
+    if kind == Proposal.Kind.RESERVE and amount is not None and current is not None and \
+            not balance.reserve_change_above_authority(current, amount):
         return False
     return not all(user.has_perm(f"claims.{codename}") for codename in AUTHORITY[kind])
 
@@ -120,6 +144,12 @@ def _summary(kind: str, arguments: dict) -> str:
         return f"recusar o sinistro. Motivo: {why}{arguments['reason']}"[:300]
     if kind == Proposal.Kind.CLOSE_UNPAID:
         return f"encerrar sem pagamento. Motivo: {arguments['reason']}"[:300]
+    if kind == Proposal.Kind.EXPENSE:
+        return (f"registrar despesa de {brl(Decimal(arguments['amount']))} a "
+                f"{arguments['supplier_name']} ({arguments['kind_label']})")[:300]
+    if kind == Proposal.Kind.RESERVE:
+        return (f"ajustar a reserva de {brl(Decimal(arguments['from']))} para "
+                f"{brl(Decimal(arguments['amount']))}. Motivo: {arguments['reason']}")[:300]
     payee = arguments["payee"]
     return (f"pagar {brl(Decimal(arguments['amount']))} a {payee['name']} "
             f"({mask_tax_id(payee['tax_id'])}), "

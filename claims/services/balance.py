@@ -3,6 +3,7 @@ analyst's reserve adjustment, both within the LMI and LMG left."""
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import transaction
 
 from claims import errors
@@ -57,9 +58,16 @@ def update_outstanding_balance(
     return claim
 
 
+def reserve_change_above_authority(old: Decimal, new: Decimal) -> bool:
+    """An analyst's authority over reserves: a change up to ``RESERVE_AUTHORITY_LIMIT``,
+    never releasing the whole reserve (zero is a decision that nothing will be paid)."""
+    return new == 0 and old != 0 or abs(new - old) > settings.RESERVE_AUTHORITY_LIMIT
+
+
 @transaction.atomic
 def adjust_reserve(
-    *, claim_id, user, amount: Decimal, reason: str, expected_version: int | None = None
+    *, claim_id, user, amount: Decimal, reason: str, expected_version: int | None = None,
+    proposed_by=None,
 ) -> Claim:
     """The analyst sets the claim value. Never above what is left of the coverage's
     LMI and of the sale's LMG (the other claims' values are excluded, this one's own
@@ -79,9 +87,15 @@ def adjust_reserve(
             f"O valor {brl(amount)} é menor do que o já pago ou registrado ({brl(paid)})."
         )
     old_amount = claim.amount
+    if reserve_change_above_authority(old_amount, amount):
+        require_permission(
+            user, "adjust_reserve_above_limit",
+            f"Ajustar a reserva de {brl(old_amount)} para {brl(amount)} passa da alçada do "
+            f"analista (variação até {brl(settings.RESERVE_AUTHORITY_LIMIT)}, nunca a zero): "
+            "quem decide é um supervisor de sinistros.")
     claim.amount = amount
     record(claim, action=Action.ADJUST_RESERVE, from_status=from_status,
            actor=actor_for(user), user=user,
            note=f"Valor {brl(old_amount)} → {brl(amount)}. {reason}".strip(),
-           changed=("status", "amount"))
+           changed=("status", "amount"), proposed_by=proposed_by)
     return claim

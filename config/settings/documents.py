@@ -60,6 +60,9 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- Claims back office -----------------------------------------------------------------
 # Analysts register payments up to this amount; above it, a supervisor (R$).
 PAYMENT_AUTHORITY_LIMIT = Decimal(env.str("PAYMENT_AUTHORITY_LIMIT", default="50000.00"))
+# Analysts move a claim's reserve by up to this amount (R$) alone, never to zero; a larger
+# change, or releasing the whole reserve, is a proposal a supervisor approves.
+RESERVE_AUTHORITY_LIMIT = Decimal(env.str("RESERVE_AUTHORITY_LIMIT", default="50000.00"))
 # Red flags on payments (claims.red_flags): warnings for the analysts, never blocks.
 # A claim notified within this many days of its sale's start.
 RED_FLAG_EARLY_CLAIM_DAYS = env.int("RED_FLAG_EARLY_CLAIM_DAYS", default=90)

@@ -581,7 +581,9 @@ def test_the_neutral_steps_are_the_balance_reserve_and_payment_ones():
                             Action.HOLD_SHARE, Action.REMOVE_BENEFICIARY, Action.UPDATE_BALANCE,
                             Action.ADJUST_RESERVE, Action.SETTLE_PAYMENT,
                             # A denied claim's reconsideration: decided by REOPEN or not at all.
-                            Action.REQUEST_RECONSIDERATION, Action.KEEP_DENIAL}
+                            Action.REQUEST_RECONSIDERATION, Action.KEEP_DENIAL,
+                            # The insurer's own costs (a medical examination's invoice).
+                            Action.REGISTER_EXPENSE}
     assert not set(NEUTRAL) & CLOCK_ACTIONS
 
 

@@ -219,3 +219,16 @@ def test_a_deadline_counts_from_the_local_day_of_the_fact():
     # 23:30 on a Friday in São Paulo is already Saturday in UTC: the day is Friday's.
     friday_night = dt.datetime(2027, 3, 6, 2, 30, tzinfo=dt.timezone.utc)
     assert deadline_for(friday_night) == dt.date(2027, 3, 9)
+
+
+def test_a_regulation_expense_is_registered_as_the_claims_total_expenses(api, sale, analyst):
+    claim = claim_under_review(api, sale)
+    for amount in ("850,00", "150,50"):
+        acted(analyst, claim, "registrar-despesa", {
+            "kind": "pericia-medica", "supplier_name": "Clínica", "supplier_tax_id": "",
+            "amount": amount, "incurred_on": timezone.localdate().isoformat()})
+
+    first, second = submissions(claim)[-2:]
+    assert coverage_of(first)["totalizacao_sinistro"]["valor_despesa"] == 850.0
+    assert coverage_of(second)["totalizacao_sinistro"]["valor_despesa"] == 1000.5
+    assert second.trigger == "despesa"

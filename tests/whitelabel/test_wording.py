@@ -12,4 +12,5 @@ def test_every_status_has_a_badge_and_a_meaning():
 def test_every_action_is_worded_or_deliberately_hidden():
     assert set(TIMELINE_WORDS) == set(Action)
     hidden = {action for action, words in TIMELINE_WORDS.items() if words is None}
-    assert hidden == {Action.UPDATE_BALANCE, Action.ADJUST_RESERVE, Action.HOLD_SHARE}
+    assert hidden == {Action.UPDATE_BALANCE, Action.ADJUST_RESERVE, Action.HOLD_SHARE,
+                      Action.REGISTER_EXPENSE}

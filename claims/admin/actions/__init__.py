@@ -7,7 +7,12 @@ from claims.admin.actions.analysis import Approve, RequestDocuments, RequestPaym
 from claims.admin.actions.base import ClaimAction
 from claims.admin.actions.beneficiaries import HoldShare, RemoveBeneficiary, SaveBeneficiary
 from claims.admin.actions.closing import Deny, Finalize, KeepDenial, Reopen
-from claims.admin.actions.payments import AdjustReserve, RegisterPayment, SettlePayment
+from claims.admin.actions.payments import (
+    AdjustReserve,
+    RegisterExpense,
+    RegisterPayment,
+    SettlePayment,
+)
 from claims.workflow import Action
 
 ACTIONS: dict[str, ClaimAction] = {
@@ -27,5 +32,6 @@ ACTIONS: dict[str, ClaimAction] = {
         Deny(Action.DENY, forms.DenyForm, "work_claim", dangerous=True),
         Reopen(Action.REOPEN, forms.ReopenForm, "reopen_claim"),
         KeepDenial(Action.KEEP_DENIAL, forms.KeepDenialForm, "deny_claim"),
+        RegisterExpense(Action.REGISTER_EXPENSE, forms.RegisterExpenseForm, "work_claim"),
     ]
 }

@@ -1,6 +1,7 @@
 """Money: the reserve, registering payments (one per beneficiary's share, the
 creditor first on credit life, the authority limit), settling them."""
 
+import datetime as dt
 from decimal import Decimal
 
 from django.conf import settings
@@ -13,7 +14,7 @@ from claims.admin.actions.closing import denial_proposal_facts
 from claims import red_flags
 from claims.formatting import actor_label, brl, payment_method_summary, percent
 from claims.formatting import tax_id as format_tax_id
-from claims.models import BeneficiaryKind, Claim, Payment, Proposal
+from claims.models import BeneficiaryKind, Claim, Expense, Payment, Proposal
 from claims.selectors import limits_of
 from claims.shares import Entitlement
 from claims.validators import mask_tax_id
@@ -28,12 +29,58 @@ class AdjustReserve(ClaimAction):
         limits = limits_of(claim)
         ceiling = min(limits.lmi_left, limits.lmg_left) + claim.amount
         return [f"Valor atual {brl(claim.amount)}; já pago ou registrado {brl(claim.paid_amount)}; "
-                f"máximo possível {brl(ceiling)} (o que resta do LMI e do LMG)."]
+                f"máximo possível {brl(ceiling)} (o que resta do LMI e do LMG).",
+                f"Alçada do analista: variação de até {brl(settings.RESERVE_AUTHORITY_LIMIT)}, "
+                "nunca zerar a reserva; acima disso, a mudança vai ao supervisor como proposta."]
 
     def run(self, claim, user, data):
+        if services.needs_proposal(Proposal.Kind.RESERVE, user, amount=data["amount"],
+                                   current=claim.amount):
+            proposal = services.propose(
+                kind=Proposal.Kind.RESERVE, claim_id=claim.pk, user=user,
+                expected_version=data["version"],
+                arguments={"amount": str(data["amount"]), "from": str(claim.amount),
+                           "reason": data["reason"]})
+            return (f"Acima da sua alçada (variação até {brl(settings.RESERVE_AUTHORITY_LIMIT)}, "
+                    f"nunca a zero): proposta enviada ao supervisor ({proposal.summary}). "
+                    "Nada muda até a aprovação.")
         services.adjust_reserve(claim_id=claim.pk, user=user, amount=data["amount"],
                                 reason=data["reason"], expected_version=data["version"])
         return f"Reserva ajustada para {brl(data['amount'])}."
+
+
+class RegisterExpense(ClaimAction):
+    """A regulation expense, within the payment authority (the claim's expenses add up
+    against ``PAYMENT_AUTHORITY_LIMIT``); above it, a proposal."""
+
+    def initial(self, claim, chosen=""):
+        return {"incurred_on": timezone.localdate()}
+
+    def help(self, claim, chosen=""):
+        return ["Despesas de regulação (perícia, junta médica, sindicância) são pagas ao "
+                "fornecedor, não aos beneficiários, e entram no registro SRO do sinistro.",
+                f"Alçada do analista: despesas do sinistro até "
+                f"{brl(settings.PAYMENT_AUTHORITY_LIMIT)} no total."]
+
+    def run(self, claim, user, data):
+        spent = sum((e.amount for e in claim.expenses.all()), Decimal("0.00"))
+        arguments = {"kind": data["kind"], "supplier_name": data["supplier_name"],
+                     "supplier_tax_id": data["supplier_tax_id"], "amount": data["amount"],
+                     "incurred_on": data["incurred_on"], "note": data["note"]}
+        if services.needs_proposal(Proposal.Kind.EXPENSE, user, amount=spent + data["amount"]):
+            proposal = services.propose(
+                kind=Proposal.Kind.EXPENSE, claim_id=claim.pk, user=user,
+                expected_version=data["version"],
+                arguments={**arguments, "amount": str(data["amount"]),
+                           "incurred_on": data["incurred_on"].isoformat(),
+                           "kind_label": Expense.Kind(data["kind"]).label})
+            return (f"Acima da sua alçada ({brl(settings.PAYMENT_AUTHORITY_LIMIT)} por "
+                    f"sinistro): proposta enviada ao supervisor ({proposal.summary}). Nada "
+                    "muda até a aprovação.")
+        expense = services.register_expense(claim_id=claim.pk, user=user,
+                                            expected_version=data["version"], **arguments)
+        return (f"Despesa de {brl(expense.amount)} ({expense.get_kind_display().lower()}, "
+                f"{expense.supplier_name}) registrada.")
 
 
 class RegisterPayment(ClaimAction):
@@ -170,6 +217,23 @@ def proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, str]]:
     id, relationship), where the money goes, the amount against the share, the warnings."""
     if proposal.kind == Proposal.Kind.DENY:
         return denial_proposal_facts(claim, proposal)
+    if proposal.kind == Proposal.Kind.RESERVE:
+        arguments = proposal.arguments
+        return [("Reserva", f"de {brl(Decimal(arguments['from']))} para "
+                            f"{brl(Decimal(arguments['amount']))}"),
+                ("Já pago ou registrado", brl(claim.paid_amount)),
+                ("Motivo", arguments["reason"])]
+    if proposal.kind == Proposal.Kind.EXPENSE:
+        arguments = proposal.arguments
+        supplier = arguments["supplier_name"] + (
+            f", {_kind_of_id(arguments['supplier_tax_id'])} "
+            f"{format_tax_id(arguments['supplier_tax_id'])}" if arguments.get("supplier_tax_id")
+            else "")
+        spent = sum((e.amount for e in claim.expenses.all()), Decimal("0.00"))
+        return [("Despesa", f"{arguments['kind_label']}, {brl(Decimal(arguments['amount']))} "
+                            f"em {dt.date.fromisoformat(arguments['incurred_on']):%d/%m/%Y}"),
+                ("Fornecedor", supplier),
+                ("Despesas do sinistro", f"{brl(spent)} já registradas")]
     if proposal.kind != Proposal.Kind.PAYMENT:
         return []
     arguments = proposal.arguments

@@ -1,0 +1,46 @@
+"""Regulation expenses (despesas de regulação): what the insurer spends to settle a
+claim (a medical examination, a medical board, an investigation), paid to a supplier,
+not to a beneficiary. Registered by an analyst within the payment authority; the SRO's
+``valor_despesa`` is their sum (docs/sro.md)."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from claims.models.sales import MONEY
+
+
+class Expense(models.Model):
+    class Kind(models.TextChoices):
+        MEDICAL_EXAM = "pericia-medica", "Perícia médica"
+        MEDICAL_BOARD = "junta-medica", "Junta médica"
+        INVESTIGATION = "sindicancia", "Sindicância"
+        LEGAL = "honorarios", "Honorários (advogado, perito)"
+        OTHER = "outra", "Outra despesa de regulação"
+
+    claim = models.ForeignKey("claims.Claim", on_delete=models.PROTECT, related_name="expenses",
+                              verbose_name="sinistro")
+    kind = models.CharField("tipo", max_length=30, choices=Kind.choices)
+    supplier_name = models.CharField("fornecedor", max_length=200)
+    supplier_tax_id = models.CharField("CPF ou CNPJ do fornecedor", max_length=14, blank=True)
+    amount = models.DecimalField("valor", **MONEY)
+    incurred_on = models.DateField("data da despesa")
+    note = models.TextField("observação", blank=True)
+    registered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                      related_name="+", verbose_name="registrada por")
+    # Four-eyes: the analyst whose proposal above the authority ``registered_by`` approved.
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                    null=True, blank=True, related_name="+",
+                                    verbose_name="proposta por")
+    created_at = models.DateTimeField("registrada em", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "despesa de regulação"
+        verbose_name_plural = "despesas de regulação"
+        ordering = ["incurred_on", "created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="expense_amount_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()}: {self.supplier_name}"
