@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery, Sum, Value
+from django.db.models import F, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -77,6 +77,7 @@ class ClaimFacts:
     claim: Claim
     paid: Decimal  # the settled payments' indemnity
     expenses: Decimal  # regulation expenses (despesas de regulação)
+    financial_charges: Decimal  # the settled payments' art. 88 fine, correction, interest
     reopened: bool
     documents_complete_on: dt.date | None
     settlement_started_on: dt.date | None
@@ -113,7 +114,7 @@ def claim_facts(claim: Claim, *, new: bool = False) -> ClaimFacts:
                      default=None)
     reopened = not closed and Action.REOPEN in last and (
         last_close is None or last[Action.REOPEN] > last_close)
-    paid, expenses = (ZERO, ZERO) if new else _money_facts(claim)
+    paid, expenses, charges = (ZERO, ZERO, ZERO) if new else _money_facts(claim)
     # The complete documentation: the upload that completed it; a claim that needed none
     # was complete when it was approved. Unknown before either (_coverage: a closing
     # that needs the date anyway takes the notice's).
@@ -127,7 +128,8 @@ def claim_facts(claim: Claim, *, new: bool = False) -> ClaimFacts:
     codes = CoverageCode.objects.filter(coverage_name=claim.coverage.name).values_list(
         "group_branch", "coverage_code").first()
     facts = ClaimFacts(
-        claim=claim, paid=paid, expenses=expenses, reopened=reopened,
+        claim=claim, paid=paid, expenses=expenses, financial_charges=charges,
+        reopened=reopened,
         documents_complete_on=documents_complete_on,
         settlement_started_on=local_day(started) if started else None,
         concluded_on=local_day(concluded) if concluded else None,
@@ -142,17 +144,20 @@ def claim_facts(claim: Claim, *, new: bool = False) -> ClaimFacts:
     return facts
 
 
-def _money_facts(claim: Claim) -> tuple[Decimal, Decimal]:
-    """The settled payments and the regulation expenses, in one query."""
+def _money_facts(claim: Claim) -> tuple[Decimal, Decimal, Decimal]:
+    """The settled payments' indemnity, the regulation expenses and the settled payments'
+    art. 88 charges, in one query."""
     settled = Payment.objects.filter(claim=OuterRef("pk"), status=Payment.Status.SETTLED)
     spent = Expense.objects.filter(claim=OuterRef("pk"))
-    paid, expenses = Claim.objects.filter(pk=claim.pk).values_list(
-        Coalesce(Subquery(settled.values("claim").annotate(total=Sum("amount"))
-                          .values("total")), Value(ZERO)),
-        Coalesce(Subquery(spent.values("claim").annotate(total=Sum("amount"))
-                          .values("total")), Value(ZERO)),
+
+    def total(rows, expression):
+        return Coalesce(Subquery(rows.values("claim").annotate(total=Sum(expression))
+                                 .values("total")), Value(ZERO))
+
+    return Claim.objects.filter(pk=claim.pk).values_list(
+        total(settled, "amount"), total(spent, "amount"),
+        total(settled, F("late_fine") + F("monetary_correction") + F("late_interest")),
     ).get()
-    return paid, expenses
 
 
 def missing_facts(facts: ClaimFacts) -> list[str]:
@@ -184,7 +189,7 @@ def totals(facts: ClaimFacts) -> dict:
         "valor_salvado": 0.0,
         "valor_ressarcimento": 0.0,
         "valor_despesa": _money(facts.expenses),
-        "valor_desp_fin": 0.0,
+        "valor_desp_fin": _money(facts.financial_charges),
     }
 
 

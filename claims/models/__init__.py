@@ -11,7 +11,7 @@ from claims.models.claims import (
     new_claim_number,
     webhook_envelope,
 )
-from claims.models.expenses import Expense
+from claims.models.expenses import Expense, FinancialIndex
 from claims.models.reconsiderations import Reconsideration
 from claims.models.documents import DocumentFile, DocumentRequest, DocumentRequirement
 from claims.models.sales import MONEY, Channel, Coverage, Sale
@@ -30,6 +30,7 @@ __all__ = [
     "DocumentFile",
     "DocumentRequest",
     "Expense",
+    "FinancialIndex",
     "DocumentRequirement",
     "Event",
     "Payment",

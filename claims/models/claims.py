@@ -220,6 +220,13 @@ class Payment(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
         related_name="+", verbose_name="proposto por",
     )
+    # A payment registered after the art. 87 deadline owes the art. 88 charges on top of
+    # ``amount`` (claims.late_charges), computed when it is registered; the bank pays
+    # ``total``. ``late_charges_basis`` says how they were computed.
+    late_fine = models.DecimalField("multa (art. 88)", default=0, **MONEY)
+    monetary_correction = models.DecimalField("correção monetária (art. 88)", default=0, **MONEY)
+    late_interest = models.DecimalField("juros de mora (art. 88)", default=0, **MONEY)
+    late_charges_basis = models.TextField("cálculo dos encargos", blank=True)
     financial_transaction_id = models.CharField("id da transação financeira", max_length=100, blank=True)
     paid_on = models.DateField("data do pagamento", null=True, blank=True)
     settled_at = models.DateTimeField("liquidado em", null=True, blank=True)
@@ -246,6 +253,15 @@ class Payment(models.Model):
 
     def __str__(self):
         return f"{self.beneficiary_name}: {self.amount}"
+
+    @property
+    def late_charges(self) -> Decimal:
+        return self.late_fine + self.monetary_correction + self.late_interest
+
+    @property
+    def total(self) -> Decimal:
+        """What the bank pays: the indemnity and, when late, the art. 88 charges."""
+        return self.amount + self.late_charges
 
 
 class ClaimHistory(models.Model):

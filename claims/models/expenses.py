@@ -1,4 +1,7 @@
-"""Regulation expenses (despesas de regulação): what the insurer spends to settle a
+"""Regulation expenses (despesas de regulação) and the financial indices of late
+payments.
+
+Regulation expenses: what the insurer spends to settle a
 claim (a medical examination, a medical board, an investigation), paid to a supplier,
 not to a beneficiary. Registered by an analyst within the payment authority; the SRO's
 ``valor_despesa`` is their sum (docs/sro.md)."""
@@ -44,3 +47,29 @@ class Expense(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()}: {self.supplier_name}"
+
+
+class FinancialIndex(models.Model):
+    """A month's rate of a series ops load (``manage.py load_financial_indexes``) for the
+    charges of a late payment (Lei 15.040/2024, art. 88; claims.late_charges)."""
+
+    class Series(models.TextChoices):
+        CORRECTION = "correcao", "Índice de correção monetária (% ao mês)"
+        INTEREST = "juros", "Taxa de juros legal (% ao mês)"
+
+    series = models.CharField("série", max_length=20, choices=Series.choices)
+    month = models.DateField("mês", help_text="O primeiro dia do mês.")
+    rate = models.DecimalField("taxa (% ao mês)", max_digits=8, decimal_places=4)
+    loaded_at = models.DateTimeField("carregada em", auto_now=True)
+
+    class Meta:
+        verbose_name = "índice financeiro"
+        verbose_name_plural = "índices financeiros"
+        ordering = ["series", "month"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "month"], name="financial_index_month"),
+            models.CheckConstraint(condition=Q(month__day=1), name="financial_index_first_day"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_series_display()} {self.month:%m/%Y}: {self.rate}%"

@@ -54,6 +54,7 @@ from claims.services.beneficiaries import (
 )
 from claims.services.payments import (
     entitlements_of,
+    late_charges_for,
     payee_of,
     payment_completed_details,
     register_payment,
@@ -103,6 +104,7 @@ __all__ = [
     "reject_oversized_upload",
     "rejected_for_closed_claim",
     "keep_denial",
+    "late_charges_for",
     "reopen",
     "request_reconsideration",
     "request_document_upload",

@@ -9,9 +9,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from claims import errors, red_flags
+from claims import errors, late_charges, red_flags
 from claims.formatting import brl, person
-from claims.models import Beneficiary, BeneficiaryKind, Claim, Payment
+from claims.models import Beneficiary, BeneficiaryKind, Claim, FinancialIndex, Payment
+from claims.regulatory_clock import ClockKind
 from claims.services.common import (
     actor_for,
     lock_claim,
@@ -83,10 +84,15 @@ def register_payment(
         raise errors.PaymentNotAllowed(
             f"Faltam os dados de pagamento de {beneficiary.name}: informe-os no pagamento "
             "ou solicite-os ao canal.")
+    charges = late_charges_for(claim, amount)
     payment = Payment.objects.create(
         claim=claim,
         beneficiary=beneficiary,
         amount=amount,
+        late_fine=charges.fine,
+        monetary_correction=charges.correction,
+        late_interest=charges.interest,
+        late_charges_basis=charges.basis,
         beneficiary_name=payee["name"],
         beneficiary_tax_id=payee["tax_id"],
         method=payment_method["method"],
@@ -97,14 +103,40 @@ def register_payment(
         proposed_by=proposed_by,
     )
     approved = f" Proposto por {person(proposed_by)}." if proposed_by is not None else ""
+    late = (f" Com os encargos do art. 88 (pago após o prazo): {brl(charges.total)}, total "
+            f"{brl(payment.total)}." if charges.total else "")
     record(claim, action=Action.REGISTER_PAYMENT, from_status=from_status,
            actor=actor_for(user), user=user,
            note=f"{brl(amount)} para {payee['name']} "
-                f"({_whose(beneficiary, payee)}).{approved} {note}".strip(),
+                f"({_whose(beneficiary, payee)}).{late}{approved} {note}".strip(),
            proposed_by=proposed_by)
     red_flags.refresh(claim)
     red_flags.refresh_sharing(claim, payment.destination)
     return payment
+
+
+def late_charges_for(claim: Claim, amount: Decimal, *, on=None) -> late_charges.LateCharges:
+    """The art. 88 charges of paying ``amount`` on ``on`` (today): none unless the claim's
+    payment clock (art. 87) ran out before; else from the rates ops loaded (one query)."""
+    on = on or timezone.localdate()
+    if claim.clock_kind != ClockKind.PAYMENT or claim.clock_paused or not claim.clock_deadline:
+        return late_charges.NONE
+    due = timezone.localdate(claim.clock_deadline)
+    if on <= due:
+        return late_charges.NONE
+    rates = {series: {} for series in FinancialIndex.Series.values}
+    for series, month, rate in FinancialIndex.objects.filter(
+            month__gte=due.replace(day=1)).values_list("series", "month", "rate"):
+        rates[series][month] = rate
+    try:
+        return late_charges.compute(
+            amount, due=due, paid_on=on, fine_percent=settings.LATE_PAYMENT_FINE_PERCENT,
+            correction_rates=rates[FinancialIndex.Series.CORRECTION],
+            interest_rates=rates[FinancialIndex.Series.INTEREST])
+    except late_charges.RatesMissing as exc:
+        raise errors.PaymentNotAllowed(
+            f"Pagamento após o prazo do art. 87: os encargos do art. 88 não podem ser "
+            f"calculados. {exc} Carregue-a com manage.py load_financial_indexes.") from None
 
 
 def _whose(beneficiary: Beneficiary, payee: dict) -> str:

@@ -60,6 +60,8 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- Claims back office -----------------------------------------------------------------
 # Analysts register payments up to this amount; above it, a supervisor (R$).
 PAYMENT_AUTHORITY_LIMIT = Decimal(env.str("PAYMENT_AUTHORITY_LIMIT", default="50000.00"))
+# The fine on an indemnity paid after the art. 87 deadline (Lei 15.040/2024, art. 88), in %.
+LATE_PAYMENT_FINE_PERCENT = Decimal(env.str("LATE_PAYMENT_FINE_PERCENT", default="2"))
 # Analysts move a claim's reserve by up to this amount (R$) alone, never to zero; a larger
 # change, or releasing the whole reserve, is a proposal a supervisor approves.
 RESERVE_AUTHORITY_LIMIT = Decimal(env.str("RESERVE_AUTHORITY_LIMIT", default="50000.00"))

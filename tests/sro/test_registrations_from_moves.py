@@ -232,3 +232,29 @@ def test_a_regulation_expense_is_registered_as_the_claims_total_expenses(api, sa
     assert coverage_of(first)["totalizacao_sinistro"]["valor_despesa"] == 850.0
     assert coverage_of(second)["totalizacao_sinistro"]["valor_despesa"] == 1000.5
     assert second.trigger == "despesa"
+
+
+def test_a_late_payments_art_88_charges_are_its_financial_expenses(api, sale, analyst,
+                                                                   supervisor):
+    from claims.models import FinancialIndex
+
+    claim = claim_under_review(api, sale, **{"detalhes-pagamento": HEIR_DETAILS})
+    claim = acted(analyst, claim, "aprovar-documentacao")
+    claim = acted(analyst, claim, "ajustar-reserva", {"amount": "1000,00", "reason": "Acordo."})
+    due = timezone.now() - dt.timedelta(days=10)
+    type(claim).objects.filter(pk=claim.pk).update(clock_deadline=due)
+    FinancialIndex.objects.create(series="correcao", month=timezone.localdate(due).replace(
+        day=1), rate=Decimal("0.5"))
+    heir = claim.beneficiaries.get()
+    act(supervisor, claim, "registrar-pagamento",
+        {"amount": "1000,00", "beneficiary": str(heir.pk), **VALID_PIX})
+    payment = Payment.objects.get(claim=claim)
+    assert payment.late_fine == Decimal("20.00")
+    acted(supervisor, claim, "liquidar-pagamento", {
+        "payment": str(payment.pk), "transaction_id": "E-88",
+        "paid_on": timezone.localdate().isoformat()})
+
+    totals = coverage_of(submissions(claim)[-1])["totalizacao_sinistro"]
+    assert totals["valor_pago_reais"] == 1000.0  # the indemnity
+    assert totals["valor_desp_fin"] == float(payment.late_charges)
+    assert totals["valor_desp_fin"] >= 20.0

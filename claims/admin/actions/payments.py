@@ -7,7 +7,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.utils import timezone
 
-from claims import services
+from claims import errors, services
 from claims.admin import forms
 from claims.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
 from claims.admin.actions.closing import denial_proposal_facts
@@ -135,6 +135,7 @@ class RegisterPayment(ClaimAction):
         lines.append("A pagar: " + "; ".join(_line(e) for e in _payable(claim)) + ".")
         payable = _payable(claim)
         share = next((e for e in payable if str(e.beneficiary.pk) == chosen), payable[0])
+        lines.extend(_late_charges_lines(claim, share.left))
         if share.beneficiary.payment_method:
             lines.append(f"Formulário preenchido para {share.beneficiary.name} com os dados de "
                          f"pagamento informados por {_informer(share.beneficiary)}.")
@@ -164,6 +165,20 @@ class RegisterPayment(ClaimAction):
             note=data["note"], expected_version=data["version"],
         )
         return f"Pagamento de {brl(payment.amount)} para {payment.beneficiary_name} registrado."
+
+
+def _late_charges_lines(claim: Claim, amount: Decimal) -> list[str]:
+    """After the art. 87 deadline: what the art. 88 charges on ``amount`` come to today."""
+    try:
+        charges = services.late_charges_for(claim, amount)
+    except errors.PaymentNotAllowed as refusal:
+        return [str(refusal.detail)]
+    if not charges.total:
+        return []
+    return [f"Pagamento após o prazo do art. 87: sobre {brl(amount)} somam-se, hoje, multa de "
+            f"{brl(charges.fine)}, correção monetária de {brl(charges.correction)} e juros de "
+            f"mora de {brl(charges.interest)} (Lei 15.040/2024, art. 88): total "
+            f"{brl(amount + charges.total)}. {charges.basis}"]
 
 
 def _payable(claim: Claim) -> list[Entitlement]:
@@ -252,6 +267,8 @@ def proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, str]]:
     else:
         facts.append(("Valor", brl(amount)))
     facts.append(("Destino", payment_method_summary(arguments["payment_method"], masked=True)))
+    for line in _late_charges_lines(claim, amount):
+        facts.append(("Encargos (art. 88)", line))
     for warning in red_flags.for_payment(claim, beneficiary=share.beneficiary if share else None,
                                          payee=payee, payment_method=arguments["payment_method"]):
         facts.append(("Alerta", warning))
