@@ -44,6 +44,8 @@ def _pretty(value) -> str:
 class SubmissionAdmin(admin.ModelAdmin):
     list_display = ["claim_number", "kind_and_sequence", "trigger", "sro_status_words",
                     "deadline_words", "status", "attempts", "why"]
+    # The claim's number links to the claim page; the submission opens from its kind.
+    list_display_links = ["kind_and_sequence"]
     list_filter = [SituationFilter, "kind", "trigger"]
     search_fields = ["registration__claim__number", "batch_id"]
     list_select_related = ["registration__claim"]
@@ -59,7 +61,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         if not settings.SRO_API_URL:
             messages.warning(request, "Nenhuma registradora configurada (SRO_API_URL vazio): "
                                       "os registros são montados e guardados, mas não enviados.")
-        return super().changelist_view(request, extra_context)
+        return super().changelist_view(request, {"title": "Registros SRO", **(extra_context or {})})
 
     @admin.display(description="sinistro", ordering="registration__claim__number")
     def claim_number(self, obj):
@@ -83,7 +85,7 @@ class SubmissionAdmin(admin.ModelAdmin):
             return format_html('<strong class="overdue">{} (atrasado)</strong>', day)
         return day
 
-    @admin.display(description="motivo")
+    @admin.display(description="por que aguarda")
     def why(self, obj):
         if obj.status == Submission.Status.INCOMPLETE:
             return " ".join(obj.missing)
@@ -109,7 +111,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         if request.method == "POST":
             return HttpResponseNotAllowed(["GET"])
         return super().change_view(request, object_id, form_url, extra_context={
-            **(extra_context or {}), "show_save": False, "show_save_and_continue": False,
+            "title": "Envio ao SRO", **(extra_context or {}), "show_save": False, "show_save_and_continue": False,
             "show_save_and_add_another": False, "show_delete": False})
 
     @admin.action(description="Reenviar após correção", permissions=["change"])

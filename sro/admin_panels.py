@@ -26,7 +26,8 @@ CLAIM_PANEL = Panel(template="admin/sro/claim_section.html", context=claim_conte
 def dashboard_card(request) -> dict | None:
     if not request.user.has_perm("sro.view_submission"):
         return None
-    return {"sro": overview(), "sending_off": not settings.SRO_API_URL}
+    return {"sro": overview(), "sending_off": not settings.SRO_API_URL,
+            "business_days": settings.SRO_DEADLINE_BUSINESS_DAYS}
 
 
 register_card(Card(template="admin/sro/dashboard_card.html", context=dashboard_card))

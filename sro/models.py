@@ -66,6 +66,7 @@ class Submission(models.Model):
 
     class Trigger(models.TextChoices):
         NOTICE = "aviso", "Aviso do sinistro"
+        DOCUMENTS = "documentacao", "Documentação completa"
         EVALUATION = "avaliacao", "Conclusão da avaliação"
         RESERVE = "reserva", "Ajuste da reserva"
         PAYMENT = "pagamento", "Pagamento liquidado"
@@ -86,7 +87,7 @@ class Submission(models.Model):
                                      related_name="submissions", verbose_name="registro")
     kind = models.CharField("tipo", max_length=20, choices=Kind.choices)
     sequence = models.PositiveIntegerField("sequência")
-    trigger = models.CharField("motivo", max_length=20, choices=Trigger.choices)
+    trigger = models.CharField("fato", max_length=20, choices=Trigger.choices)
     sro_status = models.PositiveSmallIntegerField("status SRO")
     rectification = models.BooleanField("retificação", default=False)
     # When the fact happened: the deadline counts from its day (local time).

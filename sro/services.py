@@ -21,6 +21,7 @@ from sro.models import Registration, Submission
 # what the registradora holds (e.g. documents approved: the evaluation concluded) is an
 # "alteração".
 TRIGGER_OF_MOVE = {
+    Action.COMPLETE_DOCUMENTS: Submission.Trigger.DOCUMENTS,
     Action.APPROVE_DOCUMENTS: Submission.Trigger.EVALUATION,
     Action.ADJUST_RESERVE: Submission.Trigger.RESERVE,
     Action.UPDATE_BALANCE: Submission.Trigger.RESERVE,

@@ -109,9 +109,9 @@ def test_the_supervisors_dashboard_counts_late_refused_and_incomplete(supervisor
     page = supervisor.get("/admin/").content.decode()
 
     assert "Registros SRO" in page
-    assert "<strong>1</strong> atrasado" in page
-    assert "<strong>1</strong> recusado" in page
-    assert "<strong>1</strong> incompleto" in page
+    assert '<span class="n">1</span>atrasado' in page
+    assert '<span class="n">1</span>recusado' in page
+    assert '<span class="n">1</span>incompleto' in page
     assert "(prazo mais antigo: 02/01/2026)" in page
 
 

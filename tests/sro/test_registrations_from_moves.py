@@ -96,7 +96,7 @@ def test_the_evaluation_concluded_and_the_complete_documentation_are_changes(
     claim = acted(analyst, claim, "aprovar-documentacao")
 
     registro, delivered, evaluated = submissions(claim)
-    assert coverage_of(delivered)["status"] == 6
+    assert delivered.trigger == "documentacao" and coverage_of(delivered)["status"] == 6
     assert coverage_of(delivered)["data_entrega"] == timezone.localdate().isoformat()
     assert (evaluated.kind, evaluated.sequence, evaluated.trigger) == ("alteracao", 2,
                                                                        "avaliacao")
