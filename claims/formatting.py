@@ -90,6 +90,7 @@ HISTORY_LABELS = {
     "reabrir": "Sinistro reaberto",
     "solicitar-reconsideracao": "Reconsideração da recusa pedida",
     "manter-recusa": "Recusa mantida",
+    "registrar-despesa": "Despesa de regulação registrada",
 }
 
 

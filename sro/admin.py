@@ -83,6 +83,8 @@ class SubmissionAdmin(admin.ModelAdmin):
         day = obj.deadline.strftime("%d/%m/%Y")
         if obj.status != Submission.Status.SENT and obj.deadline < timezone.localdate():
             return format_html('<strong class="overdue">{} (atrasado)</strong>', day)
+        if obj.sent_at and timezone.localdate(obj.sent_at) > obj.deadline:
+            return f"{day} (enviado fora do prazo)"
         return day
 
     @admin.display(description="por que aguarda")

@@ -16,6 +16,7 @@ def claim_context(request, claim) -> dict:
     for row in rows:
         row.sro_status_words = SroStatus.LABELS.get(row.sro_status, str(row.sro_status))
         row.late = row.status != Submission.Status.SENT and row.deadline < today
+        row.sent_late = row.sent_at is not None and timezone.localdate(row.sent_at) > row.deadline
     return {"claim": claim, "submissions": rows, "sending_off": not settings.SRO_API_URL,
             "can_see": request.user.has_perm("sro.view_submission")}
 

@@ -167,3 +167,15 @@ def test_operators_set_a_coverages_susep_codes_and_bad_ones_are_refused(supervis
         "coverage_name": "cobertura/desemprego", "group_branch": "0977",
         "coverage_code": "00104"})
     assert CoverageCode.objects.filter(coverage_name="cobertura/desemprego").exists()
+
+
+def test_a_registration_accepted_after_its_deadline_says_so(supervisor, situations):
+    sent = Submission.objects.get(registration__claim=situations["enviado"])
+    Submission.objects.filter(pk=sent.pk).update(deadline=dt.date(2026, 1, 2))
+
+    listed = supervisor.get(LIST, {"situacao": "enviado"}).content.decode()
+    claim_page = supervisor.get(
+        f"/admin/claims/claim/{situations['enviado'].pk}/change/").content.decode()
+
+    assert "02/01/2026 (enviado fora do prazo)" in listed
+    assert "(enviado fora do prazo)" in claim_page
