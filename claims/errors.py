@@ -293,6 +293,15 @@ class NoteNotAllowed(BusinessRuleError):
     group = ANALYSTS
 
 
+class CorrectionNotAllowed(BusinessRuleError):
+    problem_id = "correction-not-allowed"
+    title = "Correção não permitida"
+    cause = ("A correção da data da ocorrência sem motivo, igual à atual ou posterior ao "
+             "aviso do sinistro.")
+    action = "Informe a data que os documentos mostram e o motivo; a vigência da venda vale."
+    group = ANALYSTS
+
+
 class TaskNotAllowed(BusinessRuleError):
     problem_id = "task-not-allowed"
     title = "Tarefa não permitida"

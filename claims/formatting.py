@@ -91,6 +91,7 @@ HISTORY_LABELS = {
     "solicitar-reconsideracao": "Reconsideração da recusa pedida",
     "manter-recusa": "Recusa mantida",
     "registrar-despesa": "Despesa de regulação registrada",
+    "corrigir-ocorrencia": "Data da ocorrência corrigida",
 }
 
 

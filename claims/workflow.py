@@ -76,6 +76,7 @@ class Action(models.TextChoices):
     REQUEST_RECONSIDERATION = "solicitar-reconsideracao", "Pedido de reconsideração"
     KEEP_DENIAL = "manter-recusa", "Manter recusa"
     REGISTER_EXPENSE = "registrar-despesa", "Registrar despesa de regulação"
+    CORRECT_OCCURRENCE = "corrigir-ocorrencia", "Corrigir a data da ocorrência"
 
 
 class TimelineEntry(models.TextChoices):
@@ -173,6 +174,9 @@ WORKFLOW: dict[Action, Move] = {
     # invoice may arrive after the decision, so a closed claim takes it too. No event:
     # the channel's contract has none for the insurer's own costs.
     Action.REGISTER_EXPENSE: Move(OPEN_STATUSES | CLOSED_STATUSES, (), None),
+    # The documents show another day than the notice said: a fact the registradora
+    # already holds, corrected (sro: a rectification). Status and clock stay.
+    Action.CORRECT_OCCURRENCE: Move(OPEN_STATUSES | CLOSED_STATUSES, (), None),
 }
 del S
 

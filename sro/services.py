@@ -51,6 +51,10 @@ def register_move(*, claim, action, at: dt.datetime) -> Submission | None:
     if last is None:
         # A claim opened before this app existed: its first move registers it.
         return _register(claim, facts, at=at)
+    if action == Action.CORRECT_OCCURRENCE:
+        # A fact the registradora holds was wrong: the change says it corrects it.
+        return _next_change(last.registration, facts, trigger=Submission.Trigger.RECTIFICATION,
+                            at=at, rectification=True)
     new_item = layout.build_item(facts, sequence=1, changed_on=timezone.localdate(at))
     if layout.registered_content(last.body) == layout.registered_content(new_item):
         return None

@@ -37,6 +37,8 @@ TIMELINE_WORDS = {
     Action.ADJUST_RESERVE: None,
     # The insurer's own costs of settling the claim: nothing the insured person acts on.
     Action.REGISTER_EXPENSE: None,
+    # A correction of the claim's own data: the hosted pages show the corrected date.
+    Action.CORRECT_OCCURRENCE: None,
     Action.REGISTER_PAYMENT: "Pagamento programado",
     Action.SETTLE_PAYMENT: "Pagamento realizado",
     Action.FINALIZE: "Sinistro encerrado",

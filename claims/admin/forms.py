@@ -361,6 +361,13 @@ class KeepDenialForm(ActionForm):
                   "nas páginas do segurado e na linha do tempo.")
 
 
+class CorrectOccurrenceForm(ActionForm):
+    occurred_on = forms.DateField(label="Data correta da ocorrência",
+                                  widget=forms.DateInput(attrs={"type": "date"}))
+    reason = forms.CharField(label="Por que muda (o documento que a mostra)",
+                             widget=forms.Textarea(attrs={"rows": 3}))
+
+
 class ReopenForm(ActionForm):
     next_status = forms.ChoiceField(label="Próxima etapa", choices=[
         (ClaimStatus.UNDER_REGULATION, ClaimStatus.UNDER_REGULATION.label),

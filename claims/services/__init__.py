@@ -41,6 +41,7 @@ from claims.services.documents import (
     sweep_pending_uploads,
     verify_pending_uploads,
 )
+from claims.services.corrections import correct_occurrence_date
 from claims.services.expenses import register_expense
 from claims.services.notes import add_note
 from claims.services.opening import open_claim
@@ -85,6 +86,7 @@ __all__ = [
     "approve_documents",
     "confirm_document_upload",
     "confirm_uploads_by_key",
+    "correct_occurrence_date",
     "create_channel",
     "entitlements_of",
     "fully_paid",

@@ -583,7 +583,7 @@ def test_the_neutral_steps_are_the_balance_reserve_and_payment_ones():
                             # A denied claim's reconsideration: decided by REOPEN or not at all.
                             Action.REQUEST_RECONSIDERATION, Action.KEEP_DENIAL,
                             # The insurer's own costs (a medical examination's invoice).
-                            Action.REGISTER_EXPENSE}
+                            Action.REGISTER_EXPENSE, Action.CORRECT_OCCURRENCE}
     assert not set(NEUTRAL) & CLOCK_ACTIONS
 
 

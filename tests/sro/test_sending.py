@@ -168,21 +168,36 @@ def test_a_timeout_is_tried_again_and_registers_once(api, sale, registradora, se
     assert len(accepted) == 1
 
 
-def test_a_correction_is_sent_as_a_rectification(api, sale, registradora):
+def test_a_corrected_occurrence_date_is_sent_as_a_rectification(api, sale, registradora,
+                                                                analyst):
     claim = open_claim(api, sale)
     sending.send_due()
-    claim.occurred_at = claim.occurred_at - dt.timedelta(days=3)
-    claim.save(update_fields=["occurred_at"])
+    corrected = timezone.localdate(claim.occurred_at) - dt.timedelta(days=3)
+
+    acted(analyst, claim, "corrigir-ocorrencia", {
+        "occurred_on": corrected.isoformat(), "reason": "A certidão de óbito diz outro dia."})
+    sending.send_due()
+
+    claim.refresh_from_db()
+    change = of(claim)[-1]
+    assert change.status == "enviado" and change.trigger == "retificacao"
+    [accepted] = registradora.registered[claim.number]["alteracoes"]
+    assert accepted["retificacao_registro"] is True
+    assert accepted["coberturas_afetadas"][0]["data_ocorrencia"] == corrected.isoformat()
+
+
+def test_an_operator_restates_a_claim_as_a_rectification(api, sale, registradora):
+    claim = open_claim(api, sale)
+    sending.send_due()
+    sale.policy_number = "7700099999"  # the channel's import brought the policy's number
+    sale.save()
 
     change = services.rectify(claim=claim)
     sending.send_due()
 
     change.refresh_from_db()
-    assert change.status == "enviado" and change.trigger == "retificacao"
-    [accepted] = registradora.registered[claim.number]["alteracoes"]
-    assert accepted["retificacao_registro"] is True
-    assert accepted["coberturas_afetadas"][0]["data_ocorrencia"] == timezone.localdate(
-        claim.occurred_at).isoformat()
+    assert change.status == "enviado" and change.body["retificacao_registro"] is True
+    assert change.body["apolice_codigo"] == "7700099999"
 
 
 def test_a_denial_follows_its_registro_with_its_reason(api, sale, supervisor, registradora):

@@ -13,4 +13,4 @@ def test_every_action_is_worded_or_deliberately_hidden():
     assert set(TIMELINE_WORDS) == set(Action)
     hidden = {action for action, words in TIMELINE_WORDS.items() if words is None}
     assert hidden == {Action.UPDATE_BALANCE, Action.ADJUST_RESERVE, Action.HOLD_SHARE,
-                      Action.REGISTER_EXPENSE}
+                      Action.REGISTER_EXPENSE, Action.CORRECT_OCCURRENCE}

@@ -6,7 +6,7 @@ from claims.admin import forms
 from claims.admin.actions.analysis import Approve, RequestDocuments, RequestPaymentData
 from claims.admin.actions.base import ClaimAction
 from claims.admin.actions.beneficiaries import HoldShare, RemoveBeneficiary, SaveBeneficiary
-from claims.admin.actions.closing import Deny, Finalize, KeepDenial, Reopen
+from claims.admin.actions.closing import CorrectOccurrence, Deny, Finalize, KeepDenial, Reopen
 from claims.admin.actions.payments import (
     AdjustReserve,
     RegisterExpense,
@@ -33,5 +33,6 @@ ACTIONS: dict[str, ClaimAction] = {
         Reopen(Action.REOPEN, forms.ReopenForm, "reopen_claim"),
         KeepDenial(Action.KEEP_DENIAL, forms.KeepDenialForm, "deny_claim"),
         RegisterExpense(Action.REGISTER_EXPENSE, forms.RegisterExpenseForm, "work_claim"),
+        CorrectOccurrence(Action.CORRECT_OCCURRENCE, forms.CorrectOccurrenceForm, "work_claim"),
     ]
 }

@@ -98,6 +98,24 @@ class Deny(ClaimAction):
         return "Sinistro recusado."
 
 
+class CorrectOccurrence(ClaimAction):
+    """The occurrence date the documents show, when the notice said another day."""
+
+    def initial(self, claim, chosen=""):
+        return {"occurred_on": timezone.localdate(claim.occurred_at)}
+
+    def help(self, claim, chosen=""):
+        return [f"Data atual: {timezone.localdate(claim.occurred_at):%d/%m/%Y}. Vigência da "
+                f"venda: {claim.sale.valid_from:%d/%m/%Y} a {claim.sale.valid_until:%d/%m/%Y}.",
+                "A registradora (SRO) recebe a correção como retificação do registro."]
+
+    def run(self, claim, user, data):
+        services.correct_occurrence_date(
+            claim_id=claim.pk, user=user, occurred_on=data["occurred_on"],
+            reason=data["reason"], expected_version=data["version"])
+        return f"Data da ocorrência corrigida para {data['occurred_on']:%d/%m/%Y}."
+
+
 class Reopen(ClaimAction):
     permission_phrase = "reabrem sinistros"
 
