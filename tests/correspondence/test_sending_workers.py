@@ -5,23 +5,19 @@ Needs PostgreSQL (the workers are other processes and must see the test database
 a networked broker; `.ci/run` runs it in its PostgreSQL pass.
 """
 
-import os
 import signal
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
 
 from correspondence.models import Message
 from correspondence.tasks import send_message, sweep_messages
-from tests.support.concurrency import postgres_only, worker_process_env
+from tests.support.concurrency import postgres_only
 from tests.support.factories import ClaimFactory
+from tests.support.workers import CeleryWorkers, wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [
     postgres_only,
@@ -33,42 +29,12 @@ pytestmark = [
 ]
 
 
-class Workers:
-    """Celery workers on a queue of this test's own (also their default queue, so what a
-    task enqueues with ``.delay`` stays with them)."""
-
-    def __init__(self, smtp, **env):
-        self.queue = f"test-letters-{os.getpid()}-{time.monotonic_ns()}"
-        self.env = worker_process_env(**smtp.env(), CELERY_TASK_DEFAULT_QUEUE=self.queue,
-                                      **env)
-        self.processes = []
-
-    def start(self, name: str) -> subprocess.Popen:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-             "--without-mingle", "--without-gossip", "-Q", self.queue, "-n", f"{name}@%h",
-             "--loglevel=WARNING"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.processes.append(process)
-        return process
-
-    def stop(self):
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-
-
 @pytest.fixture
 def workers(smtp):
     made = []
 
     def make(**env):
-        made.append(Workers(smtp, **env))
+        made.append(CeleryWorkers("letters", **smtp.env(), **env))
         return made[-1]
     yield make
     for group in made:
@@ -84,13 +50,6 @@ def a_letter(claim, email: str) -> Message:
         body_text=f"Sinistro {claim.number}", attachment_name="carta.pdf")
 
 
-def wait_until(condition, seconds: float = 60):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def test_two_workers_given_the_same_messages_send_each_exactly_once(workers, smtp):

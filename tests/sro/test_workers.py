@@ -7,12 +7,8 @@ SKIP LOCKED is what keeps two workers apart) and a networked broker; `.ci/run` r
 its PostgreSQL pass.
 """
 
-import os
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -23,14 +19,14 @@ from sro.models import Submission
 from sro.registradora.schema import validate
 from sro.registradora.server import LocalRegistradora
 from sro.tasks import send_registrations
-from tests.support.concurrency import postgres_only, worker_process_env
+from tests.support.concurrency import postgres_only
 from tests.support.factories import CoverageFactory, SaleFactory
 from tests.support.lifecycle import (
     DENIAL, HEIR_DETAILS, VALID_PIX, act, acted, claim_under_review, open_claim,
     send_document,
 )
+from tests.support.workers import CeleryWorkers, wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
 INTERVAL = 2
 
 pytestmark = [
@@ -42,38 +38,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("local_media", "codes"),
 ]
-
-
-class Workers:
-    def __init__(self, server: LocalRegistradora, tmp_path, **env):
-        self.queue = f"test-sro-{os.getpid()}-{time.monotonic_ns()}"
-        self.tmp_path = tmp_path
-        self.env = worker_process_env(
-            CELERY_TASK_DEFAULT_QUEUE=self.queue, SRO_API_URL=server.url,
-            SRO_TOKEN_URL=server.token_url, SRO_CLIENT_ID=server.client_id,
-            SRO_CLIENT_SECRET=server.client_secret, SUSEP_CODIGO_SEGURADORA="01234",
-            SRO_SEND_INTERVAL_SECONDS=str(INTERVAL), **env)
-        self.processes = []
-
-    def start(self, name: str, *, beat: bool = False) -> subprocess.Popen:
-        extra = ["--beat", "--schedule", str(self.tmp_path / f"beat-{name}")] if beat else []
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-             "--without-mingle", "--without-gossip", "-Q", self.queue, "-n", f"{name}@%h",
-             "--loglevel=WARNING", *extra],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.processes.append(process)
-        return process
-
-    def stop(self):
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
 
 
 @pytest.fixture
@@ -88,20 +52,17 @@ def workers(registradora, tmp_path):
     made = []
 
     def make(**env):
-        made.append(Workers(registradora, tmp_path, **env))
+        made.append(CeleryWorkers(
+            "sro", schedule_dir=tmp_path, SRO_API_URL=registradora.url,
+            SRO_TOKEN_URL=registradora.token_url, SRO_CLIENT_ID=registradora.client_id,
+            SRO_CLIENT_SECRET=registradora.client_secret, SUSEP_CODIGO_SEGURADORA="01234",
+            SRO_SEND_INTERVAL_SECONDS=str(INTERVAL), **env))
         return made[-1]
     yield make
     for group in made:
         group.stop()
 
 
-def wait_until(condition, seconds: float = 60) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def accepted_alterations(server, claim) -> list[dict]:

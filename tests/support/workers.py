@@ -1,0 +1,52 @@
+"""Real Celery worker processes beside a test, on a queue of the test's own (also their
+default queue, so what a task enqueues with ``.delay`` stays with them). They read the
+test database and broker (``worker_process_env``): PostgreSQL and a networked broker."""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.support.concurrency import worker_process_env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class CeleryWorkers:
+    def __init__(self, prefix: str, *, schedule_dir: Path | None = None, **env: str):
+        self.queue = f"test-{prefix}-{os.getpid()}-{time.monotonic_ns()}"
+        self.schedule_dir = schedule_dir
+        self.env = worker_process_env(CELERY_TASK_DEFAULT_QUEUE=self.queue, **env)
+        self.processes: list[subprocess.Popen] = []
+
+    def start(self, name: str, *, beat: bool = False) -> subprocess.Popen:
+        """A worker named ``name``; with ``beat``, it also runs the periodic schedule
+        (its file in ``schedule_dir``)."""
+        extra = ["--beat", "--schedule", str(self.schedule_dir / f"beat-{name}")] if beat else []
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+             "--without-mingle", "--without-gossip", "-Q", self.queue, "-n", f"{name}@%h",
+             "--loglevel=WARNING", *extra],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.processes.append(process)
+        return process
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def wait_until(condition, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return False
