@@ -16,13 +16,17 @@ from sro.layout import SroStatus
 from sro.models import Batch, CoverageCode, Submission
 from sro.overview import late_filter
 
+# The setting's default: fine for the local registradora, never for SUSEP's.
+PLACEHOLDER_INSURER_CODE = "00000"
+
 
 class SituationFilter(admin.SimpleListFilter):
     title = "situação"
     parameter_name = "situacao"
 
     def lookups(self, request, model_admin):
-        return [("pendente", "Na fila de envio"), ("atrasado", "Atrasado (passou do prazo)"),
+        return [("pendente", "Pendente (na fila de envio, atrasados inclusive)"),
+                ("atrasado", "Atrasado (passou do prazo)"),
                 ("recusado", "Recusado pela registradora"),
                 ("incompleto", "Incompleto (sem códigos ou dados)"), ("enviado", "Enviado")]
 
@@ -52,15 +56,19 @@ class SubmissionAdmin(admin.ModelAdmin):
     ordering = ["deadline", "id"]
     actions = ["retry", "rectify"]
     readonly_fields = ["claim_number", "kind", "sequence", "trigger", "sro_status_words",
-                       "rectification", "occurred_at", "deadline", "status", "attempts",
+                       "rectification_words", "occurred_at", "deadline", "status", "attempts",
                        "next_try_at", "batch_id", "sent_at", "why", "body_shown",
                        "errors_shown", "created_at"]
-    exclude = ["registration", "body", "errors", "missing", "last_error", "sro_status"]
+    exclude = ["registration", "body", "errors", "missing", "last_error", "sro_status",
+               "rectification"]
 
     def changelist_view(self, request, extra_context=None):
         if not settings.SRO_API_URL:
             messages.warning(request, "Nenhuma registradora configurada (SRO_API_URL vazio): "
                                       "os registros são montados e guardados, mas não enviados.")
+        if settings.SUSEP_CODIGO_SEGURADORA == PLACEHOLDER_INSURER_CODE:
+            messages.warning(request, "O código SUSEP da seguradora é o de exemplo (00000): "
+                                      "defina SUSEP_CODIGO_SEGURADORA.")
         return super().changelist_view(request, {"title": "Registros SRO", **(extra_context or {})})
 
     @admin.display(description="sinistro", ordering="registration__claim__number")
@@ -91,11 +99,18 @@ class SubmissionAdmin(admin.ModelAdmin):
     def why(self, obj):
         if obj.status == Submission.Status.INCOMPLETE:
             return " ".join(obj.missing)
+        if obj.status == Submission.Status.PENDING and obj.last_error and obj.next_try_at:
+            return (f"Tentativa {obj.attempts} falhou: {obj.last_error} Nova tentativa em "
+                    f"{timezone.localtime(obj.next_try_at):%d/%m/%Y %H:%M}.")
         return obj.last_error
 
-    @admin.display(description="conteúdo enviado")
+    @admin.display(description="conteúdo (o que é ou será enviado)")
     def body_shown(self, obj):
         return _pretty(obj.body)
+
+    @admin.display(description="retificação")
+    def rectification_words(self, obj):
+        return "Sim" if obj.rectification else "Não"
 
     @admin.display(description="erros da registradora")
     def errors_shown(self, obj):
@@ -121,7 +136,8 @@ class SubmissionAdmin(admin.ModelAdmin):
         done = [services.retry(submission_id=pk) for pk in queryset.exclude(
             status=Submission.Status.SENT).values_list("pk", flat=True)]
         still = [s for s in done if s.status == Submission.Status.INCOMPLETE]
-        self.message_user(request, f"{len(done) - len(still)} envio(s) de volta à fila.")
+        if len(done) > len(still):
+            self.message_user(request, f"{len(done) - len(still)} envio(s) de volta à fila.")
         if still:
             self.message_user(request, f"{len(still)} ainda incompleto(s): "
                                        + " ".join(still[0].missing), messages.WARNING)
@@ -130,9 +146,15 @@ class SubmissionAdmin(admin.ModelAdmin):
                   permissions=["change"])
     def rectify(self, request, queryset):
         claims = {s.registration.claim for s in queryset.select_related("registration__claim")}
-        for claim in claims:
-            services.rectify(claim=claim)
-        self.message_user(request, f"Retificação escrita para {len(claims)} sinistro(s).")
+        written = [claim for claim in claims if services.rectify(claim=claim) is not None]
+        if written:
+            self.message_user(request, "Retificação escrita para " + ", ".join(
+                sorted(claim.number for claim in written)) + ".")
+        unchanged = len(claims) - len(written)
+        if unchanged:
+            self.message_user(request, f"{unchanged} sinistro(s) sem retificação: o que a "
+                                       "registradora tem já é o que o sinistro diz.",
+                              messages.WARNING)
 
 
 @admin.register(Batch)

@@ -88,7 +88,11 @@ class B3Client:
         except requests.Timeout:
             return body, Answer("retry", error="A registradora não respondeu a tempo.")
         except requests.RequestException as exc:
-            return body, Answer("retry", error=f"Falha de conexão com a registradora: {exc}")
+            # The exception's class, not its text (host, port, urllib3's retries): what
+            # an operator needs is that the registradora could not be reached.
+            logger.warning("SRO: no connection to the registradora", exc_info=True)
+            return body, Answer("retry", error="Sem conexão com a registradora "
+                                                f"({type(exc).__name__}).")
         return body, _answer(response)
 
     def _post(self, kind: str, body: dict, token: str) -> requests.Response:

@@ -48,8 +48,8 @@ class Registration(models.Model):
     created_at = models.DateTimeField("criado em", auto_now_add=True)
 
     class Meta:
-        verbose_name = "registro SRO"
-        verbose_name_plural = "registros SRO"
+        verbose_name = "sinistro registrado no SRO"
+        verbose_name_plural = "sinistros registrados no SRO"
 
     def __str__(self):
         return f"Registro SRO de {self.claim_id}"
@@ -74,7 +74,7 @@ class Submission(models.Model):
         DENIAL = "recusa", "Recusa"
         CLOSING = "encerramento", "Encerramento"
         REOPENING = "reabertura", "Reabertura"
-        CHANGE = "alteracao", "Alteração do sinistro"
+        CHANGE = "alteracao", "Outra alteração"
         RECTIFICATION = "retificacao", "Retificação"
 
     class Status(models.TextChoices):
@@ -111,7 +111,7 @@ class Submission(models.Model):
     created_at = models.DateTimeField("criado em", auto_now_add=True)
 
     class Meta:
-        verbose_name = "envio ao SRO"
+        verbose_name = "registro SRO"
         verbose_name_plural = "registros SRO"
         ordering = ["registration", "sequence"]
         constraints = [
@@ -128,7 +128,7 @@ class Submission(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.get_kind_display()} {self.sequence} ({self.get_status_display()})"
+        return self.get_kind_display() + (f" {self.sequence}" if self.sequence else "")
 
 
 class Batch(models.Model):

@@ -69,15 +69,23 @@ def _register(claim, facts, *, at) -> Submission:
 
 
 @transaction.atomic
-def rectify(*, claim, at: dt.datetime | None = None) -> Submission:
-    """A registered fact was corrected (the occurrence date, say): an alteracao with
-    ``retificacao_registro`` that restates the claim as it now stands."""
+def rectify(*, claim, at: dt.datetime | None = None) -> Submission | None:
+    """A registered fact was corrected outside a claim move (a policy number a later
+    import brought): an alteracao with ``retificacao_registro`` that restates the claim as
+    it now stands. None when the registradora already holds what the claim says."""
     at = at or timezone.now()
     # The claim's row lock, as a move takes it: its changes are numbered one at a time.
-    Claim.objects.select_for_update().filter(pk=claim.pk).first()
-    registration = Registration.objects.get(claim=claim)
-    return _next_change(registration, layout.claim_facts(claim),
-                        trigger=Submission.Trigger.RECTIFICATION, at=at, rectification=True)
+    claim = Claim.objects.select_for_update().select_related("sale", "coverage").get(
+        pk=claim.pk)
+    last = (Submission.objects.select_related("registration")
+            .filter(registration__claim=claim).order_by("-sequence").first())
+    facts = layout.claim_facts(claim)
+    new_item = layout.build_item(facts, sequence=1, changed_on=timezone.localdate(at))
+    if last is None or layout.registered_content(last.body) == \
+            layout.registered_content(new_item):
+        return None
+    return _next_change(last.registration, facts, trigger=Submission.Trigger.RECTIFICATION,
+                        at=at, rectification=True)
 
 
 def _next_change(registration, facts, *, trigger, at, rectification=False) -> Submission:

@@ -126,6 +126,19 @@ def test_one_bad_claim_in_a_batch_does_not_hold_the_others(api, sale, registrado
     assert good.number in registradora.registered and bad.number not in registradora.registered
 
 
+def test_no_connection_is_said_in_a_few_words_and_tried_again(api, sale, settings):
+    settings.SRO_API_URL = "http://127.0.0.1:9"  # nothing listens there
+    settings.SRO_TOKEN_URL = "http://127.0.0.1:9/api/oauth/token"
+    claim = open_claim(api, sale)
+
+    assert sending.send_due()["retry"] == 1
+
+    registro = of(claim)[0]
+    assert registro.last_error.startswith("Sem token da registradora") or \
+        registro.last_error == "Sem conexão com a registradora (ConnectionError)."
+    assert "HTTPConnectionPool" not in registro.last_error
+
+
 @pytest.mark.parametrize("status", [429, 500, 503])
 def test_a_busy_or_failing_registradora_is_tried_again_later(api, sale, registradora, status):
     claim = open_claim(api, sale)
@@ -184,6 +197,14 @@ def test_a_corrected_occurrence_date_is_sent_as_a_rectification(api, sale, regis
     [accepted] = registradora.registered[claim.number]["alteracoes"]
     assert accepted["retificacao_registro"] is True
     assert accepted["coberturas_afetadas"][0]["data_ocorrencia"] == corrected.isoformat()
+
+
+def test_a_rectification_with_nothing_changed_is_not_written(api, sale, registradora):
+    claim = open_claim(api, sale)
+    sending.send_due()
+
+    assert services.rectify(claim=claim) is None
+    assert len(of(claim)) == 1
 
 
 def test_an_operator_restates_a_claim_as_a_rectification(api, sale, registradora):

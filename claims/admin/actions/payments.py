@@ -90,6 +90,8 @@ class RegisterPayment(ClaimAction):
 
     def why_not(self, claim, user):
         reason = super().why_not(claim, user)
+        if reason is None and claim.amount <= 0:
+            return "a reserva do sinistro é R$ 0,00: nada a pagar"
         if reason is None and claim.remaining_amount <= 0:
             return "nada resta a pagar: o valor do sinistro já foi registrado"
         if reason is None and not _payable(claim):

@@ -21,6 +21,9 @@ class Command(BaseCommand):
         if not settings.SRO_API_URL:
             self.stdout.write("Nenhuma registradora configurada (SRO_API_URL vazio): os "
                               "registros são guardados, não enviados.")
+        if settings.SUSEP_CODIGO_SEGURADORA == "00000":
+            self.stdout.write("O código SUSEP da seguradora é o de exemplo (00000): defina "
+                              "SUSEP_CODIGO_SEGURADORA.")
         self.stdout.write(f"Na fila de envio: {figures.pending}")
         late = f"Atrasados: {figures.late}"
         if figures.oldest_late_deadline:
