@@ -81,8 +81,9 @@ def test_the_beat_registers_a_new_claim_within_one_interval_and_its_changes_foll
     took = time.monotonic() - opened
     registro = registradora.registered[claim.number]["registro"]
     assert validate("RegistroReqPost", {"data": {"sinistro": [registro]}}) == []
-    # One interval, plus the worker's own time to build its batch and send it.
-    assert took < INTERVAL + 2, f"registered {took:.1f} s after the notice"
+    # One interval, plus the worker's own time to take the tick, build its batch and
+    # send it (a second here, more on a loaded machine).
+    assert took < INTERVAL + 3, f"registered {took:.1f} s after the notice"
 
     acted(supervisor, claim, "recusar", {**DENIAL, "reason": "Doença preexistente.",
                                         "note": "x"})
