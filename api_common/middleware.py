@@ -8,7 +8,7 @@ library's HTML. It goes first in MIDDLEWARE so it sees every other middleware's 
 """
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import BadRequest, RequestDataTooBig
 from django.http import Http404
 
 from api_common.http_problems import RequestBodyTooLarge, problem_for_status
@@ -34,6 +34,11 @@ _PRIVATE_PREFIX = "/api/v1/"
 _PUBLIC_PREFIXES = ("/api/v1/schema/", "/api/v1/docs/")
 
 
+def _has_nul(query) -> bool:
+    return any("\x00" in key or any("\x00" in value for value in values)
+               for key, values in query.lists())
+
+
 class MachinePathMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -57,6 +62,12 @@ class MachinePathMiddleware:
         # here, it goes through handler404 like any other not-found.
         if "\x00" in request.path:
             raise Http404("Endereço com caractere nulo.")
+        # The pages' query strings (the admin's filters, searches and exports, the hosted
+        # pages') reach the database as they come: one with a NUL is refused here, for
+        # every page at once, with a 400 (handler400). The API validates its own
+        # parameters and answers problem JSON (api_common.schema: no NUL in any string).
+        if not is_machine_path(request.path) and _has_nul(request.GET):
+            raise BadRequest("Parâmetro com caractere nulo no endereço.")
 
     def process_exception(self, request, exception):
         # A plain view read request.body past DATA_UPLOAD_MAX_MEMORY_SIZE. Django calls
