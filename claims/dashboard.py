@@ -20,6 +20,7 @@ from claims import queues
 from claims.awaiting import Awaiting
 from claims.formatting import person
 from claims.models import Claim, DocumentRequest, Proposal, Task
+from claims.services.approvals import decidable_by
 from claims.services.tasks import escalated_tasks_for
 from claims.workflow import OPEN_STATUSES, ClaimStatus
 
@@ -133,7 +134,8 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
         # The supervisor's teams, or everyone's claims when they lead no team.
         board.load = _load(team_rows if team_rows is not None else _counted_by(
             "owner_id", Q(status__in=OPEN_STATUSES, owner__isnull=False), today))
-        pending = Proposal.objects.filter(status=Proposal.Status.PENDING)
+        # The proposals this supervisor decides: their teams' (claims.services.approvals).
+        pending = Proposal.objects.filter(decidable_by(user), status=Proposal.Status.PENDING)
         board.proposals = list(pending.select_related("claim", "proposed_by")
                                .order_by("proposed_at", "id")[:10])
         board.proposals_total = (len(board.proposals) if len(board.proposals) < 10

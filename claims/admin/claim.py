@@ -315,7 +315,8 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             "proposal_facts": proposal_facts(claim, proposal) if proposal else [],
             "proposal_stale": proposal is not None and proposal.claim_version != claim.version,
             "can_decide_proposal": proposal is not None and user.has_perm("claims.approve_proposal")
-                                   and proposal.proposed_by_id != user.pk,
+                                   and proposal.proposed_by_id != user.pk
+                                   and services.may_decide(user, claim),
             "proposal_form": ProposalDecisionForm(),
             "tasks": [_with_links(task) for task in claim.tasks.all()],
             "today": timezone.localdate(),

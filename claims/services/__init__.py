@@ -14,7 +14,7 @@ from claims.services.analysis import (
     request_payment_data,
 )
 from claims.services.answered_tasks import fully_paid
-from claims.services.approvals import approve, needs_proposal, propose, reject
+from claims.services.approvals import approve, may_decide, needs_proposal, propose, reject
 from claims.services.assignment import (
     assignable_people,
     reassign_claims,
@@ -73,6 +73,7 @@ __all__ = [
     "close_task",
     "create_task",
     "escalated_tasks_for",
+    "may_decide",
     "needs_proposal",
     "propose",
     "reassign_claims",

@@ -18,18 +18,23 @@ proposal that a supervisor approves or rejects.
   change bumps the version), the proposal is obsolete: marked so, never applied.
 - Nobody approves their own proposal; two supervisors approving at once apply it once
   (the proposal row is locked).
+- Only the claim's team's supervisors decide its proposals (and any supervisor those of
+  claims without a team, or every team's when they supervise none); the setting
+  ``APPROVALS_ACROSS_TEAMS`` lets any supervisor decide any.
 """
 
 import datetime as dt
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from claims import errors
 from claims.denials import DenialCode
 from claims.formatting import brl, payment_method_summary, person
-from claims.models import Claim, Proposal
+from claims.models import Claim, Proposal, TeamMember
 from claims.services import balance, closing, expenses, payments
 from claims.services.common import (
     lock_claim,
@@ -101,8 +106,6 @@ def needs_proposal(kind: str, user, *, amount: Decimal | None = None,
                    current: Decimal | None = None) -> bool:
     """Whether ``user`` must propose rather than act (a reserve: ``amount`` the new
     value, ``current`` the claim's)."""
-    from django.conf import settings
-
     if kind in (Proposal.Kind.PAYMENT, Proposal.Kind.EXPENSE) and amount is not None and \
             amount <= settings.PAYMENT_AUTHORITY_LIMIT:
         return False
@@ -200,6 +203,24 @@ def reject(*, proposal_id, user, reason: str) -> Proposal:
     return proposal
 
 
+def decidable_by(user, *, claim_field: str = "claim__") -> Q:
+    """Whose proposals ``user`` (a supervisor) decides, as a filter on proposals (or, with
+    ``claim_field=""``, on claims): the teams they supervise and claims without a team;
+    every team's when they supervise none, or with ``APPROVALS_ACROSS_TEAMS``."""
+    if settings.APPROVALS_ACROSS_TEAMS:
+        return Q()
+    teams = list(TeamMember.objects.filter(user=user, role=TeamMember.Role.SUPERVISOR)
+                 .values_list("team_id", flat=True))
+    if not teams:
+        return Q()
+    return Q(**{f"{claim_field}team__isnull": True}) | Q(**{f"{claim_field}team__in": teams})
+
+
+def may_decide(user, claim: Claim) -> bool:
+    """Whether ``user`` decides proposals on ``claim`` (its team's supervisors)."""
+    return Claim.objects.filter(decidable_by(user, claim_field=""), pk=claim.pk).exists()
+
+
 def _locked_pending(proposal_id, user) -> Proposal:
     """The proposal, locked after its claim (the lock order: the claim's services
     touch its proposals while holding the claim)."""
@@ -207,7 +228,12 @@ def _locked_pending(proposal_id, user) -> Proposal:
                        "Somente supervisores de sinistros decidem propostas.")
     claim_id = Proposal.objects.filter(pk=proposal_id).values_list("claim_id", flat=True).first()
     if claim_id is not None:
-        lock_claim(claim_id=claim_id)
+        claim = lock_claim(claim_id=claim_id)
+        if not may_decide(user, claim):
+            team = claim.team.name if claim.team_id else ""
+            raise errors.ProposalNotAllowed(
+                f"A proposta é de um sinistro da equipe {team}: quem a decide é um "
+                "supervisor dessa equipe.")
     proposal = (Proposal.objects.select_for_update(of=("self",)).select_related("proposed_by")
                 .filter(pk=proposal_id).first())
     if proposal is None:

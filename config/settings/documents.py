@@ -60,6 +60,9 @@ WHITENOISE_USE_FINDERS = DEBUG
 # --- Claims back office -----------------------------------------------------------------
 # Analysts register payments up to this amount; above it, a supervisor (R$).
 PAYMENT_AUTHORITY_LIMIT = Decimal(env.str("PAYMENT_AUTHORITY_LIMIT", default="50000.00"))
+# Who decides an analyst's proposal: the claim's team's supervisors (False), or any
+# supervisor (True: one pool of supervisors for every team).
+APPROVALS_ACROSS_TEAMS = env.bool("APPROVALS_ACROSS_TEAMS", default=False)
 # The fine on an indemnity paid after the art. 87 deadline (Lei 15.040/2024, art. 88), in %.
 LATE_PAYMENT_FINE_PERCENT = Decimal(env.str("LATE_PAYMENT_FINE_PERCENT", default="2"))
 # Analysts move a claim's reserve by up to this amount (R$) alone, never to zero; a larger
