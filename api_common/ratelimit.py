@@ -116,6 +116,16 @@ def count(window: Window) -> int:
     return local_counters.add(window, 1)
 
 
+def peek(window: Window) -> int:
+    """The window's counter, without adding to it."""
+    if not cache_away.active():
+        try:
+            return int(cache.get(window.key) or 0)
+        except CACHE_FAILURES as error:
+            _cache_failed(error)
+    return local_counters.get(window)
+
+
 def reserve(window: Window, limit: int) -> bool:
     """Take one of the window's ``limit`` slots before acting (an atomic increment), so
     requests racing each other never pass the limit together; False, and nothing taken,

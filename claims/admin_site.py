@@ -17,6 +17,16 @@ class ClaimsAdminSite(admin.AdminSite):
     site_url = None
     enable_nav_sidebar = False
 
+    def login(self, request, extra_context=None):
+        # One address guessing many usernames (django-axes watches each pair).
+        if request.method == "POST":
+            from claims.admin_login import refused
+
+            answer = refused(request)
+            if answer is not None:
+                return answer
+        return super().login(request, extra_context)
+
     def index(self, request, extra_context=None):
         """Claims roles land on their dashboard; other staff on Django's model list."""
         if not request.user.has_perm("claims.view_claim"):
