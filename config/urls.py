@@ -4,9 +4,10 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from api_common import health
+from api_common.schema_view import SchemaView
 from api_common.problem_pages import problem_detail, problem_index
 from claims.oauth.views import RateLimitedTokenView
 from webhooks.metrics import views as metrics_views
@@ -16,7 +17,7 @@ api_v1 = [
     path("", include("claims.urls")),
     path("", include("webhooks.urls")),
     path("", include("correspondence.urls_api")),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     # Swagger UI's start-up script is served from its own URL (?script=), so the page runs
     # under the Content-Security-Policy like every other page, with no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
