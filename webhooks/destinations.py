@@ -11,6 +11,8 @@ in Portuguese, naming the reason.
 import concurrent.futures
 import ipaddress
 import socket
+import threading
+import time
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -85,26 +87,49 @@ def _ip_literal(host: str) -> IPAddress | None:
 # here and are waited for WEBHOOK_RESOLVE_TIMEOUT_SECONDS. One that outlives its wait
 # finishes in the background; the pool bounds how many can.
 _LOOKUPS = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="dns")
+# A stranger's DNS must not starve the server: at most WEBHOOK_RESOLVE_CONCURRENCY web
+# threads of a process wait on a lookup at once (the rest of its threads keep answering,
+# liveness included), and a name that did not answer is refused at once for
+# WEBHOOK_SLOW_NAME_SECONDS instead of holding a thread again.
+_waiting = threading.BoundedSemaphore(settings.WEBHOOK_RESOLVE_CONCURRENCY)
+_slow_names: dict[str, float] = {}  # host -> monotonic time until which it is refused
+_SLOW_NAMES_KEPT = 1000
 
 
 def _resolve(host: str, port: int) -> list[IPAddress]:
     """Every address ``getaddrinfo`` gives for ``host``. It also normalizes the old
     numeric spellings (``127.1``, ``2130706433``, ``0x7f.1``, octal) exactly as the HTTP
     client will read them, so those are judged by the address they stand for."""
+    if _slow_names.get(host, 0.0) > time.monotonic():
+        raise ValidationError(f"O host {host} não respondeu no DNS há pouco; confira o nome "
+                              "e tente de novo em alguns minutos.")
+    if not _waiting.acquire(blocking=False):
+        raise ValidationError("Muitas verificações de DNS em andamento neste momento; tente "
+                              "de novo em alguns segundos.")
+    try:
+        infos = _lookup(host, port)
+    finally:
+        _waiting.release()
+    addresses = {ipaddress.ip_address(sockaddr[0]) for *_, sockaddr in infos}
+    if not addresses:
+        raise ValidationError(f"O host {host} não foi encontrado (DNS).")
+    return sorted(addresses, key=lambda ip: (ip.version, ip))
+
+
+def _lookup(host: str, port: int) -> list:
     lookup = _LOOKUPS.submit(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
     try:
-        infos = lookup.result(timeout=settings.WEBHOOK_RESOLVE_TIMEOUT_SECONDS)
+        return lookup.result(timeout=settings.WEBHOOK_RESOLVE_TIMEOUT_SECONDS)
     except concurrent.futures.TimeoutError:
+        if len(_slow_names) >= _SLOW_NAMES_KEPT:
+            _slow_names.clear()  # a flood of distinct names: start over, bounded
+        _slow_names[host] = time.monotonic() + settings.WEBHOOK_SLOW_NAME_SECONDS
         raise ValidationError(
             f"O host {host} não respondeu no DNS em "
             f"{settings.WEBHOOK_RESOLVE_TIMEOUT_SECONDS:g} s; confira o nome e tente de novo."
         ) from None
     except (OSError, UnicodeError, ValueError):
-        infos = []
-    addresses = {ipaddress.ip_address(sockaddr[0]) for *_, sockaddr in infos}
-    if not addresses:
-        raise ValidationError(f"O host {host} não foi encontrado (DNS).")
-    return sorted(addresses, key=lambda ip: (ip.version, ip))
+        return []
 
 
 def _allowed(ip: IPAddress) -> bool:

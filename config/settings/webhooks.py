@@ -10,6 +10,10 @@ WEBHOOK_ALLOWED_NETWORKS = env.list("WEBHOOK_ALLOWED_NETWORKS", default=[])
 # Saving a subscription resolves its host: a name that does not answer within this
 # long is refused (the request does not hold a web thread for the resolver's 5 s).
 WEBHOOK_RESOLVE_TIMEOUT_SECONDS = env.float("WEBHOOK_RESOLVE_TIMEOUT_SECONDS", default=2.0)
+# Web threads of one process that may wait on a destination's DNS at once (the others
+# answer at once, "tente de novo"); a name that did not answer is refused for this long.
+WEBHOOK_RESOLVE_CONCURRENCY = env.int("WEBHOOK_RESOLVE_CONCURRENCY", default=2)
+WEBHOOK_SLOW_NAME_SECONDS = env.float("WEBHOOK_SLOW_NAME_SECONDS", default=60.0)
 WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=5.0)
 WEBHOOK_READ_TIMEOUT_SECONDS = env.float("WEBHOOK_READ_TIMEOUT_SECONDS", default=15.0)
 # The whole of one attempt (connect, send, the answer's head and excerpt): a receiver

@@ -5,6 +5,7 @@ Names resolve through the fake resolver of tests/support/webhook_isolation.py.
 
 import socket
 import threading
+import time
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -225,6 +226,9 @@ def test_every_address_of_the_host_must_be_inside_the_allowed_networks(loopback_
 
 def test_a_name_whose_dns_does_not_answer_in_time_is_refused_without_waiting_for_it(
         settings, monkeypatch):
+    from webhooks import destinations
+
+    monkeypatch.setattr(destinations, "_slow_names", {})
     settings.WEBHOOK_RESOLVE_TIMEOUT_SECONDS = 0.2
     answered = threading.Event()
 
@@ -240,3 +244,56 @@ def test_a_name_whose_dns_does_not_answer_in_time_is_refused_without_waiting_for
 
     assert message == ("O host lento.example.com não respondeu no DNS em 0.2 s; confira o "
                        "nome e tente de novo.")
+
+
+@pytest.fixture
+def hanging_dns(settings, monkeypatch):
+    """A resolver that never answers (released at the end), and a clean memory of slow
+    names; returns how many lookups reached it."""
+    from webhooks import destinations
+
+    settings.WEBHOOK_RESOLVE_TIMEOUT_SECONDS = 0.5
+    monkeypatch.setattr(destinations, "_slow_names", {})
+    monkeypatch.setattr(destinations, "_waiting", threading.BoundedSemaphore(2))
+    released, reached = threading.Event(), []
+
+    def hanging(*args, **kwargs):
+        reached.append(1)
+        released.wait(10)
+        return []
+
+    monkeypatch.setattr(socket, "getaddrinfo", hanging)
+    yield reached
+    released.set()
+
+
+def test_at_most_two_threads_wait_on_dns_and_the_rest_answer_at_once(hanging_dns):
+    timings = []
+
+    def create(i):
+        started = time.monotonic()
+        message = refusal(f"https://pendurado-{i}.example.com/")
+        timings.append((time.monotonic() - started, message))
+
+    threads = [threading.Thread(target=create, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+
+    waited = [t for t, message in timings if "não respondeu no DNS em" in message]
+    refused_at_once = [t for t, message in timings if "Muitas verificações de DNS" in message]
+    assert len(waited) == 2 and len(refused_at_once) == 6
+    assert max(refused_at_once) < 0.2
+    assert len(hanging_dns) == 2  # the others never reached the resolver
+
+
+def test_a_name_that_did_not_answer_is_refused_at_once_for_a_while(hanging_dns):
+    refusal("https://pendurado.example.com/")
+
+    started = time.monotonic()
+    message = refusal("https://pendurado.example.com/")
+
+    assert time.monotonic() - started < 0.1
+    assert "não respondeu no DNS há pouco" in message
+    assert len(hanging_dns) == 1
