@@ -59,6 +59,10 @@ class KebabCaseSerializer(serializers.Serializer):
         return fields
 
 
+# A date-time whose "+hh:mm" offset lost its "+" in a query string (read as a space).
+_PLUS_READ_AS_SPACE = re.compile(r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)? \d{2}:?\d{2}")
+
+
 # The schema states the range the only way OpenAPI 3.0 can for a date-time: its year.
 @extend_schema_field({
     "type": "string",
@@ -81,6 +85,11 @@ class UTCDateTimeField(serializers.DateTimeField):
         ),
         "overflow": DATETIME_RANGE_MESSAGE,
         "out_of_range": DATETIME_RANGE_MESSAGE,
+        "plus_not_encoded": (
+            "O fuso chegou com um espaço no lugar do `+`: numa URL, o `+` é lido como espaço. "
+            "Codifique-o como %2B (2026-11-01T13:00:00%2B00:00) ou use Z "
+            "(2026-11-01T13:00:00Z)."
+        ),
     }
 
     def __init__(self, **kwargs):
@@ -88,6 +97,8 @@ class UTCDateTimeField(serializers.DateTimeField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, value):
+        if isinstance(value, str) and _PLUS_READ_AS_SPACE.fullmatch(value):
+            self.fail("plus_not_encoded")
         if not isinstance(value, dt.datetime) and not (
             isinstance(value, str) and _DATETIME_WITH_OFFSET.fullmatch(value)
         ):

@@ -66,7 +66,10 @@ class SubscriptionInputSerializer(KebabCaseSerializer):
         help_text=(
             "URL https absoluta que responde POST com 2xx. Recusadas: credenciais, fragmento, "
             "portas fora de 443 e 1024-65535, e hosts que são ou resolvem para endereços "
-            "de loopback, privados, link-local, multicast, CGNAT ou de metadados de nuvem."
+            "de loopback, privados, link-local, multicast, CGNAT ou de metadados de nuvem. "
+            "Exceção para desenvolvimento: as redes de WEBHOOK_ALLOWED_NETWORKS (vazia em "
+            "produção; `make run` libera 127.0.0.0/8) aceitam também http, como "
+            "http://127.0.0.1:9000/webhooks."
         ),
     )
     eventos_habilitados = EventNamesField(
@@ -107,7 +110,8 @@ class BreakerSerializer(KebabCaseSerializer):
 
 
 class SubscriptionSerializer(KebabCaseSerializer):
-    """A subscription as the channel reads it: never its secret."""
+    """A subscription as the channel reads it, without its secret (shown once, when the
+    subscription is created or its secret rotated: ``SubscriptionWithSecret``)."""
 
     id_webhook = serializers.UUIDField(source="id")
     descricao = serializers.CharField(source="description")
@@ -138,6 +142,9 @@ class SubscriptionSerializer(KebabCaseSerializer):
 
 
 class SubscriptionWithSecretSerializer(SubscriptionSerializer):
+    """The subscription as just created (or its secret rotated): the only answer that
+    carries ``segredo``, which is never shown again."""
+
     segredo = serializers.CharField(
         source="plain_secret",
         help_text=(

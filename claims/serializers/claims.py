@@ -325,4 +325,6 @@ class ClaimListQuerySerializer(QueryParametersSerializer):
     atualizado_desde = UTCDateTimeField(
         required=False, source="updated_since",
         help_text="Só os sinistros que mudaram neste instante ou depois (`atualizado-em`): "
-                  "quem perdeu webhooks busca o que mudou desde o último que recebeu.")
+                  "quem perdeu webhooks busca o que mudou desde o último que recebeu. Ex.: "
+                  "`2026-11-01T10:00:00Z`, ou com fuso `2026-11-01T10:00:00-03:00`; um `+` "
+                  "no fuso vai codificado como `%2B` (`...T13:00:00%2B00:00`).")

@@ -97,3 +97,13 @@ def test_bad_filters_are_a_validation_problem(api):
 
 def test_without_a_token_the_list_is_refused(client, db):
     assert client.get(URL).status_code == 401
+
+
+def test_an_unencoded_plus_in_atualizado_desde_is_named_in_the_400(api):
+    # "?atualizado-desde=2026-11-01T13:00:00+00:00" typed into a URL: the + arrives as a space.
+    response = api.get("/api/v1/sinistros?atualizado-desde=2026-11-01T13:00:00+00:00")
+
+    assert response.status_code == 400
+    assert "%2B" in response.content.decode()
+    encoded = api.get("/api/v1/sinistros?atualizado-desde=2026-11-01T13:00:00%2B00:00")
+    assert encoded.status_code == 200
