@@ -231,6 +231,9 @@ def payment_completed_details(claim: Claim, payment: Payment) -> dict:
         "id-proposta": standard["id-proposta"],
         "id-venda": standard["id-venda"],
         "id-sinistro": str(claim.id),
+        # Beyond the contract's list (a compatible addition): the one event that lacked
+        # the claim's number, which every other event carries.
+        "numero-sinistro": claim.number,
         "id-transacao-financeira": payment.financial_transaction_id,
         "valor": float(payment.amount),
         "data-pagamento": payment.paid_on.isoformat(),

@@ -347,7 +347,7 @@ def test_settling_emits_the_payment_completed_details_of_the_contract(
     assert envelope["evento"] == "sinistro-pagamento-concluido"
     assert envelope["detalhes"] == {
         "id-combo-produto": str(sale.product_combo_id), "id-proposta": str(sale.proposal_id),
-        "id-venda": str(sale.id), "id-sinistro": str(claim.id),
+        "id-venda": str(sale.id), "id-sinistro": str(claim.id), "numero-sinistro": claim.number,
         "id-transacao-financeira": "E00000000202611221200abcdef", "valor": 1500.0,
         "data-pagamento": today.isoformat(),
     }
