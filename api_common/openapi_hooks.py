@@ -1,7 +1,7 @@
 """drf-spectacular post-processing: what the views cannot say about themselves.
 
 - path parameters named as in the contract (Django converters need identifiers);
-- the answers every operation can give (405, 406, 415, 429), as problem JSON;
+- the answers every operation can give (405, 406, 414, 415, 429), as problem JSON;
 - the means for links between operations (a sale -> its claim -> the claim's
   documents...), which each app declares for its own operations.
 
@@ -66,8 +66,8 @@ ALLOW = {"Allow": {"description": "Os métodos aceitos neste endereço.",
 
 
 def common_responses(result, generator, request, public):
-    """405 (with ``Allow``), 406 and 429 (with ``Retry-After``) on every operation; 415
-    on those with a body. Each is problem JSON, like every error of the API."""
+    """405 (with ``Allow``), 406, 414 and 429 (with ``Retry-After``) on every operation;
+    415 on those with a body. Each is problem JSON, like every error of the API."""
     for path, _method, operation in _operations(result):
         if not path.startswith("/api/"):
             continue  # the token and upload views answer for themselves (see below)
@@ -77,6 +77,11 @@ def common_responses(result, generator, request, public):
             **problem_response("`Accept` não admite JSON ({}).", http.NotAcceptable),
             **problem_response("Limite de requisições excedido ({}).", http.TooManyRequests,
                                headers=RETRY_AFTER),
+            # Refused before the service (nginx, Gunicorn's limit_request_line), still
+            # problem JSON with problem-id bad-request (deploy/nginx.conf).
+            "414": {"description": "Endereço (URI) longo demais, recusado antes do serviço "
+                                   "(`bad-request`).",
+                    "content": {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_REF}}},
         }
         if "requestBody" in operation:
             common.update(problem_response("Corpo em formato não aceito ({}).",

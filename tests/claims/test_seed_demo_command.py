@@ -258,3 +258,19 @@ def test_the_workload_puts_claims_in_every_queue_state_with_owners_tasks_and_pro
     admin_login(browser, "analista", "analista-demo")
     dashboard = browser.get("/admin/").content.decode()
     assert "Meus sinistros" in dashboard and "Sinistros abertos por semana" in dashboard
+
+
+def test_the_newest_demo_sale_has_its_coverages_free_so_a_first_opening_succeeds(db):
+    from tests.support.api import bearer_client, post_token_json
+    from tests.support.documents import OPEN_BODY
+
+    call_command("seed_demo", "--allow-production", "--sinistros", "6", stdout=StringIO())
+    token = post_token_json({"grant_type": "client_credentials", "client_id": "demo-client",
+                             "client_secret": "demo-secret"})
+    api = bearer_client(token.json()["access_token"])
+
+    first = api.get("/api/v1/vendas").json()["dados"][0]
+    response = api.post(f"/api/v1/vendas/{first['id-venda']}/abrir-sinistro", OPEN_BODY,
+                        format="json")
+
+    assert response.status_code == 200, response.content

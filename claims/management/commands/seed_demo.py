@@ -41,6 +41,8 @@ SALE_MARIA = UUID("3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e01")
 SALE_JOAO = UUID("3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e02")
 SALE_ANA_CANCELLED = UUID("3f6c1a52-8d1e-4b7a-9c55-0a1b2c3d4e03")
 PRODUCT_COMBO = UUID("7a0d2f14-5b3c-4e6f-8a9b-1c2d3e4f5a60")
+# Sales no claim is ever opened on by the demo (ids 5e1d0000-...-9000000000NN).
+FREE_SALES, FREE_SALES_PREFIX = 5, 9
 
 
 def _sale(sale_id, proposal, name, cpf, email, status="ativa", lmg="60000.00", coverages=None):
@@ -107,12 +109,19 @@ class Command(BaseCommand):
         self._staff()
         self._team()
         made = self._workload(channel, sinistros)
+        # Sales with every coverage free, the newest of the channel's list, so the first
+        # opening a newcomer tries from GET /api/v1/vendas succeeds (the workload's sales
+        # have open claims on their coverages and answer 422).
+        free = sale_rows(FREE_SALES_PREFIX, FREE_SALES, random.Random(FREE_SALES_PREFIX),
+                         PRODUCT_COMBO, cpf_for)
+        upsert_sales(channel=channel, rows=free)
         self.stdout.write(
             "Dados de demonstração prontos.\n"
             f"  canal: {DEMO_CHANNEL}\n"
             f"  client_id: {DEMO_CLIENT_ID}\n"
             f"  client_secret: {DEMO_CLIENT_SECRET}\n"
             f"  venda (ativa): {SALE_MARIA}\n"
+            f"  vendas sem sinistros (as primeiras de GET /api/v1/vendas): {FREE_SALES}\n"
             f"  equipe: {DEMO_TEAM} ({made} sinistros de demonstração criados agora)"
             + "".join(f"\n  {role.lower()}: {username} / {password} em /admin/"
                       for username, (password, _, role) in STAFF.items())
