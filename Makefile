@@ -6,7 +6,11 @@ PY := $(VENV)/bin/python
 # lint tools on top (`make test`, `make check`); `make run` never waits for the latter.
 RUNTIME_STAMP := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed
-LOCAL_REGISTRADORA := http://127.0.0.1:8070
+RUN_PORT ?= 8000
+REGISTRADORA_PORT ?= 8070
+LOCAL_REGISTRADORA := http://127.0.0.1:$(REGISTRADORA_PORT)
+RUN_LOG_DIR ?= var/log
+DEMO_SINISTROS ?= 300
 
 .PHONY: run test migrate seed worker check clean screenshots schemathesis bench docs
 
@@ -21,7 +25,9 @@ $(STAMP): $(RUNTIME_STAMP) requirements/dev.txt
 	@touch $(STAMP)
 
 ## Install, migrate, load the demo and serve API + admin on http://127.0.0.1:8000, with a
-## Celery worker and beat on the embedded broker (webhooks, sweeps); Ctrl-C stops both.
+## Celery worker and beat on the embedded broker (webhooks, sweeps) and the local
+## registradora (SRO); a quiet start that ends with the URLs and credentials, every log in
+## var/log/. Ctrl-C, or SIGTERM to make, stops them all (also when started in the background).
 run: export DJANGO_DEBUG ?= true
 run: export WEBHOOK_ALLOWED_NETWORKS ?= 127.0.0.0/8
 # The SRO registrations go to the local registradora (sro/registradora, B3's layout)
@@ -31,18 +37,28 @@ run: export SRO_TOKEN_URL ?= $(LOCAL_REGISTRADORA)/api/oauth/token
 run: export SRO_CLIENT_ID ?= sro-local
 run: export SRO_CLIENT_SECRET ?= sro-local-secret
 run: $(RUNTIME_STAMP)
-	@mkdir -p var/broker var/broker-processed
-	$(PY) manage.py migrate --no-input
-	$(PY) manage.py load_susep_codes --keep-existing sro/data/susep_codes.example.csv
-	$(PY) manage.py seed_demo
-	@echo "E-mails to people (letters) are written as files under var/mail/ unless EMAIL_URL says otherwise."
-	@echo "SRO registrations go to $$SRO_API_URL (the local registradora unless SRO_API_URL says otherwise)."
+	@mkdir -p var/broker var/broker-processed $(RUN_LOG_DIR)
+	@echo "Preparando o banco e a demonstração (detalhes em $(RUN_LOG_DIR)/setup.log)..."
+	@{ $(PY) manage.py migrate --no-input && \
+	   $(PY) manage.py load_susep_codes --keep-existing sro/data/susep_codes.example.csv && \
+	   $(PY) manage.py seed_demo --sinistros $(DEMO_SINISTROS) >$(RUN_LOG_DIR)/demo.txt; \
+	 } >$(RUN_LOG_DIR)/setup.log 2>&1 || { tail -n 30 $(RUN_LOG_DIR)/setup.log; exit 1; }
 	@registradora=; if [ "$$SRO_API_URL" = "$(LOCAL_REGISTRADORA)" ]; then \
-	    $(PY) -m sro.registradora.server --port 8070 >var/registradora.log 2>&1 & registradora=$$!; fi; \
+	    $(PY) -m sro.registradora.server --port $(REGISTRADORA_PORT) \
+	      >$(RUN_LOG_DIR)/registradora.log 2>&1 & registradora=$$!; fi; \
 	  $(PY) -m celery -A config worker --beat --pool=solo --loglevel=WARNING \
-	    --schedule var/celerybeat-schedule & worker=$$!; \
-	  trap 'kill $$worker $$registradora 2>/dev/null' EXIT INT TERM; \
-	  $(PY) manage.py runserver 127.0.0.1:8000
+	    --schedule var/celerybeat-schedule >$(RUN_LOG_DIR)/worker.log 2>&1 & worker=$$!; \
+	  $(PY) manage.py runserver 127.0.0.1:$(RUN_PORT) >$(RUN_LOG_DIR)/web.log 2>&1 & web=$$!; \
+	  stop() { trap - INT TERM EXIT; pkill -P $$web 2>/dev/null; \
+	           kill $$web $$worker $$registradora 2>/dev/null; wait 2>/dev/null; }; \
+	  trap 'stop; exit 0' INT TERM; trap stop EXIT; \
+	  $(PY) -m api_common.wait_ready http://127.0.0.1:$(RUN_PORT)/saude/vivo \
+	    || { tail -n 30 $(RUN_LOG_DIR)/web.log; exit 1; }; \
+	  cat $(RUN_LOG_DIR)/demo.txt; \
+	  echo "Serviço: http://127.0.0.1:$(RUN_PORT)/admin/ (bancada) e /api/v1/docs/ (API)."; \
+	  echo "Cartas: arquivos em var/mail/ (EMAIL_URL muda). Registros SRO: $$SRO_API_URL."; \
+	  echo "Logs em $(RUN_LOG_DIR)/ (web, worker, registradora, setup). Ctrl-C encerra tudo."; \
+	  wait $$web
 
 ## The whole test suite (SQLite and local files unless DATABASE_URL etc. say otherwise)
 test: $(STAMP)
