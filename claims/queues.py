@@ -28,6 +28,13 @@ def team_ids(user) -> list[int]:
     return list(TeamMember.objects.filter(user=user).values_list("team_id", flat=True))
 
 
+def supervised_team_ids(user) -> list[int]:
+    """The teams ``user`` supervises. Empty: a supervisor who leads no team answers for
+    every team (escalated tasks, proposals)."""
+    return list(TeamMember.objects.filter(user=user, role=TeamMember.Role.SUPERVISOR)
+                .values_list("team_id", flat=True))
+
+
 def default_queue(user, teams: list[int] | None = None) -> str:
     """Where a person lands on the claim list: analysts on their own claims, supervisors
     on their team's (everyone's when they lead no team). ``teams``: the user's

@@ -55,11 +55,18 @@ def register_move(*, claim, action, at: dt.datetime) -> Submission | None:
         # A fact the registradora holds was wrong: the change says it corrects it.
         return _next_change(last.registration, facts, trigger=Submission.Trigger.RECTIFICATION,
                             at=at, rectification=True)
-    new_item = layout.build_item(facts, sequence=1, changed_on=timezone.localdate(at))
-    if layout.registered_content(last.body) == layout.registered_content(new_item):
+    if not _says_something_new(last, facts, at=at):
         return None
     return _next_change(last.registration, facts, trigger=TRIGGER_OF_MOVE.get(
         action, Submission.Trigger.CHANGE), at=at)
+
+
+def _says_something_new(last: Submission, facts, *, at) -> bool:
+    """Whether the claim now says something the last submission did not (its number,
+    change date and rectification flag aside)."""
+    now = layout.build_item(facts, sequence=last.sequence + 1,
+                            changed_on=timezone.localdate(at))
+    return layout.registered_content(last.body) != layout.registered_content(now)
 
 
 def _register(claim, facts, *, at) -> Submission:
@@ -80,9 +87,7 @@ def rectify(*, claim, at: dt.datetime | None = None) -> Submission | None:
     last = (Submission.objects.select_related("registration")
             .filter(registration__claim=claim).order_by("-sequence").first())
     facts = layout.claim_facts(claim)
-    new_item = layout.build_item(facts, sequence=1, changed_on=timezone.localdate(at))
-    if last is None or layout.registered_content(last.body) == \
-            layout.registered_content(new_item):
+    if last is None or not _says_something_new(last, facts, at=at):
         return None
     return _next_change(last.registration, facts, trigger=Submission.Trigger.RECTIFICATION,
                         at=at, rectification=True)

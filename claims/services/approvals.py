@@ -34,7 +34,8 @@ from django.utils import timezone
 from claims import errors
 from claims.denials import DenialCode
 from claims.formatting import brl, payment_method_summary, person
-from claims.models import Claim, Proposal, TeamMember
+from claims.models import Claim, Proposal
+from claims.queues import supervised_team_ids
 from claims.services import balance, closing, expenses, payments
 from claims.services.common import (
     lock_claim,
@@ -209,8 +210,7 @@ def decidable_by(user, *, claim_field: str = "claim__") -> Q:
     every team's when they supervise none, or with ``APPROVALS_ACROSS_TEAMS``."""
     if settings.APPROVALS_ACROSS_TEAMS:
         return Q()
-    teams = list(TeamMember.objects.filter(user=user, role=TeamMember.Role.SUPERVISOR)
-                 .values_list("team_id", flat=True))
+    teams = supervised_team_ids(user)
     if not teams:
         return Q()
     return Q(**{f"{claim_field}team__isnull": True}) | Q(**{f"{claim_field}team__in": teams})

@@ -18,6 +18,7 @@ from django.utils import timezone
 from claims import errors
 from claims.formatting import person
 from claims.models import Claim, DocumentRequest, Task, TeamMember
+from claims.queues import supervised_team_ids
 from claims.regulatory_clock import ClockKind
 from claims.services.answered_tasks import SWEEP_ACTOR, close_if_answered
 from claims.services.common import require_permission, works_on_claims, write_timeline_entry
@@ -189,7 +190,7 @@ def escalated_tasks_for(user):
     """Escalated open tasks a supervisor answers for: their teams' (every team's when
     they belong to none)."""
     tasks = Task.objects.filter(status=Task.Status.OPEN, escalated_at__isnull=False)
-    teams = TeamMember.objects.filter(user=user, role=TeamMember.Role.SUPERVISOR)
-    if teams.exists():
-        tasks = tasks.filter(claim__team__in=teams.values("team"))
+    teams = supervised_team_ids(user)
+    if teams:
+        tasks = tasks.filter(claim__team__in=teams)
     return tasks
