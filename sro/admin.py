@@ -89,9 +89,9 @@ class SubmissionAdmin(admin.ModelAdmin):
     @admin.display(description="prazo", ordering="deadline")
     def deadline_words(self, obj):
         day = obj.deadline.strftime("%d/%m/%Y")
-        if obj.status != Submission.Status.SENT and obj.deadline < timezone.localdate():
+        if obj.is_late:
             return format_html('<strong class="overdue">{} (atrasado)</strong>', day)
-        if obj.sent_at and timezone.localdate(obj.sent_at) > obj.deadline:
+        if obj.sent_late:
             return f"{day} (enviado fora do prazo)"
         return day
 

@@ -2,7 +2,6 @@
 supervisor's dashboard (late, refused and incomplete registrations)."""
 
 from django.conf import settings
-from django.utils import timezone
 
 from claims.admin.panels import Card, Panel, register_card
 from sro.layout import SroStatus
@@ -11,12 +10,9 @@ from sro.overview import overview
 
 
 def claim_context(request, claim) -> dict:
-    today = timezone.localdate()
     rows = list(Submission.objects.filter(registration__claim=claim).order_by("sequence"))
     for row in rows:
         row.sro_status_words = SroStatus.LABELS.get(row.sro_status, str(row.sro_status))
-        row.late = row.status != Submission.Status.SENT and row.deadline < today
-        row.sent_late = row.sent_at is not None and timezone.localdate(row.sent_at) > row.deadline
     return {"claim": claim, "submissions": rows, "sending_off": not settings.SRO_API_URL,
             "can_see": request.user.has_perm("sro.view_submission")}
 

@@ -11,6 +11,7 @@ registration (``registro``, sequence 0) and every change after it (``alteracao``
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.coverages import coverage_label
 
@@ -129,6 +130,16 @@ class Submission(models.Model):
 
     def __str__(self):
         return self.get_kind_display() + (f" {self.sequence}" if self.sequence else "")
+
+    @property
+    def is_late(self) -> bool:
+        """Not accepted and past its deadline day (sro.overview.late_filter, as a query)."""
+        return self.status != self.Status.SENT and self.deadline < timezone.localdate()
+
+    @property
+    def sent_late(self) -> bool:
+        """Accepted by the registradora after its deadline day."""
+        return self.sent_at is not None and timezone.localdate(self.sent_at) > self.deadline
 
 
 class Batch(models.Model):
