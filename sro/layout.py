@@ -20,6 +20,7 @@ from claims.coverages import coverage_label
 from claims.models import Beneficiary, Claim, ClaimHistory, Expense, Payment
 from claims.models.beneficiaries import BeneficiaryKind
 from claims.workflow import Action, ClaimStatus
+from sro.models import CoverageCode
 
 ZERO = Decimal("0.00")
 # The coverage table's "99999 - Outros": a coverage the insurer has no code for.
@@ -98,8 +99,6 @@ def claim_facts(claim: Claim, *, new: bool = False) -> ClaimFacts:
     """Three or four queries: the history's dated steps, the settled payments, the
     coverage's SUSEP codes, and (closed with payment) who was paid. A ``new`` claim (its
     opening) has no such steps nor payments: only the codes are read."""
-    from sro.models import CoverageCode  # the app's own model; layout is imported by it
-
     steps = [] if new else list(ClaimHistory.objects.filter(claim=claim, action__in=[
         Action.COMPLETE_DOCUMENTS, Action.APPROVE_DOCUMENTS, Action.REGISTER_PAYMENT,
         Action.FINALIZE, Action.DENY, Action.REOPEN,
