@@ -69,11 +69,13 @@ test: $(STAMP)
 schemathesis: $(STAMP)
 	.ci/schemathesis
 
-## The docs written from the code: docs/problems.md (the problem classes) and
-## docs/workflow.md (claims/workflow.py); the suite fails while either is stale
+## The docs written from the code: docs/problems.md (the problem classes),
+## docs/workflow.md (claims/workflow.py) and the events table of docs/webhooks.md
+## (webhooks/events.py); the suite fails while any is stale
 docs: $(RUNTIME_STAMP)
 	DJANGO_DEBUG=true $(PY) manage.py problem_docs
 	DJANGO_DEBUG=true $(PY) manage.py workflow_docs
+	DJANGO_DEBUG=true $(PY) manage.py event_docs
 
 ## The README's screenshots of the hosted pages, the workbench and the letters (taken by their browser tests)
 screenshots: $(STAMP)

@@ -99,7 +99,9 @@ NOT_BLANK = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
 
 def string_rules(schema: dict) -> None:
     """A string without a shape of its own refuses NUL, and when required, blank text."""
-    if schema.get("type") == "string" and not (
+    kind = schema.get("type")
+    # OpenAPI 3.1 writes a nullable string as type ["string", "null"].
+    if (kind == "string" or isinstance(kind, list) and "string" in kind) and not (
         {"pattern", "format", "enum", "anyOf", "oneOf", "$ref"} & set(schema)
     ):
         schema["pattern"] = NOT_BLANK if schema.get("minLength", 0) >= 1 else NO_NUL

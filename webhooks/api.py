@@ -11,6 +11,7 @@ from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR
 from idempotency.services import idempotent
 from webhooks import schema, selectors, services
 from webhooks.serializers import (
+    ExampleRequestSerializer,
     BreakerSerializer,
     DeliveryIdSerializer,
     DeliveryListQuerySerializer,
@@ -153,6 +154,36 @@ class PingApi(APIView):
     @idempotent
     def post(self, request, subscription_id):
         delivery = services.send_ping(channel=request.user.channel, subscription_id=subscription_id)
+        return Response(DeliveryIdSerializer(delivery).data, status=202)
+
+
+class ExampleApi(APIView):
+    @extend_schema(
+        operation_id="enviar-exemplo",
+        tags=schema.TAGS,
+        request=ExampleRequestSerializer,
+        responses={
+            202: DeliveryIdSerializer,
+            **VALIDATION_ERROR,
+            **schema.WEBHOOK_NOT_FOUND,
+            **schema.NOT_ACTIVE,
+            **AUTH_ERRORS,
+        },
+        examples=[schema.EXAMPLE_REQUEST, schema.PING_RESPONSE],
+        description=(
+            "Envia ao destino, assinada como qualquer evento, uma amostra do `evento` pedido "
+            "(esteja ou não em `eventos-habilitados`): o envelope com um `id-evento` novo e os "
+            "`detalhes` do exemplo do evento no schema (`webhooks`), com identificadores de "
+            "exemplo (`numero-sinistro` `SIN-EXEMPLO00001`) que não são de sinistro algum. "
+            "Acompanhe o resultado em `entregas` (filtro `evento`)."
+        ),
+    )
+    @idempotent
+    def post(self, request, subscription_id):
+        data = ExampleRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        delivery = services.send_ping(channel=request.user.channel, subscription_id=subscription_id,
+                                      event=data.validated_data["evento"])
         return Response(DeliveryIdSerializer(delivery).data, status=202)
 
 

@@ -117,6 +117,10 @@ ROTATE_RESPONSE = OpenApiExample(
            "segredo-anterior-valido-ate": "2026-11-28T13:00:00Z"},
     response_only=True,
 )
+EXAMPLE_REQUEST = OpenApiExample(
+    "Uma amostra de pagamento liquidado", value={"evento": "sinistro-pagamento-concluido"},
+    request_only=True,
+)
 PING_RESPONSE = OpenApiExample(
     "Ping na fila", value={"id-entrega": _DELIVERY["id-entrega"]}, response_only=True,
     status_codes=["202"],

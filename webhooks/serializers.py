@@ -14,7 +14,8 @@ from api_common.serializers import (
 from webhooks import breaker
 from webhooks.destinations import MAX_URL_LENGTH
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
-from webhooks.services import PING, SUBSCRIBABLE_EVENTS, validate_event_names
+from webhooks.events import PING
+from webhooks.services import SUBSCRIBABLE_EVENTS, validate_event_names
 
 # What a delivery carries: one of the contract's events, or a ping.
 DELIVERY_EVENTS = (*SUBSCRIBABLE_EVENTS, PING)
@@ -211,3 +212,11 @@ class DeliveryListQuerySerializer(QueryParametersSerializer):
 
 class DeliveryIdSerializer(KebabCaseSerializer):
     id_entrega = serializers.UUIDField(source="id")
+
+
+class ExampleRequestSerializer(KebabCaseSerializer):
+    evento = serializers.ChoiceField(choices=SUBSCRIBABLE_EVENTS,
+                                     help_text="O evento de que enviar uma amostra.")
+
+    class Meta:
+        ref_name = "PedidoDeExemplo"

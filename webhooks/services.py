@@ -22,12 +22,12 @@ from claims.workflow import EventName
 from webhooks import delivery as delivery_engine
 from webhooks import errors, relay, selectors, signing, wakeup
 from webhooks.destinations import validate_destination
+from webhooks.events import BY_NAME, PING
 from webhooks.models import Delivery, Subscription
 
 # What eventos-habilitados may hold: the contract's 11 events and the 2 of a denial's
 # reconsideration (docs/denials.md); "ping" is not one.
 SUBSCRIBABLE_EVENTS: tuple[str, ...] = tuple(EventName.values)
-PING = "ping"
 # What update_subscription may change -> the model field (the API's descricao, ativo,
 # url, eventos-habilitados).
 EDITABLE = {
@@ -144,9 +144,11 @@ def rotate_secret(*, channel: Channel, subscription_id) -> tuple[Subscription, s
 
 
 @transaction.atomic
-def send_ping(*, channel: Channel, subscription_id) -> Delivery:
-    """A ``ping`` delivery (no claim, empty ``detalhes``), sent like any event, so the
-    channel can check its endpoint and its signature verification."""
+def send_ping(*, channel: Channel, subscription_id, event: str = PING) -> Delivery:
+    """A delivery of no claim, sent like any event, so the channel can check its
+    endpoint and its signature verification: a ``ping`` (empty ``detalhes``), or a
+    sample of ``event`` (the ``detalhes`` of its example in the schema,
+    ``webhooks.events``), whether or not the subscription lists it."""
     # Locked so that a delete racing with the ping wins cleanly: this one then answers
     # 404 instead of failing on the foreign key at commit.
     subscription = selectors.subscription_for_channel(
@@ -159,10 +161,9 @@ def send_ping(*, channel: Channel, subscription_id) -> Delivery:
         subscription=subscription,
         event=None,
         message_id=message_id,
-        event_name=PING,
-        body=relay.delivery_body(
-            webhook_envelope(event_id=message_id, name=PING, created_at=now, details={})
-        ),
+        event_name=event,
+        body=relay.delivery_body(webhook_envelope(
+            event_id=message_id, name=event, created_at=now, details=BY_NAME[event].example)),
         next_attempt_at=now,
     )
     wakeup.request_delivery_after_commit()

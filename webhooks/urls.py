@@ -9,6 +9,8 @@ urlpatterns = [
     path("webhooks/<uuid:subscription_id>/rotacionar-chave-hmac", api.RotateSecretApi.as_view(),
          name="webhook-rotate-secret"),
     path("webhooks/<uuid:subscription_id>/ping", api.PingApi.as_view(), name="webhook-ping"),
+    path("webhooks/<uuid:subscription_id>/exemplo", api.ExampleApi.as_view(),
+         name="webhook-example"),
     path("webhooks/<uuid:subscription_id>/entregas", api.DeliveryListApi.as_view(),
          name="webhook-deliveries"),
     path("webhooks/<uuid:subscription_id>/entregas/<uuid:delivery_id>/reenviar",

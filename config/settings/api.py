@@ -35,6 +35,7 @@ SPECTACULAR_SETTINGS = {
         "sinistros, documentos, saldo devedor, links whitelabel e webhooks."
     ),
     "VERSION": "1",
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -52,7 +53,10 @@ SPECTACULAR_SETTINGS = {
         "EstadoDisjuntorEnum": "webhooks.serializers.BREAKER_STATES",
         "CodigoRecusaEnum": "claims.denials.DenialCode",
     },
+    # Every event a subscription receives, as OpenAPI 3.1 webhooks (first: it adds
+    # components the other hooks then see).
     "POSTPROCESSING_HOOKS": [
+        "webhooks.events_schema.published_events",
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api_common.openapi_hooks.contract_path_parameters",
         "claims.oauth.schema.token_operation",
@@ -63,6 +67,10 @@ SPECTACULAR_SETTINGS = {
         "idempotency.openapi.idempotency_header",
     ],
 }
+
+# A sandbox channel (manage.py create_channel --sandbox) comes with this many sales of
+# its own, every coverage free (docs/sandbox.md).
+SANDBOX_SALES = env.int("SANDBOX_SALES", default=10)
 
 # --- OAuth 2.0 (client credentials) ----------------------------------------------------
 OAUTH2_PROVIDER = {

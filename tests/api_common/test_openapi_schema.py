@@ -409,6 +409,14 @@ def inline_refs(schema: dict, node):
     return node
 
 
+def nullable(schema: dict, node: dict) -> bool:
+    """OpenAPI 3.1 (JSON Schema 2020-12) says null in the type or in one of the choices."""
+    types = node.get("type", [])
+    choices = node.get("oneOf", []) + node.get("anyOf", [])
+    return "null" in (types if isinstance(types, list) else [types]) or any(
+        nullable(schema, resolve(schema, choice)) for choice in choices)
+
+
 def accepts(schema: dict, path: str, method: str, body) -> bool:
     """Whether the request body schema of an operation allows ``body`` (JSON Schema)."""
     validator = jsonschema.Draft4Validator(inline_refs(schema, request_schema(schema, path, method)))
@@ -570,7 +578,7 @@ def test_eventos_habilitados_are_unique_and_at_least_one(schema):
 def test_fields_the_server_writes_as_null_are_nullable(schema, component, field):
     properties = resolve(schema, {"$ref": f"#/components/schemas/{component}"})["properties"]
 
-    assert properties[field].get("nullable") is True
+    assert nullable(schema, properties[field])
 
 
 def test_the_paid_beneficiary_kind_is_the_enum_of_kinds(schema):
@@ -730,7 +738,7 @@ def test_recusa_has_the_susep_code_nullable_and_the_clause(schema):
     denial = resolve(schema, claim["properties"]["recusa"])
 
     code = denial["properties"]["codigo"]
-    assert code["nullable"] is True
+    assert nullable(schema, code)
     assert resolve(schema, code["oneOf"][0])["enum"] == [1, 2, 3, 4, 5, 6, 7, 99]
     assert "Risco excluído" in code["description"] and "null" in code["description"]
     assert denial["properties"]["clausula"]["type"] == "string"
