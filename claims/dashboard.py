@@ -203,16 +203,17 @@ def _weekly(now: dt.datetime) -> list[tuple[str, int]]:
     start = this_monday - dt.timedelta(weeks=WEEKS - 1)
     counts = {
         timezone.localdate(week) if isinstance(week, dt.datetime) else week: n
-        for week, n in Claim.objects.filter(notified_at__gte=start)
+        for week, n in Claim.objects.filter(queues.INSURER_CLAIMS, notified_at__gte=start)
         .annotate(week=TruncWeek("notified_at", tzinfo=timezone.get_current_timezone()))
-        .values_list("week").annotate(n=Count("*"))  # not id: claim_notified alone answers
+        .values_list("week").annotate(n=Count("*"))  # claim_notified finds the rows
     }
     weeks = [(start + dt.timedelta(weeks=i)).date() for i in range(WEEKS)]
     return [(f"{week:%d/%m}", counts.get(week, 0)) for week in weeks]
 
 
 def _decided_since(now: dt.datetime):
-    return Claim.objects.filter(decided_at__gte=now - dt.timedelta(days=DECISION_WINDOW_DAYS))
+    return Claim.objects.filter(queues.INSURER_CLAIMS,
+                                decided_at__gte=now - dt.timedelta(days=DECISION_WINDOW_DAYS))
 
 
 # Decisions after the art. 86 deadline, counted with the others (the index includes it).

@@ -18,12 +18,12 @@ from unittest import mock
 
 from django.conf import settings
 from django.utils import timezone
-from stdnum.br import cpf
 
 from claims import services
 from claims.denials import DenialCode
 from claims.documents import storage
 from claims.models import Claim, ClaimHistory, Proposal
+from claims.validators import cpf_for
 from claims.serializers import PaymentDetailsSerializer
 
 FIRST_NAMES = ["João", "Maria", "José", "Ana", "Antônio", "Francisca", "Carlos", "Conceição",
@@ -40,12 +40,6 @@ SCENARIOS = [
 RELATIVES = [("conjuge", 50), ("filho", 25), ("filho", 25)]
 # Where the demo's payees live: the SRO's final beneficiary needs a CEP and a UF.
 DEMO_ADDRESS = {"cep": "01310100", "uf": "SP"}
-
-
-def cpf_for(seed: int) -> str:
-    """A valid CPF from ``seed``: the one pair of check digits stdnum accepts."""
-    base = f"{seed:09d}"[-9:]
-    return next(base + f"{n:02d}" for n in range(100) if cpf.is_valid(base + f"{n:02d}"))
 
 
 @contextlib.contextmanager

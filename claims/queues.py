@@ -13,6 +13,9 @@ from django.db.models import F, Q
 from claims.models import TeamMember
 from claims.workflow import OPEN_STATUSES
 
+# The insurer's own claims: a partner's sandbox claims are in no queue, count or list of
+# the analysts' (docs/sandbox.md).
+INSURER_CLAIMS = Q(is_sandbox=False)
 QUEUE_ORDER = (F("clock_deadline").asc(nulls_last=True), F("notified_at").asc(), F("id").asc())
 
 MINE, TEAM, UNASSIGNED, ALL = "meus", "equipe", "sem-responsavel", "todos"
@@ -45,12 +48,13 @@ def default_queue(user, teams: list[int] | None = None) -> str:
 
 
 def queue_filter(queue: str, user, teams: list[int] | None = None) -> Q:
-    """The condition of a queue; every queue but "todos" holds open claims only."""
+    """The condition of a queue; every queue but "todos" holds open claims only, and
+    none a sandbox claim."""
     if queue == ALL:
-        return Q()
-    is_open = Q(status__in=OPEN_STATUSES)
+        return INSURER_CLAIMS
+    is_open = INSURER_CLAIMS & Q(status__in=OPEN_STATUSES)
     if queue == MINE:
-        return owned_by(user.pk)
+        return INSURER_CLAIMS & owned_by(user.pk)
     teams = team_ids(user) if teams is None else teams
     if queue == TEAM:
         return is_open & Q(team_id__in=teams)

@@ -10,7 +10,9 @@
   ``RED_FLAG_CHANNELS_PER_CPF`` channels or more.
 
 Each claim keeps its flags (``Claim.alerts``, refreshed by the services that change what
-they read), so the list filters "Com alertas" without recomputing them.
+they read), so the list filters "Com alertas" without recomputing them. A claim is only
+ever compared with claims of its own kind: a partner's sandbox claims never raise a flag
+on a real one, nor the other way round.
 """
 
 from django.conf import settings
@@ -64,14 +66,14 @@ def _shared_destination(claim, destination: str, tax_id: str) -> str:
 
     others = {}
     for number, other_tax_id in (
-        Payment.objects.filter(destination=destination).exclude(claim=claim)
-        .exclude(beneficiary_tax_id=tax_id)
+        Payment.objects.filter(destination=destination, claim__is_sandbox=claim.is_sandbox)
+        .exclude(claim=claim).exclude(beneficiary_tax_id=tax_id)
         .values_list("claim__number", "beneficiary_tax_id")[:20]
     ):
         others.setdefault(other_tax_id, number)
     for number, other_tax_id in (
-        Beneficiary.objects.filter(destination=destination).exclude(claim=claim)
-        .exclude(Q(tax_id=tax_id) | Q(representative_tax_id=tax_id))
+        Beneficiary.objects.filter(destination=destination, claim__is_sandbox=claim.is_sandbox)
+        .exclude(claim=claim).exclude(Q(tax_id=tax_id) | Q(representative_tax_id=tax_id))
         .values_list("claim__number", "tax_id")[:20]
     ):
         others.setdefault(other_tax_id, number)
@@ -96,7 +98,8 @@ def for_claim(claim, *, beneficiaries=None, payments=None) -> list[dict]:
             f"Aviso {days} dia(s) depois do início da vigência ({started:%d/%m/%Y}); o alerta "
             f"vale abaixo de {settings.RED_FLAG_EARLY_CLAIM_DAYS} dias.")})
     channels = sorted(set(
-        Claim.objects.filter(sale__insured_cpf=claim.sale.insured_cpf).order_by()
+        Claim.objects.filter(sale__insured_cpf=claim.sale.insured_cpf,
+                             is_sandbox=claim.is_sandbox).order_by()
         .values_list("sale__channel__name", flat=True).distinct()))
     if len(channels) >= settings.RED_FLAG_CHANNELS_PER_CPF:
         alerts.append({"codigo": "cpf-em-varios-canais", "texto": (
@@ -135,7 +138,8 @@ def refresh_same_insured(claim) -> None:
     from claims.models import Claim
 
     for other in (Claim.objects.select_related("sale").prefetch_related("payments", "beneficiaries")
-                  .filter(sale__insured_cpf=claim.sale.insured_cpf).exclude(pk=claim.pk)[:50]):
+                  .filter(sale__insured_cpf=claim.sale.insured_cpf, is_sandbox=claim.is_sandbox)
+                  .exclude(pk=claim.pk)[:50]):
         refresh(other)
 
 
@@ -146,9 +150,10 @@ def refresh_sharing(claim, destination: str) -> None:
 
     if not destination:
         return
-    ids = set(Payment.objects.filter(destination=destination).exclude(claim=claim)
+    same_world = {"destination": destination, "claim__is_sandbox": claim.is_sandbox}
+    ids = set(Payment.objects.filter(**same_world).exclude(claim=claim)
               .values_list("claim_id", flat=True)[:20])
-    ids |= set(Beneficiary.objects.filter(destination=destination).exclude(claim=claim)
+    ids |= set(Beneficiary.objects.filter(**same_world).exclude(claim=claim)
                .values_list("claim_id", flat=True)[:20])
     for other in (Claim.objects.select_related("sale").prefetch_related("payments", "beneficiaries")
                   .filter(pk__in=ids)):

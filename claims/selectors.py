@@ -110,7 +110,8 @@ def sale_for_channel(*, channel: Channel, sale_id: UUID) -> Sale:
 
 def claim_for_analyst(*, claim_id) -> Claim | None:
     """Everything the claim page shows, in a fixed number of queries however many
-    files, payments and history rows the claim has."""
+    files, payments and history rows the claim has. A sandbox claim is none of the
+    analysts' (docs/sandbox.md): None, like a missing one."""
     return (
         Claim.objects.select_related("sale", "sale__channel", "coverage", "owner", "team")
         .prefetch_related(
@@ -134,7 +135,7 @@ def claim_for_analyst(*, claim_id) -> Claim | None:
             Prefetch("reconsiderations", queryset=Reconsideration.objects.select_related(
                 "decided_by", "task__owner"), to_attr="reconsiderations_shown"),
         )
-        .filter(pk=claim_id)
+        .filter(pk=claim_id, is_sandbox=False)
         .first()
     )
 

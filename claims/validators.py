@@ -345,3 +345,10 @@ def validate_brcode(value: str) -> None:
     expected = crc16_ccitt_false(value[:-4].encode())
     if crc.upper() != f"{expected:04X}":
         raise ValidationError("BR Code: o CRC (campo 63) não confere com o conteúdo.")
+
+
+def cpf_for(seed: int) -> str:
+    """A valid CPF from ``seed`` (demo and sandbox data): the one pair of check digits
+    stdnum accepts."""
+    base = f"{seed:09d}"[-9:]
+    return next(base + f"{n:02d}" for n in range(100) if cpf.is_valid(base + f"{n:02d}"))

@@ -17,6 +17,7 @@ api_v1 = [
     path("", include("claims.urls")),
     path("", include("webhooks.urls")),
     path("", include("correspondence.urls_api")),
+    path("", include("sandbox.urls")),
     path("schema/", SchemaView.as_view(), name="schema"),
     # Swagger UI's start-up script is served from its own URL (?script=), so the page runs
     # under the Content-Security-Policy like every other page, with no inline script.

@@ -128,6 +128,10 @@ class MessageAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    def get_queryset(self, request):
+        # A sandbox claim's letters stay with its channel (never e-mailed): not the team's.
+        return super().get_queryset(request).filter(claim__is_sandbox=False)
+
     def get_urls(self):
         wrap = self.admin_site.admin_view
         return [
@@ -183,7 +187,7 @@ class MessageAdmin(admin.ModelAdmin):
         if not request.user.has_perm(WORK):
             raise PermissionDenied
         claim = get_object_or_404(Claim.objects.select_related("sale__channel", "coverage"),
-                                  pk=claim_id)
+                                  pk=claim_id, is_sandbox=False)
         if claim.status in CLOSED_STATUSES:
             messages.warning(request, "Sinistro encerrado: nada a enviar.")
             return HttpResponseRedirect(_claim_url(claim.pk))

@@ -22,11 +22,11 @@ def write_letter(claim: Claim, letter: str, *, subject=None, note: str = "", use
                  to: list[letters.Recipient] | None = None) -> list[Message]:
     """Render ``letter`` for each of its recipients (or ``to``) and queue the messages.
 
-    With the channel's "o canal comunica o segurado" on, the messages are kept for the
-    channel (status com-o-canal) and nothing is e-mailed."""
+    With the channel's "o canal comunica o segurado" on, and always on a sandbox claim,
+    the messages are kept for the channel (status com-o-canal) and nothing is e-mailed."""
     channel = rendering.channel_for_letters(claim.sale.channel_id)
     letter_settings = rendering.settings_of(channel)
-    tells = letter_settings.channel_tells_insured
+    tells = letter_settings.channel_tells_insured or claim.is_sandbox
     words = rendering.channel_words(letter_settings, letter)
     title = letters.subject_of(claim, letter)
     messages = []

@@ -41,7 +41,10 @@ def deadline_for(moment: dt.datetime) -> dt.date:
 def register_move(*, claim, action, at: dt.datetime) -> Submission | None:
     """The registro of a new claim, or the alteracao a move makes necessary (None when
     the registradora already holds what the claim now says). The move holds the claim's
-    row lock: the claim's changes are numbered one at a time."""
+    row lock: the claim's changes are numbered one at a time. A partner's sandbox claim
+    is no insurance fact: never registered."""
+    if claim.is_sandbox:
+        return None
     if action == Action.OPEN:
         return _register(claim, layout.claim_facts(claim, new=True), at=at)
     # The latest submission with its registration: one query.

@@ -104,6 +104,10 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
     class Media:
         css = {"all": ["claims/admin.css"]}
 
+    def get_queryset(self, request):
+        # A partner's sandbox sales are its own test data, not the insurer's policies.
+        return super().get_queryset(request).filter(channel__is_sandbox=False)
+
     @admin.display(description="CPF do segurado", ordering="insured_cpf")
     def cpf(self, sale):
         return tax_id(sale.insured_cpf)

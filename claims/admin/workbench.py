@@ -12,6 +12,7 @@ from api_common.problem_types import ProblemError
 from claims import services
 from claims.admin import workbench_forms as forms
 from claims.models import Claim, Task
+from claims.queues import INSURER_CLAIMS
 
 
 class WorkbenchViews:
@@ -75,7 +76,8 @@ class WorkbenchViews:
     def reassign_view(self, request, claim_id):
         if not request.user.has_perm("claims.assign_claim"):
             raise PermissionDenied
-        claim = Claim.objects.select_related("owner", "team").filter(pk=claim_id).first()
+        claim = (Claim.objects.select_related("owner", "team")
+                 .filter(INSURER_CLAIMS, pk=claim_id).first())
         if claim is None:
             raise Http404("Sinistro não encontrado.")
         form = forms.ReassignForm(request.POST or None,

@@ -29,6 +29,13 @@ class Channel(models.Model):
         "API de sinistros habilitada", default=True,
         help_text="Desabilitada: o canal se autentica, mas as chamadas à API são recusadas (403).",
     )
+    # A partner's test channel (manage.py create_channel --sandbox): it may move its own
+    # claims through the sandbox API, and nothing of it reaches the insurer's people or
+    # the registradora (docs/sandbox.md). Fixed at creation.
+    is_sandbox = models.BooleanField(
+        "sandbox", default=False, editable=False,
+        help_text="Canal de testes do parceiro: seus sinistros não chegam à equipe nem ao SRO.",
+    )
     # API request limits (per minute, per channel); empty: the settings' defaults.
     api_requests_per_minute = models.PositiveIntegerField(
         "requisições à API por minuto", null=True, blank=True,

@@ -91,7 +91,8 @@ def take_claim(*, claim_id, user) -> Claim:
     Compare-and-set: of two analysts taking it at once, one gets it and the other is
     told who did."""
     require_permission(user, "work_claim", "Somente analistas e supervisores assumem sinistros.")
-    claim = Claim.objects.select_related("team").filter(pk=claim_id).first()
+    # A sandbox claim is nobody's work: as unknown to an analyst as a missing one.
+    claim = Claim.objects.select_related("team").filter(pk=claim_id, is_sandbox=False).first()
     if claim is None:
         raise errors.ClaimNotFound()
     teams = team_ids(user)
@@ -151,7 +152,7 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
         TeamMember.objects.filter(user=to_user).order_by("team__name")
         .values_list("team_id", flat=True))
     claims = list(Claim.objects.select_for_update(of=("self",)).select_related("owner")
-                  .filter(pk__in=list(claim_ids)).order_by("number"))
+                  .filter(pk__in=list(claim_ids), is_sandbox=False).order_by("number"))
     rows, skipped, now = [], [], timezone.now()
     for claim in claims:
         if claim.status not in OPEN_STATUSES:

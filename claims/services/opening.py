@@ -113,6 +113,7 @@ def open_claim(
         narrative=narrative,
         additional_data=additional_data or {},
         version=1,
+        is_sandbox=channel.is_sandbox,
     )
     # The workflow's choice for an opening: documents to wait for, or none.
     move(claim, Action.OPEN,
@@ -126,8 +127,10 @@ def open_claim(
     claim.awaiting = awaiting_for(status=status, pending_proposal=False, unsettled_payments=0,
                                   remaining=claim.amount)
     claim.search_text = search_text.of_claim(claim)  # the claim list's search
-    # Every claim has its team and owner from the moment it exists (the assignment rules).
-    routing = route_new_claim(claim, channel_id=sale.channel_id, coverage_name=coverage.name)
+    # Every claim has its team and owner from the moment it exists (the assignment rules);
+    # a sandbox claim is nobody's work.
+    routing = None if claim.is_sandbox else route_new_claim(
+        claim, channel_id=sale.channel_id, coverage_name=coverage.name)
     try:
         # Savepoint: the partial unique index is the last word when two openings
         # slip past the check above (e.g. a writer that did not lock the sale).

@@ -57,18 +57,14 @@ def request_reconsideration(
     from_status = move(claim, Action.REQUEST_RECONSIDERATION)
     if claim.reconsiderations.filter(status=Reconsideration.Status.PENDING).exists():
         raise errors.ReconsiderationAlreadyPending()
-    deciders = _supervisors_who_did_not_deny(claim)
-    task = Task.objects.create(
-        claim=claim, kind=Task.Kind.RECONSIDER, subject="Reconsiderar recusa",
-        due_on=timezone.localdate() + dt.timedelta(days=ANSWER_DAYS),
-        owner=deciders[0] if deciders else None,
-        note=f"Pedido do {role.label.lower()}: manter a recusa ou reabrir o sinistro.")
+    # A sandbox claim's request is answered through the sandbox, never by a supervisor.
+    task = None if claim.is_sandbox else _reconsideration_task(claim, role)
     reconsideration = Reconsideration.objects.create(
         claim=claim, requested_by_role=role, text=text, task=task)
+    whose = (person(task.owner) if task and task.owner else "os supervisores de sinistros")
     record(claim, action=Action.REQUEST_RECONSIDERATION, from_status=from_status, actor=actor,
-           note=f"Pedido de reconsideração ({role.label.lower()}): {text}\n"
-                f"Tarefa “Reconsiderar recusa” para "
-                f"{person(task.owner) if task.owner else 'os supervisores de sinistros'}.")
+           note=f"Pedido de reconsideração ({role.label.lower()}): {text}"
+                + (f"\nTarefa “Reconsiderar recusa” para {whose}." if task else ""))
     return reconsideration
 
 
@@ -126,12 +122,22 @@ def took_part_in_denial(claim: Claim) -> set:
     return {pk for pk in (row or ()) if pk is not None}
 
 
+def _reconsideration_task(claim: Claim, role) -> Task:
+    deciders = _supervisors_who_did_not_deny(claim)
+    return Task.objects.create(
+        claim=claim, kind=Task.Kind.RECONSIDER, subject="Reconsiderar recusa",
+        due_on=timezone.localdate() + dt.timedelta(days=ANSWER_DAYS),
+        owner=deciders[0] if deciders else None,
+        note=f"Pedido do {role.label.lower()}: manter a recusa ou reabrir o sinistro.")
+
+
 def _supervisors_who_did_not_deny(claim: Claim) -> list:
     """Who may answer, best first: the active supervisors of the claim's team, then any
     active user with ``deny_claim``; never who took part in the denial. Empty: the task
     stays unowned, for every supervisor to see."""
     excluded = took_part_in_denial(claim)
-    users = get_user_model().objects.filter(is_active=True).exclude(pk__in=excluded)
+    # People who open the admin (is_staff): never the sandbox's simulated deciders.
+    users = get_user_model().objects.filter(is_active=True, is_staff=True).exclude(pk__in=excluded)
     if claim.team_id:
         team = [user for user in users.filter(
                     claim_team_memberships__team_id=claim.team_id,

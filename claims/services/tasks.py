@@ -121,7 +121,7 @@ def _chase_documents(now: dt.datetime) -> int:
     waiting_since = DocumentRequest.objects.filter(
         claim=OuterRef("pk"), approved_at__isnull=True, requested_at__lte=cutoff)
     claims = (Claim.objects.select_related("owner")
-              .filter(status=ClaimStatus.PENDING_DOCUMENTS)
+              .filter(status=ClaimStatus.PENDING_DOCUMENTS, is_sandbox=False)
               .filter(Exists(waiting_since), _without_open(Task.Kind.CHASE_DOCUMENTS)))
     today = timezone.localdate(now)
     return sum(_create_automatic(claim, kind=Task.Kind.CHASE_DOCUMENTS,
@@ -141,7 +141,7 @@ def _decide_by_deadline(now: dt.datetime) -> int:
                                         (ClockKind.PAYMENT, Task.Kind.PAY_BY, "Pagar")):
         claims = (Claim.objects.select_related("owner")
                   .filter(status__in=OPEN_STATUSES, clock_kind=clock_kind, clock_paused=False,
-                          clock_deadline__lt=horizon)
+                          clock_deadline__lt=horizon, is_sandbox=False)
                   .filter(_without_open(task_kind)))
         for claim in claims:
             due_on = timezone.localdate(claim.clock_deadline)

@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "anymail",  # e-mail providers' backends and delivery reports (correspondence)
     "correspondence",
     "sro",  # registering claims with a registradora (SUSEP's SRO)
+    "sandbox",  # partners' test channels move their own claims
 ]
 
 MIDDLEWARE = [

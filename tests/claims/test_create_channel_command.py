@@ -126,3 +126,26 @@ def test_a_slug_option_that_is_not_a_slug_fails():
         run("Banco Exemplo", "--slug", "Banco X/1")
 
     assert not Channel.objects.exists()
+
+
+def test_sandbox_makes_a_test_channel_with_its_own_free_sales():
+    out, _ = run("Parceiro em Testes", "--sandbox", "--json")
+    credentials = json.loads(out)
+
+    channel = Channel.objects.get(slug=credentials["channel"])
+    assert channel.is_sandbox and credentials["sandbox"] is True
+    assert sorted(credentials["vendas"]) == sorted(
+        str(pk) for pk in channel.sales.values_list("pk", flat=True))
+    assert len(credentials["vendas"]) == 10
+    sale = channel.sales.prefetch_related("coverages").first()
+    assert sale.status == "ativa" and not sale.claims.exists()
+    assert {c.name for c in sale.coverages.all()} == {
+        "cobertura/morte", "cobertura/invalidez-permanente", "cobertura/perda-de-renda"}
+    assert request_token(credentials["client_id"], credentials["client_secret"]).status_code == 200
+
+
+def test_a_channel_is_a_production_channel_unless_asked(settings):
+    out, _ = run("Banco Real")
+    assert not Channel.objects.get(slug="banco-real").is_sandbox
+    assert not Channel.objects.get(slug="banco-real").sales.exists()
+    assert "sandbox" not in out

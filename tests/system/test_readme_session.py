@@ -73,3 +73,20 @@ def test_the_readme_curl_session_works_as_written_and_again(live_server, setting
     assert "PUT certidao-de-obito.pdf: HTTP 200" in again
     assert json.loads(last_body(again))["status"] == "documentacao-em-analise"
     assert AccessToken.objects.count() == 1  # the second paste reused the saved token
+
+
+def readme_sandbox_session() -> str:
+    section = README.read_text(encoding="utf-8").split("## Sandbox for partners", 1)[1]
+    return re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
+@pytest.mark.django_db(transaction=True)
+def test_the_readme_sandbox_session_works_as_written_and_again(live_server, tmp_path):
+    call_command("seed_demo", allow_production=True, sinistros=0, stdout=open("/dev/null", "w"))
+    script = readme_sandbox_session().replace("BASE=http://127.0.0.1:8000",
+                                              f"BASE={live_server.url}")
+    assert f"BASE={live_server.url}" in script
+
+    for _ in range(2):
+        assert run(script, tmp_path).split() == ["pendente-de-documentacao", "recusado"]

@@ -16,7 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import roles
-from claims.demo_workload import Workload, cpf_for, sale_rows
+from claims.demo_workload import Workload, sale_rows
+from claims.validators import cpf_for
 from claims.management.commands.load_default_requirements import default_requirements
 from claims.models import AssignmentRule, Channel, Claim, DocumentRequirement, Team, TeamMember
 from claims.services import create_channel, upsert_sales
@@ -33,6 +34,10 @@ STAFF = {
     # A second supervisor: a denial's reconsideration is answered by one who did not deny.
     "supervisor2": ("supervisor2-demo", "Rita", roles.SUPERVISOR),
 }
+# A partner's sandbox channel (docs/sandbox.md), with its own sales, for the README's
+# sandbox session.
+SANDBOX_CHANNEL, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET = (
+    "sandbox-demo", "sandbox-client", "sandbox-secret")
 DEMO_TEAM = "Vida e prestamista"
 SECOND_CHANNEL = "varejo-demo"
 WORKLOAD_CLAIMS = 300
@@ -106,6 +111,7 @@ class Command(BaseCommand):
                 coverage_name=row["coverage"], nature=row["nature"], product_combo_id=None,
                 doc_type=row["doc_type"], defaults={"title": row["title"], "is_active": True},
             )
+        self._sandbox()
         self._staff()
         self._team()
         made = self._workload(channel, sinistros)
@@ -125,7 +131,20 @@ class Command(BaseCommand):
             f"  equipe: {DEMO_TEAM} ({made} sinistros de demonstração criados agora)"
             + "".join(f"\n  {role.lower()}: {username} / {password} em /admin/"
                       for username, (password, _, role) in STAFF.items())
+            + f"\n  sandbox: canal {SANDBOX_CHANNEL}, {SANDBOX_CLIENT_ID} / {SANDBOX_CLIENT_SECRET}"
         )
+
+    def _sandbox(self) -> None:
+        channel = Channel.objects.select_related("application").filter(
+            slug=SANDBOX_CHANNEL).first()
+        if channel is None:
+            create_channel(name="Parceiro em testes (sandbox)", slug=SANDBOX_CHANNEL,
+                           client_id=SANDBOX_CLIENT_ID, client_secret=SANDBOX_CLIENT_SECRET,
+                           sandbox=True)
+            return
+        channel.application.client_id = SANDBOX_CLIENT_ID
+        channel.application.client_secret = SANDBOX_CLIENT_SECRET
+        channel.application.save()
 
     def _channel(self) -> Channel:
         channel = Channel.objects.select_related("application").filter(slug=DEMO_CHANNEL).first()
