@@ -3,6 +3,8 @@ server: it runs under the site's Content-Security-Policy with nothing refused, l
 operations (the token endpoint and the upload URL too), authorizes with the channel's
 client credentials through the documented token URL, and calls the API from the page."""
 
+import os
+
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
@@ -56,6 +58,14 @@ def test_the_docs_page_authorizes_and_calls_the_api_with_no_csp_refusal(
                 live = page.locator(".live-responses-table tbody .response-col_status").first
                 expect(live).to_have_text("200")
                 expect(page.locator(".live-responses-table")).to_contain_text(str(sale.id))
+
+                # The events a subscription receives, in their own section, each with
+                # its body and example.
+                event = page.locator(".opblock", has_text="sinistro-pagamento-concluido")
+                event.locator(".opblock-summary").first.click()
+                expect(event).to_contain_text("id-transacao-financeira")
+                if os.environ.get("SCREENSHOTS_DIR"):
+                    event.screenshot(path=f"{os.environ['SCREENSHOTS_DIR']}/api-docs-event.png")
                 assert refusals == []
         finally:
             browser.close()
