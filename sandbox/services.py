@@ -41,7 +41,8 @@ def _adjust_reserve(claim: Claim, data: dict) -> None:
 
 
 def _register_payment(claim: Claim, data: dict) -> None:
-    shares = services.entitlements_of(claim)
+    # The creditor first (credit life pays the outstanding balance before anyone else).
+    shares = sorted(services.entitlements_of(claim), key=lambda s: s.beneficiary.kind != "credor")
     wanted = data.get("cpf_ou_cnpj")
     share = next((s for s in shares if s.left > 0 and (
         s.beneficiary.tax_id == wanted if wanted else s.beneficiary.payment_method)), None)

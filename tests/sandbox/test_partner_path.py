@@ -165,3 +165,25 @@ def test_the_sandbox_refuses_what_the_workflow_refuses_as_the_admin_would():
                         format="json")
     assert response.status_code == 400
     assert Channel.objects.get(slug=credentials["channel"]).is_sandbox
+
+
+def test_on_credit_life_the_simulated_payments_go_to_the_creditor_first():
+    api, credentials = sandbox_partner()
+    creditor = {"beneficiario": {"tipo": "credor", "nome": "Banco Parceiro S.A.",
+                                 "cpf-ou-cnpj": "11222333000181"},
+                "dados-pagamento": {"metodo-pagamento": "ted", "ted": {
+                    "banco": "001", "agencia": "1234", "conta": "567890"}}}
+    number = api.post(f"/api/v1/vendas/{credentials['vendas'][0]}/abrir-sinistro",
+                      opening_body(**{"saldo-devedor": 8000, "detalhes-pagamento": HEIR}),
+                      format="json").json()["numero-sinistro"]
+    assert api.post(f"/api/v1/sinistros/{number}/detalhes-pagamento", creditor,
+                    format="json").status_code == 200
+    simulate(api, number, "aprovar-documentacao")
+    simulate(api, number, "ajustar-reserva", valor=50000)
+
+    first = simulate(api, number, "registrar-pagamento")["pagamentos"]
+    second = simulate(api, number, "registrar-pagamento")["pagamentos"]
+
+    assert [(p["beneficiario"]["tipo"], p["valor"]) for p in first] == [("credor", 8000)]
+    assert [(p["beneficiario"]["tipo"], p["valor"]) for p in second] == [
+        ("credor", 8000), ("outro", 42000)]
