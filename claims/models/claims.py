@@ -38,8 +38,10 @@ class Claim(models.Model):
     status = models.CharField(max_length=40, choices=ClaimStatus.choices)
     # Opened by a sandbox channel (its ``is_sandbox``, copied once at the opening): the
     # same services move it, but no analyst's view, task, e-mail, red flag or SRO
-    # registration ever includes it (docs/sandbox.md).
-    is_sandbox = models.BooleanField("sandbox", default=False, editable=False)
+    # registration ever includes it (docs/sandbox.md). A database default too: the column
+    # is added to a live table, and a process still running the previous release inserts
+    # claims without it.
+    is_sandbox = models.BooleanField("sandbox", default=False, db_default=False, editable=False)
     nature = models.CharField("natureza", max_length=40, choices=Nature.choices, blank=True)
     amount = models.DecimalField("valor", **MONEY)
     outstanding_balance = models.DecimalField("saldo devedor", null=True, blank=True, **MONEY)

@@ -33,7 +33,7 @@ class Channel(models.Model):
     # claims through the sandbox API, and nothing of it reaches the insurer's people or
     # the registradora (docs/sandbox.md). Fixed at creation.
     is_sandbox = models.BooleanField(
-        "sandbox", default=False, editable=False,
+        "sandbox", default=False, db_default=False, editable=False,
         help_text="Canal de testes do parceiro: seus sinistros não chegam à equipe nem ao SRO.",
     )
     # API request limits (per minute, per channel); empty: the settings' defaults.
