@@ -37,7 +37,7 @@ from claims.denials import lateness_words
 from claims.documents import storage
 from claims.formatting import brl, person
 from claims.models import Claim, DocumentFile
-from claims.queues import INSURER_CLAIMS, MINE, QUEUE_LABELS, QUEUE_ORDER, team_ids
+from claims.queues import MINE, QUEUE_LABELS, QUEUE_ORDER, team_ids
 from claims.regulatory_clock import ClockKind
 from claims.shares import total_share
 from claims.workflow import CLOSED_STATUSES, ClaimStatus
@@ -77,11 +77,6 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
         css = {"all": ["claims/admin.css"]}
 
     # --- the list -------------------------------------------------------------------
-
-    def get_queryset(self, request):
-        # Every page of the admin on claims (lists, search, export, a claim's page and
-        # its actions) starts here: a partner's sandbox claims are none of them.
-        return super().get_queryset(request).filter(INSURER_CLAIMS)
 
     def get_list_display(self, request):
         # In "Meus sinistros" every owner is the reader: the column would repeat their name.

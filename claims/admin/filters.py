@@ -195,6 +195,9 @@ class QueueFilter(admin.SimpleListFilter):
                    "query_string": changelist.get_query_string({self.parameter_name: value})}
 
     def queryset(self, request, queryset):
+        # Always applied (a queue is always shown): the list, its search, its export and
+        # its bulk actions hold the queue's claims only, never a sandbox claim (the claim
+        # page reads through selectors.claim_for_analyst, which leaves them out too).
         return queryset.filter(queues.queue_filter(self.value(), request.user))
 
 

@@ -114,9 +114,10 @@ def test_nothing_of_a_sandbox_claim_reaches_the_insurers_people_or_the_registrad
     assert list(Registration.objects.values_list("claim__number", flat=True)) == [real]
 
     supervisor = logged_in(team_supervisor)
-    for queue in ("todos", "equipe", "sem-responsavel", "meus"):
-        page = supervisor.get("/admin/claims/claim/", {"fila": queue}).content.decode()
-        assert number not in page, queue
+    for params in ({"fila": "todos"}, {"fila": "equipe"}, {"fila": "sem-responsavel"},
+                   {"fila": "meus"}, {}, {"responsavel": "nenhum"}):
+        page = supervisor.get("/admin/claims/claim/", params).content.decode()
+        assert number not in page, params
     assert real in supervisor.get("/admin/claims/claim/", {"fila": "todos"}).content.decode()
     # The page repeats what was searched: no row links to the claim.
     searched = supervisor.get("/admin/claims/claim/", {"fila": "todos", "q": number})
