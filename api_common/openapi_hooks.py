@@ -101,9 +101,10 @@ def link(operation_id: str, description: str, **parameters: str) -> dict:
 
 
 def add_links(result, links: dict) -> dict:
-    """Put ``links`` ((operation id, status) -> links) on their responses. A link to an
+    """Add ``links`` ((operation id, status) -> links) to their responses. A link to an
     operation the schema lacks is an error here, not a dangling reference for clients.
-    Each app's hook calls it with its own links (claims.schema, webhooks.schema)."""
+    Each app's hook calls it with its own links (claims.schema, webhooks.schema,
+    sandbox.schema), also on another app's operations."""
     operations = {op.get("operationId"): op for _p, _m, op in _operations(result)}
     for (operation_id, status), by_name in links.items():
         if operation_id not in operations:
@@ -111,5 +112,5 @@ def add_links(result, links: dict) -> dict:
         missing = {one["operationId"] for one in by_name.values()} - set(operations)
         if missing:
             raise ValueError(f"links of {operation_id} name unknown operations: {missing}")
-        operations[operation_id]["responses"][status]["links"] = by_name
+        operations[operation_id]["responses"][status].setdefault("links", {}).update(by_name)
     return result

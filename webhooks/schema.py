@@ -151,6 +151,7 @@ def _webhook_links(webhook: str) -> dict:
             ("RemoverWebhook", "remover-webhook", "Remover a assinatura."),
             ("RotacionarChaveHmac", "rotacionar-chave-hmac", "Nova chave HMAC."),
             ("EnviarPing", "enviar-ping", "Um evento de teste."),
+            ("EnviarExemplo", "enviar-exemplo", "Uma amostra de um evento."),
             ("ListarEntregas", "listar-entregas", "As entregas da assinatura."),
         )
     }

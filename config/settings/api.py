@@ -64,6 +64,7 @@ SPECTACULAR_SETTINGS = {
         "api_common.openapi_hooks.common_responses",
         "claims.schema.operation_links",
         "webhooks.schema.operation_links",
+        "sandbox.schema.operation_links",
         "idempotency.openapi.idempotency_header",
     ],
 }
