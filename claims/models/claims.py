@@ -130,9 +130,11 @@ class Claim(models.Model):
             # Its status and nature filters: the count, and the newest of that status.
             models.Index(fields=["status", "created_at", "id"], name="claim_status_created"),
             models.Index(fields=["nature"], name="claim_nature"),
-            # "Prazo suspenso": few claims, found without reading the others.
-            models.Index(fields=["created_at", "id"], condition=Q(clock_paused=True),
-                         name="claim_clock_paused"),
+            # "Prazo suspenso": few claims, found without reading the others, in the
+            # list's order (ordered by creation, the list walked the deadline order and
+            # threw away 191,489 rows for 50 at a million claims).
+            models.Index(fields=["clock_deadline", "notified_at", "id"],
+                         condition=Q(clock_paused=True), name="claim_clock_paused"),
             # The queues (Meus sinistros, Minha equipe, Sem responsável) in their order:
             # the deadline (PostgreSQL's ascending b-tree puts NULLs last, as the list
             # does), then age. Open claims only: the closed ones are most of the table.

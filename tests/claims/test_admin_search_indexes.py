@@ -141,7 +141,10 @@ def plan(sql: str, *, bitmap_only: bool = False) -> str:
 
 
 def whole_book(sql: str) -> bool:
-    return "WHERE" not in sql or sql.endswith('WHERE NOT "claims_claim"."is_sandbox"')
+    """A count of every claim, or of the insurer's book (every claim but the partners'
+    sandbox ones), capped at CLAIM_LIST_COUNT_LIMIT or not."""
+    return "WHERE" not in sql or bool(re.search(
+        r'WHERE NOT "claims_claim"\."is_sandbox"( LIMIT \d+\) subquery)?$', sql))
 
 
 @postgres_only
