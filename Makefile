@@ -30,6 +30,9 @@ $(STAMP): $(RUNTIME_STAMP) requirements/dev.txt
 ## var/log/. Ctrl-C, or SIGTERM to make, stops them all (also when started in the background).
 run: export DJANGO_DEBUG ?= true
 run: export WEBHOOK_ALLOWED_NETWORKS ?= 127.0.0.0/8
+# Every address the service hands out (url-envio, letters' PDFs, problem types, the
+# schema's token URL, hosted links) points at the port it serves on.
+run: export BASE_URL ?= http://127.0.0.1:$(RUN_PORT)
 # The SRO registrations go to the local registradora (sro/registradora, B3's layout)
 # unless SRO_API_URL names another one.
 run: export SRO_API_URL ?= $(LOCAL_REGISTRADORA)

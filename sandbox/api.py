@@ -2,20 +2,20 @@
 its own claim. Thin: validate, one service call, the claim as ``GET`` shows it.
 
 Only a sandbox channel's token reaches the view. A production channel's gets the 404 of
-an address that does not exist, byte for byte (``not_found_view``): the sandbox is not
+an address that does not exist, byte for byte: the sandbox is not
 something a production integration can call, or learn about by calling. Without a
 token, or with a bad one, the answer is the API's usual 401."""
 
+from django.http import Http404
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api_common.problems import not_found_view
+from api_common.http_problems import NotFound
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
 from claims import errors, selectors
-from claims.api import CLAIM_NOT_FOUND
 from claims.authentication import ChannelTokenAuthentication
 from claims.serializers import ClaimSerializer
 from idempotency.services import idempotent
@@ -40,7 +40,10 @@ class SimulateApi(APIView):
         operation_id="simular-movimento-sandbox",
         tags=["sandbox"],
         request=SimulationSerializer,
-        responses={200: ClaimSerializer, **VALIDATION_ERROR, **AUTH_ERRORS, **CLAIM_NOT_FOUND,
+        responses={200: ClaimSerializer, **VALIDATION_ERROR, **AUTH_ERRORS, **problems((
+                       "Sinistro inexistente ou de outro canal ({}); o canal não é de "
+                       "sandbox ({}, como um endereço inexistente).", errors.ClaimNotFound,
+                       NotFound)),
                    **problems((
                        "O fluxo não permite a ação agora ({}), ou uma regra dela a recusa "
                        "({}, {}, {}, {}, {}, {}).", errors.TransitionNotAllowed,
@@ -81,7 +84,9 @@ def simulate(request, number):
     except AuthenticationFailed:
         authenticated = None  # the view answers the API's 401 itself
     if authenticated is not None and not authenticated[0].channel.is_sandbox:
-        return not_found_view(request)
+        # Django's not-found path, as for an address no URL matches (handler404, or the
+        # debug page turned into the same problem by MachinePathMiddleware).
+        raise Http404("Nenhum recurso neste endereço.")
     return _simulate_api(request, number=number)
 
 

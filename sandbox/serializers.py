@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from api_common.serializers import KebabCaseSerializer
 from claims.denials import DenialCode
+from claims.serializers.payment_details import TaxIdField
 from sandbox.services import ACTIONS
 
 
@@ -33,10 +34,11 @@ class SimulationSerializer(KebabCaseSerializer):
         max_digits=14, decimal_places=2, min_value=Decimal("0.01"), required=False,
         help_text="`ajustar-reserva`: a nova reserva (obrigatório). `registrar-pagamento`: o "
                   "valor (padrão: o que falta da participação do beneficiário).")
-    cpf_ou_cnpj = serializers.RegexField(
-        r"^[0-9]{11}$|^[0-9A-Z]{14}$", required=False,
-        help_text="`registrar-pagamento`: de quem é a participação paga (padrão: o primeiro "
-                  "beneficiário com algo a receber e dados de pagamento).")
+    cpf_ou_cnpj = TaxIdField(
+        required=False,
+        help_text="`registrar-pagamento`: de quem é a participação paga, com ou sem pontuação "
+                  "(padrão: o credor, depois o primeiro beneficiário com algo a receber e "
+                  "dados de pagamento).")
     id_transacao_financeira = serializers.CharField(
         max_length=100, required=False,
         help_text="`liquidar-pagamento`: padrão `SANDBOX-` e 12 caracteres aleatórios.")

@@ -14,6 +14,7 @@ from django.utils import timezone
 from claims import errors, services
 from claims.models import Channel, Claim, Payment
 from claims.services.analysis import RequestedDocument
+from claims.workflow import Action, allows
 from sandbox.deciders import REGULATOR, REVIEWER, decider
 
 NOTE = "Simulação no sandbox."
@@ -41,15 +42,23 @@ def _adjust_reserve(claim: Claim, data: dict) -> None:
 
 
 def _register_payment(claim: Claim, data: dict) -> None:
+    if not allows(Action.REGISTER_PAYMENT, claim.status):
+        # The workflow's own refusal, before choosing whom to pay (the service would
+        # give it too, once a payee was chosen).
+        raise errors.TransitionNotAllowed(
+            f"“{Action.REGISTER_PAYMENT.label}” não é permitido com o sinistro em "
+            f"“{claim.get_status_display()}”.")
     # The creditor first (credit life pays the outstanding balance before anyone else).
-    shares = sorted(services.entitlements_of(claim), key=lambda s: s.beneficiary.kind != "credor")
+    shares = [s for s in sorted(services.entitlements_of(claim),
+                                key=lambda s: s.beneficiary.kind != "credor") if s.left > 0]
     wanted = data.get("cpf_ou_cnpj")
-    share = next((s for s in shares if s.left > 0 and (
+    share = next((s for s in shares if (
         s.beneficiary.tax_id == wanted if wanted else s.beneficiary.payment_method)), None)
     if share is None:
         raise errors.PaymentNotAllowed(
+            "Nada mais a pagar: as participações estão pagas ou retidas." if not shares else
             f"Nenhum beneficiário com CPF/CNPJ {wanted} tem valor a receber." if wanted else
-            "Nenhum beneficiário tem valor a receber com dados de pagamento: informe-os em "
+            "Quem tem valor a receber está sem dados de pagamento: informe-os em "
             "detalhes-pagamento (ou simule solicitar-dados-de-pagamento).")
     services.register_payment(claim_id=claim.pk, beneficiary_id=share.beneficiary.pk,
                               user=decider(REGULATOR), amount=data.get("valor") or share.left,

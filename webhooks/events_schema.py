@@ -34,8 +34,9 @@ SIGNATURE_HEADERS = [
      "schema": {"type": "string"}},
 ]
 RECEIVED = OpenApiResponse(description="Recebido (qualquer 2xx, por exemplo 204). Outro status, "
-                                       "um redirecionamento ou nenhuma resposta em 20 s é "
-                                       "uma falha, tentada de novo (docs/webhooks.md).")
+                                       "um redirecionamento, 15 s sem receber nada ou a "
+                                       "resposta incompleta em 20 s é uma falha, tentada de "
+                                       "novo (docs/webhooks.md).")
 
 
 class ConstantFieldExtension(OpenApiSerializerFieldExtension):

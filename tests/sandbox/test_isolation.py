@@ -40,7 +40,10 @@ def comparable(response) -> tuple:
     return response.status_code, headers, body
 
 
-def test_a_production_channel_calling_the_sandbox_gets_the_404_of_an_unknown_address(api, sale):
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "make-run"])
+def test_a_production_channel_calling_the_sandbox_gets_the_404_of_an_unknown_address(
+        api, sale, settings, debug):
+    settings.DEBUG = debug
     number = api.post(f"/api/v1/vendas/{sale.id}/abrir-sinistro", opening_body(),
                       format="json").json()["numero-sinistro"]
 

@@ -187,3 +187,24 @@ def test_on_credit_life_the_simulated_payments_go_to_the_creditor_first():
     assert [(p["beneficiario"]["tipo"], p["valor"]) for p in first] == [("credor", 8000)]
     assert [(p["beneficiario"]["tipo"], p["valor"]) for p in second] == [
         ("credor", 8000), ("outro", 42000)]
+
+
+def test_the_payment_simulation_says_why_it_cannot_pay():
+    api, credentials = sandbox_partner()
+    number = api.post(f"/api/v1/vendas/{credentials['vendas'][0]}/abrir-sinistro",
+                      opening_body(**{"detalhes-pagamento": HEIR}), format="json"
+                      ).json()["numero-sinistro"]
+    simulate(api, number, "aprovar-documentacao")
+
+    # Whose share, typed with punctuation as people type it.
+    paid = simulate(api, number, "registrar-pagamento", **{"cpf-ou-cnpj": "529.982.247-25"})
+    assert paid["pagamentos"][0]["valor"] == 50000
+    again = api.post(f"/api/v1/sandbox/sinistros/{number}/simular",
+                     {"acao": "registrar-pagamento"}, format="json")
+    assert again.status_code == 422 and "Nada mais a pagar" in again.json()["detail"]
+    simulate(api, number, "liquidar-pagamento")
+    simulate(api, number, "finalizar")
+    closed = api.post(f"/api/v1/sandbox/sinistros/{number}/simular",
+                      {"acao": "registrar-pagamento"}, format="json")
+    assert closed.status_code == 422
+    assert closed.json()["problem-id"] == "transition-not-allowed"

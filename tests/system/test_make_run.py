@@ -35,7 +35,8 @@ def anyone_left(group: int) -> bool:
 def test_a_quiet_start_ends_with_the_access_and_sigterm_stops_everything(tmp_path):
     web, registradora = free_port(), free_port()
     env = {key: value for key, value in os.environ.items()
-           if key not in ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "EMAIL_URL")}
+           if key not in ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "EMAIL_URL",
+                          "BASE_URL")}
     env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
                EMAIL_URL=f"filemail:///{tmp_path / 'mail'}")
     make = subprocess.Popen(
@@ -59,6 +60,10 @@ def test_a_quiet_start_ends_with_the_access_and_sigterm_stops_everything(tmp_pat
         assert "client_secret: demo-secret" in printed and "supervisor / supervisor-demo" in printed
         assert '{"level"' not in printed and "Starting development server" not in printed
         assert requests.get(f"http://127.0.0.1:{web}/saude/vivo", timeout=5).status_code == 200
+        # What the service hands out points at the port it serves on (url-envio, PDFs,
+        # problem types, the token URL the docs page authorizes with).
+        problem = requests.get(f"http://127.0.0.1:{web}/api/v1/nada", timeout=5).json()
+        assert problem["type"].startswith(f"http://127.0.0.1:{web}/api/v1/problemas/")
         assert listening(registradora)
         assert (tmp_path / "log" / "web.log").exists()
 
