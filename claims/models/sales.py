@@ -85,9 +85,12 @@ class Sale(models.Model):
     # The policy (or collective contract) and certificate numbers as issued, when the
     # channel's import carries them: the SRO registration's apolice_codigo and
     # certificado_codigo (docs/sro.md; without a policy number, the sale's id is sent).
-    policy_number = models.CharField("número da apólice", max_length=60, blank=True, default="")
+    # Database defaults too (like Claim.is_sandbox): columns added to a live table, which a
+    # process of the previous release, or a bulk COPY, fills without them.
+    policy_number = models.CharField("número da apólice", max_length=60, blank=True, default="",
+                                     db_default="")
     certificate_number = models.CharField("número do certificado", max_length=60, blank=True,
-                                          default="")
+                                          default="", db_default="")
     created_at = models.DateTimeField("criado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
