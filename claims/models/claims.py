@@ -17,6 +17,10 @@ from claims.awaiting import Awaiting
 from claims.regulatory_clock import ClockKind
 from claims.workflow import OPEN_STATUSES, Action, ClaimStatus, EventName, TimelineEntry
 
+# The condition of the workbench's partial indexes: claims.queues.INSURER_CLAIMS.
+INSURER = Q(is_sandbox=False)
+
+
 def new_claim_number() -> str:
     # 12 characters of Crockford base32 (~60 random bits): unique in practice,
     # unguessable from any other number; the unique index is the final word.
@@ -121,9 +125,14 @@ class Claim(models.Model):
             ("export_full_cpf", "Pode exportar a lista de sinistros com o CPF completo"),
         ]
         indexes = [
+            # The workbench's indexes hold the insurer's claims only (``INSURER`` in their
+            # condition): its lists and counts always leave the partners' sandbox claims
+            # out (claims.queues.INSURER_CLAIMS), so the planner still answers them from
+            # the index alone, and the sandbox adds nothing to them.
             # The list's order for every claim ("Todos os sinistros", a search, a filter):
             # the deadline, then age; also the deadline filters' ranges.
-            models.Index(fields=["clock_deadline", "notified_at", "id"], name="claim_deadline_order"),
+            models.Index(fields=["clock_deadline", "notified_at", "id"], condition=INSURER,
+                         name="claim_deadline_order"),
             # Newest first (the API's pages of a channel's claims).
             models.Index(fields=["created_at", "id"], name="claim_created"),
             models.Index(fields=["notified_at"], name="claim_notified"),
@@ -134,31 +143,36 @@ class Claim(models.Model):
             # list's order (ordered by creation, the list walked the deadline order and
             # threw away 191,489 rows for 50 at a million claims).
             models.Index(fields=["clock_deadline", "notified_at", "id"],
-                         condition=Q(clock_paused=True), name="claim_clock_paused"),
+                         condition=INSURER & Q(clock_paused=True), name="claim_clock_paused"),
             # The queues (Meus sinistros, Minha equipe, Sem responsável) in their order:
             # the deadline (PostgreSQL's ascending b-tree puts NULLs last, as the list
             # does), then age. Open claims only: the closed ones are most of the table.
             # What they include answers the dashboard's counts (by Aguardando, by deadline,
-            # each analyst's load) from the index alone, without reading the claims.
+            # each analyst's load) and "Sem responsável"'s team test from the index alone,
+            # without reading the claims.
             models.Index(fields=["owner", "clock_deadline", "notified_at", "id"],
                          include=["awaiting", "clock_paused"],
-                         condition=Q(status__in=sorted(OPEN_STATUSES)), name="claim_owner_queue"),
+                         condition=INSURER & Q(status__in=sorted(OPEN_STATUSES)),
+                         name="claim_owner_queue"),
             models.Index(fields=["team", "clock_deadline", "notified_at", "id"],
                          include=["owner", "clock_paused"],
-                         condition=Q(status__in=sorted(OPEN_STATUSES)), name="claim_team_queue"),
-            models.Index(fields=["clock_deadline", "notified_at", "id"],
-                         condition=Q(status__in=sorted(OPEN_STATUSES), owner__isnull=True),
+                         condition=INSURER & Q(status__in=sorted(OPEN_STATUSES)),
+                         name="claim_team_queue"),
+            models.Index(fields=["clock_deadline", "notified_at", "id"], include=["team"],
+                         condition=INSURER & Q(status__in=sorted(OPEN_STATUSES),
+                                               owner__isnull=True),
                          name="claim_unassigned_queue"),
             # The dashboard's oldest open claims.
-            models.Index(fields=["notified_at", "id"], condition=Q(status__in=sorted(OPEN_STATUSES)),
+            models.Index(fields=["notified_at", "id"],
+                         condition=INSURER & Q(status__in=sorted(OPEN_STATUSES)),
                          name="claim_open_by_age"),
             # Days to decision (and how many late) over the last 90 days, from the index alone.
             models.Index(fields=["decided_at"],
                          include=["days_to_decision", "decided_late_days", "sale"],
-                         condition=Q(decided_at__isnull=False), name="claim_decided"),
+                         condition=INSURER & Q(decided_at__isnull=False), name="claim_decided"),
             # "Com alertas": few claims, in the list's order.
             models.Index(fields=["clock_deadline", "notified_at", "id"],
-                         condition=Q(has_alerts=True), name="claim_with_alerts"),
+                         condition=INSURER & Q(has_alerts=True), name="claim_with_alerts"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["number"], name="claim_number_unique"),

@@ -48,7 +48,8 @@ def route_new_claim(claim: Claim, *, channel_id, coverage_name: str) -> str | No
         .filter(team=team, role=TeamMember.Role.ANALYST, receives_claims=True,
                 user__is_active=True)
         .annotate(open_claims=Coalesce(Subquery(
-            Claim.objects.filter(owner=OuterRef("user"), status__in=OPEN_STATUSES)
+            Claim.objects.filter(owner=OuterRef("user"), status__in=OPEN_STATUSES,
+                                 is_sandbox=False)
             .values("owner").annotate(n=Count("id")).values("n"),
             output_field=IntegerField()), Value(0)))
         # Fewest open claims; among equals, whoever got a claim longest ago (round robin).
