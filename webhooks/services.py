@@ -144,7 +144,7 @@ def rotate_secret(*, channel: Channel, subscription_id) -> tuple[Subscription, s
 
 
 @transaction.atomic
-def send_ping(*, channel: Channel, subscription_id, event: str = PING) -> Delivery:
+def send_test_delivery(*, channel: Channel, subscription_id, event: str = PING) -> Delivery:
     """A delivery of no claim, sent like any event, so the channel can check its
     endpoint and its signature verification: a ``ping`` (empty ``detalhes``), or a
     sample of ``event`` (the ``detalhes`` of its example in the schema,

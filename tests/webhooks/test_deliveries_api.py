@@ -139,7 +139,7 @@ def test_the_list_filters_by_status(api, subscription):
 
 
 def test_the_list_filters_by_event_pings_included(api, subscription):
-    ping = services.send_ping(channel=subscription.channel, subscription_id=subscription.id)
+    ping = services.send_test_delivery(channel=subscription.channel, subscription_id=subscription.id)
     denied = delivery(subscription, event="sinistro-negado")
     delivery(subscription)
 

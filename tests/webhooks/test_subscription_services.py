@@ -270,7 +270,7 @@ def test_the_overlap_window_follows_the_setting(channel, settings):
 
 
 def test_a_ping_is_a_pending_delivery_with_the_ping_envelope(channel, subscription):
-    delivery = services.send_ping(channel=channel, subscription_id=subscription.id)
+    delivery = services.send_test_delivery(channel=channel, subscription_id=subscription.id)
 
     delivery.refresh_from_db()
     assert delivery.subscription == subscription
@@ -289,7 +289,7 @@ def test_a_ping_is_a_pending_delivery_with_the_ping_envelope(channel, subscripti
 
 
 def test_the_ping_body_is_compact_json_serialized_once(channel, subscription):
-    delivery = services.send_ping(channel=channel, subscription_id=subscription.id)
+    delivery = services.send_test_delivery(channel=channel, subscription_id=subscription.id)
 
     envelope = json.loads(delivery.body)
     assert delivery.body == json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))
@@ -297,8 +297,8 @@ def test_the_ping_body_is_compact_json_serialized_once(channel, subscription):
 
 
 def test_each_ping_has_its_own_id_evento(channel, subscription):
-    first = services.send_ping(channel=channel, subscription_id=subscription.id)
-    second = services.send_ping(channel=channel, subscription_id=subscription.id)
+    first = services.send_test_delivery(channel=channel, subscription_id=subscription.id)
+    second = services.send_test_delivery(channel=channel, subscription_id=subscription.id)
 
     assert first.message_id != second.message_id
 
@@ -306,7 +306,7 @@ def test_each_ping_has_its_own_id_evento(channel, subscription):
 def test_a_ping_is_handed_to_the_workers_after_commit(
         channel, subscription, delivery_requests, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        delivery = services.send_ping(channel=channel, subscription_id=subscription.id)
+        delivery = services.send_test_delivery(channel=channel, subscription_id=subscription.id)
     assert delivery_requests == []
     for callback in callbacks:
         callback()
@@ -319,7 +319,7 @@ def test_an_inactive_subscription_gets_no_ping(channel):
     subscription, _ = subscribe(channel, is_active=False)
 
     with pytest.raises(errors.SubscriptionNotActive):
-        services.send_ping(channel=channel, subscription_id=subscription.id)
+        services.send_test_delivery(channel=channel, subscription_id=subscription.id)
     assert not Delivery.objects.exists()
 
 
@@ -396,7 +396,7 @@ def test_an_inactive_subscription_gets_no_redelivery(channel, subscription):
     (services.update_subscription, {"description": "x"}),
     (services.delete_subscription, {}),
     (services.rotate_secret, {}),
-    (services.send_ping, {}),
+    (services.send_test_delivery, {}),
 ])
 def test_another_channels_subscription_is_not_found(subscription, service, kwargs):
     with pytest.raises(errors.SubscriptionNotFound):

@@ -54,7 +54,7 @@ def test_a_ping_from_the_admin_creates_a_pending_delivery(supervisor, subscripti
 
 
 def test_a_delivery_shows_every_attempt_and_can_be_sent_again(supervisor, subscription):
-    delivery = services.send_ping(channel=subscription.channel, subscription_id=subscription.pk)
+    delivery = services.send_test_delivery(channel=subscription.channel, subscription_id=subscription.pk)
     Delivery.objects.filter(pk=delivery.pk).update(status="falhou", next_attempt_at=None)
     DeliveryAttempt.objects.create(delivery=delivery, attempted_at=timezone.now(),
                                    status_code=503, duration_ms=42,
@@ -95,7 +95,7 @@ def test_the_subscription_page_lists_its_events_by_name_and_offers_nothing_to_sa
 
 
 def test_a_delivery_page_offers_nothing_to_save(supervisor, subscription):
-    delivery = services.send_ping(channel=subscription.channel, subscription_id=subscription.pk)
+    delivery = services.send_test_delivery(channel=subscription.channel, subscription_id=subscription.pk)
 
     page = supervisor.get(f"/admin/webhooks/delivery/{delivery.pk}/change/").content.decode()
 
