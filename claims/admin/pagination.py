@@ -1,4 +1,5 @@
-"""The claim list's paginator: a page's ids first, then those rows with their joins.
+"""The paginator of the long lists (claims, events): a page's ids first, then those rows
+with their joins, and a count that stops at a limit.
 
 The queues are ordered by an index (claim_*_queue, claim_deadline_order), but a page far
 down a queue read with its joins (sale, channel, coverage, owner) makes PostgreSQL's
@@ -6,7 +7,7 @@ planner trade the index walk for hash joins over whole tables. Reading the page'
 alone keeps the walk on the index (often index-only); the second query fetches just
 those rows. One statement more, whatever the page number.
 
-The count stops at ``CLAIM_LIST_COUNT_LIMIT`` (10,000): a search for a common surname
+The count stops at ``ADMIN_LIST_COUNT_LIMIT`` (10,000): a search for a common surname
 or a filter on a coverage matches hundreds of thousands of claims in a large book, and
 counting them all cost more than the page itself (a sixth of a second at a million
 claims). Past the limit the list says "mais de 10.000 sinistros" and offers the pages
@@ -21,7 +22,7 @@ from django.utils.functional import cached_property
 class IdsFirstPaginator(Paginator):
     @cached_property
     def count(self) -> int:
-        limit = settings.CLAIM_LIST_COUNT_LIMIT
+        limit = settings.ADMIN_LIST_COUNT_LIMIT
         # A sliced queryset counts in a subquery with LIMIT: at most limit + 1 rows read.
         counted = self.object_list.order_by()[:limit + 1].count()
         self.capped = counted > limit

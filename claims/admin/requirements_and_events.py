@@ -9,6 +9,7 @@ from django.utils.html import format_html
 
 from claims.admin.base import ReadOnlyMixin
 from claims.admin.filters import RequirementCoverageFilter, coverage_names
+from claims.admin.pagination import IdsFirstPaginator
 from claims.admin.search import event_search
 from claims.coverages import CATALOGUE, coverage_label
 from claims.models import DocumentRequirement, Event
@@ -54,7 +55,12 @@ class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ["claim", "channel"]
     ordering = ["-created_at", "-id"]
     show_full_result_count = False  # a filtered list counts its own rows only
+    paginator = IdsFirstPaginator  # and up to ADMIN_LIST_COUNT_LIMIT: millions of events
     fields = ["id", "event_label", "code", "claim_link", "channel", "created_at", "envelope_json"]
+
+    def get_queryset(self, request):
+        # A partner's sandbox claims are none of the insurer's people's (docs/sandbox.md).
+        return super().get_queryset(request).exclude(channel__is_sandbox=True)
 
     def get_search_results(self, request, queryset, search_term):
         if not search_term.strip():

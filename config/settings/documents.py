@@ -79,9 +79,10 @@ RED_FLAG_PEOPLE_PER_DESTINATION = env.int("RED_FLAG_PEOPLE_PER_DESTINATION", def
 DOCUMENT_REMINDER_DAYS = env.int("DOCUMENT_REMINDER_DAYS", default=7)
 # A regulatory deadline this many days away makes a "Decidir até"/"Pagar até" task.
 DEADLINE_TASK_DAYS = env.int("DEADLINE_TASK_DAYS", default=5)
-# The claim list counts its matches up to this many; past it: "mais de 10.000 sinistros"
-# (claims.admin.pagination), so a broad search costs what a narrow one does.
-CLAIM_LIST_COUNT_LIMIT = env.int("CLAIM_LIST_COUNT_LIMIT", default=10_000)
+# The admin's long lists (claims, events) count their matches up to this many; past it:
+# "mais de 10.000 sinistros" (claims.admin.pagination), so a broad search costs what a
+# narrow one does.
+ADMIN_LIST_COUNT_LIMIT = env.int("ADMIN_LIST_COUNT_LIMIT", default=10_000)
 # Brazil's minimum wage (R$), for the regulatory clock: a coverage whose LMI is at most
 # 500 minimum wages allows one suspension of the decision deadline (Lei 15.040/2024).
 MINIMUM_WAGE = Decimal(env.str("MINIMUM_WAGE", default="1621.00"))

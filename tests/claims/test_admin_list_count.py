@@ -1,4 +1,4 @@
-"""The claim list counts its matches up to CLAIM_LIST_COUNT_LIMIT: past it, "mais de N
+"""The claim list counts its matches up to ADMIN_LIST_COUNT_LIMIT: past it, "mais de N
 sinistros", and the pages up to the limit; below it, the exact count."""
 
 import pytest
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 def test_past_the_limit_the_list_says_more_than_and_pages_up_to_it(
         supervisor, settings, monkeypatch):
     monkeypatch.setattr(ClaimAdmin, "list_per_page", 2)
-    settings.CLAIM_LIST_COUNT_LIMIT = 3
+    settings.ADMIN_LIST_COUNT_LIMIT = 3
     numbers = {ClaimFactory().number for _ in range(5)}
 
     first = supervisor.get("/admin/claims/claim/", {"fila": "todos"}).content.decode()
@@ -23,7 +23,7 @@ def test_past_the_limit_the_list_says_more_than_and_pages_up_to_it(
 
 
 def test_below_the_limit_the_count_is_exact(supervisor, settings):
-    settings.CLAIM_LIST_COUNT_LIMIT = 10
+    settings.ADMIN_LIST_COUNT_LIMIT = 10
     for _ in range(4):
         ClaimFactory()
 
@@ -35,9 +35,22 @@ def test_the_words_use_the_thousands_separator(supervisor, settings):
     from claims.admin.pagination import IdsFirstPaginator
     from claims.models import Claim
 
-    settings.CLAIM_LIST_COUNT_LIMIT = 1
+    settings.ADMIN_LIST_COUNT_LIMIT = 1
     ClaimFactory(), ClaimFactory()
     paginator = IdsFirstPaginator(Claim.objects.order_by("pk"), 50)
     assert paginator.count == 1 and paginator.past_limit_words == "mais de 1"
-    settings.CLAIM_LIST_COUNT_LIMIT = 10_000
+    settings.ADMIN_LIST_COUNT_LIMIT = 10_000
     assert f"{10_000:,}".replace(",", ".") == "10.000"
+
+
+def test_the_events_list_counts_up_to_the_limit_too(supervisor, settings, monkeypatch):
+    from claims.admin.requirements_and_events import EventAdmin
+    from tests.support.deliveries import make_event
+
+    monkeypatch.setattr(EventAdmin, "list_per_page", 2)
+    settings.ADMIN_LIST_COUNT_LIMIT = 3
+    for _ in range(5):
+        make_event()
+
+    page = supervisor.get("/admin/claims/event/").content.decode()
+    assert "mais de 3 eventos" in page

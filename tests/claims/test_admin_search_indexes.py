@@ -142,7 +142,7 @@ def plan(sql: str, *, bitmap_only: bool = False) -> str:
 
 def whole_book(sql: str) -> bool:
     """A count of every claim, or of the insurer's book (every claim but the partners'
-    sandbox ones), capped at CLAIM_LIST_COUNT_LIMIT or not."""
+    sandbox ones), capped at ADMIN_LIST_COUNT_LIMIT or not."""
     return "WHERE" not in sql or bool(re.search(
         r'WHERE NOT "claims_claim"\."is_sandbox"( LIMIT \d+\) subquery)?$', sql))
 

@@ -131,6 +131,8 @@ def test_nothing_of_a_sandbox_claim_reaches_the_insurers_people_or_the_registrad
     assert real.encode() in exported and number.encode() not in exported
     assert supervisor.get(f"/admin/claims/claim/{claim.pk}/change/").status_code in (302, 404)
     assert number not in supervisor.get("/admin/correspondence/message/").content.decode()
+    events = supervisor.get("/admin/claims/event/").content.decode()
+    assert real in events and number not in events
     assert f"/admin/claims/sale/{sale.id}/change/" in supervisor.get(
         "/admin/claims/sale/").content.decode()
     sale_page = f"/admin/claims/sale/{sales[0]}/change/"
