@@ -35,8 +35,12 @@ graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30)
 # Longer than the proxy's upstream keepalive_timeout (4 s), so the proxy, not Gunicorn,
 # closes idle connections and never reuses one Gunicorn is closing.
 keepalive = _int("GUNICORN_KEEPALIVE", 5)
-# Recycle workers now and then (bounded memory growth), staggered so not all at once.
-max_requests = _int("GUNICORN_MAX_REQUESTS", 1000)
+# Workers are not recycled by default: at 1,000 requests (the old default) each worker of
+# a busy server restarted every half minute, each restart took a second of one of two
+# cores, and the API's p99 went to 19-82 times its median under a steady load
+# (bench/api_tail.py, docs/performance.md). A number here recycles a worker after that
+# many requests (a safety valve against a memory leak), staggered by the jitter.
+max_requests = _int("GUNICORN_MAX_REQUESTS", 0)
 max_requests_jitter = _int("GUNICORN_MAX_REQUESTS_JITTER", 100)
 
 # The heartbeat file in memory: a slow disk never makes a busy worker look dead.

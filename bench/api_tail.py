@@ -1,0 +1,188 @@
+"""Benchmark (not a test): the API's latency tail under a steady load, as production runs
+it: p99/p50 of ``GET /api/v1/sinistros/{n}`` and of ``POST .../abrir-sinistro``, each
+paced at 70 % of the capacity measured in the same run.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/claims_bench \\
+        python bench/api_tail.py [--rounds 3] [--seconds 30] [--port 8840]
+
+It makes a scratch database like the test suite's (``test_`` + the configured name,
+destroyed at the end) and starts gunicorn with the shipped ``gunicorn.conf.py`` (its
+workers, threads and worker recycling: ``GUNICORN_MAX_REQUESTS`` and the other
+variables in the environment apply). Then:
+
+1. capacity: 16 clients in a closed loop for 10 s, for GET and for POST (each POST opens
+   a claim on a fresh sale);
+2. ``--rounds`` rounds of ``--seconds`` s each for GET, then for POST, paced (open loop)
+   at 70 % of that capacity: requests leave at fixed intervals whatever the answers,
+   and a request's latency counts from when it was due to leave, so a stall shows in
+   every request it delays (no coordinated omission).
+
+It prints each round's p50, p99 and their ratio, the load average, and ends with one
+line: ``tail p99/p50 at 70%: GET <x> POST <y> (capacity GET <a>/s POST <b>/s)``, x and y
+the worst round's ratio. PostgreSQL only; the load generator (asyncio, aiohttp) shares
+the machine with the server, as a proxy would.
+"""
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.test_settings")
+os.environ.setdefault("CELERY_BROKER_URL", "memory://")
+
+import django  # noqa: E402
+
+django.setup()
+
+import aiohttp  # noqa: E402
+import requests  # noqa: E402
+from django.db import connection  # noqa: E402
+
+from api_requests import OPEN_BODY, setup_data  # noqa: E402
+
+LOAD = 0.70
+CAPACITY_CLIENTS = 16
+CAPACITY_SECONDS = 10
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=30)
+    parser.add_argument("--port", type=int, default=8840)
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("PostgreSQL only: set DATABASE_URL.")
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        run(args)
+    finally:
+        connection.close()
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def start_gunicorn(port: int) -> subprocess.Popen:
+    """gunicorn as production starts it (gunicorn.conf.py), on the scratch database."""
+    db = connection.settings_dict
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "bench_settings",
+        "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'bench'}",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "SECURE_SSL_REDIRECT": "false",
+        "API_THROTTLE_PER_MINUTE": "100000000",
+        "LOG_LEVEL": "WARNING",
+    }
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py"],
+                               cwd=ROOT, env=environment, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            requests.get(f"http://127.0.0.1:{port}/saude/vivo", timeout=5)
+            return process
+        except requests.RequestException:
+            time.sleep(0.5)
+    process.kill()
+    raise RuntimeError(f"gunicorn did not start on port {port}")
+
+
+class Load:
+    def __init__(self, base: str, token: str, number: str, sales):
+        self.base, self.number = base, number
+        self.headers = {"Authorization": f"Bearer {token}"}
+        self.sales = iter(sales)
+
+    async def get(self, session) -> None:
+        async with session.get(f"{self.base}/api/v1/sinistros/{self.number}",
+                               headers=self.headers) as response:
+            await response.read()
+            assert response.status == 200, response.status
+
+    async def post(self, session) -> None:
+        sale = next(self.sales)
+        async with session.post(f"{self.base}/api/v1/vendas/{sale.id}/abrir-sinistro",
+                                json=OPEN_BODY, headers=self.headers) as response:
+            await response.read()
+            assert response.status == 200, (response.status, await response.text())
+
+
+async def capacity(call, seconds: float) -> float:
+    """Requests per second of CAPACITY_CLIENTS clients each sending as soon as answered."""
+    done = 0
+    stop = time.monotonic() + seconds
+
+    async def client(session):
+        nonlocal done
+        while time.monotonic() < stop:
+            await call(session)
+            done += 1
+
+    connector = aiohttp.TCPConnector(limit=CAPACITY_CLIENTS)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        started = time.monotonic()
+        await asyncio.gather(*(client(session) for _ in range(CAPACITY_CLIENTS)))
+        return done / (time.monotonic() - started)
+
+
+async def paced(call, rate: float, seconds: float) -> list[float]:
+    """Latencies (s) of requests due every 1/rate s for ``seconds``, each measured from
+    when it was due to leave."""
+    latencies: list[float] = []
+
+    async def one(session, due: float):
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        await call(session)
+        latencies.append(time.monotonic() - due)
+
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        start = time.monotonic() + 0.5
+        count = int(rate * seconds)
+        await asyncio.gather(*(one(session, start + n / rate) for n in range(count)))
+    return latencies
+
+
+def percentile(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=1000)[int(q * 1000) - 1]
+
+
+def run(args) -> None:
+    # Enough fresh sales for the POST capacity phase and every paced POST round (POST
+    # capacity is well under 200/s on this kind of machine; sales left over are harmless).
+    sales_needed = 200 * CAPACITY_SECONDS + int(200 * LOAD * args.seconds * args.rounds)
+    channel, token, number, sales = setup_data(sales_needed)
+    server = start_gunicorn(args.port)
+    try:
+        load = Load(f"http://127.0.0.1:{args.port}", token, number, sales)
+        get_capacity = asyncio.run(capacity(load.get, CAPACITY_SECONDS))
+        post_capacity = asyncio.run(capacity(load.post, CAPACITY_SECONDS))
+        print(f"capacity ({CAPACITY_CLIENTS} clients, {CAPACITY_SECONDS} s): GET "
+              f"{get_capacity:.0f}/s, POST {post_capacity:.0f}/s")
+        worst = {"GET": 0.0, "POST": 0.0}
+        for round_ in range(1, args.rounds + 1):
+            for label, call, rate in (("GET", load.get, get_capacity * LOAD),
+                                      ("POST", load.post, post_capacity * LOAD)):
+                latencies = asyncio.run(paced(call, rate, args.seconds))
+                p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
+                worst[label] = max(worst[label], p99 / p50)
+                print(f"round {round_} {label:4} at {rate:5.1f}/s: p50 {p50 * 1000:6.1f} ms, "
+                      f"p99 {p99 * 1000:7.1f} ms, max {max(latencies) * 1000:7.1f} ms, "
+                      f"p99/p50 {p99 / p50:5.1f}  (load average {os.getloadavg()[0]:.2f})")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    print(f"tail p99/p50 at 70%: GET {worst['GET']:.1f} POST {worst['POST']:.1f} "
+          f"(capacity GET {get_capacity:.0f}/s POST {post_capacity:.0f}/s)")
+
+
+if __name__ == "__main__":
+    main()
