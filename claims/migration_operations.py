@@ -10,30 +10,27 @@ from django.contrib.postgres.operations import AddIndexConcurrently, RemoveIndex
 from django.db.migrations.operations import AddIndex, RemoveIndex
 
 
-def _postgresql(schema_editor) -> bool:
-    return schema_editor.connection.vendor == "postgresql"
+class _Live:
+    """Concurrently on PostgreSQL (the concurrent operation, ``super()``), else the
+    ``plain`` operation's own SQL."""
 
+    plain: type
 
-class AddIndexLive(AddIndexConcurrently):
     def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        if _postgresql(schema_editor):
+        if schema_editor.connection.vendor == "postgresql":
             return super().database_forwards(app_label, schema_editor, from_state, to_state)
-        return AddIndex.database_forwards(self, app_label, schema_editor, from_state, to_state)
+        return self.plain.database_forwards(self, app_label, schema_editor, from_state, to_state)
 
     def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if _postgresql(schema_editor):
+        if schema_editor.connection.vendor == "postgresql":
             return super().database_backwards(app_label, schema_editor, from_state, to_state)
-        return AddIndex.database_backwards(self, app_label, schema_editor, from_state, to_state)
+        return self.plain.database_backwards(self, app_label, schema_editor, from_state,
+                                             to_state)
 
 
-class RemoveIndexLive(RemoveIndexConcurrently):
-    def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        if _postgresql(schema_editor):
-            return super().database_forwards(app_label, schema_editor, from_state, to_state)
-        return RemoveIndex.database_forwards(self, app_label, schema_editor, from_state, to_state)
+class AddIndexLive(_Live, AddIndexConcurrently):
+    plain = AddIndex
 
-    def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        if _postgresql(schema_editor):
-            return super().database_backwards(app_label, schema_editor, from_state, to_state)
-        return RemoveIndex.database_backwards(self, app_label, schema_editor, from_state,
-                                              to_state)
+
+class RemoveIndexLive(_Live, RemoveIndexConcurrently):
+    plain = RemoveIndex

@@ -104,7 +104,8 @@ class SubscriptionAdmin(NothingToSaveMixin, admin.ModelAdmin):
         sent = 0
         for subscription in queryset.select_related("channel"):
             try:
-                services.send_test_delivery(channel=subscription.channel, subscription_id=subscription.pk)
+                services.send_test_delivery(channel=subscription.channel,
+                                            subscription_id=subscription.pk)
                 sent += 1
             except ProblemError as refusal:  # e.g. an inactive subscription
                 messages.error(request, f"{subscription}: {refusal.detail}")

@@ -153,7 +153,8 @@ class PingApi(APIView):
     )
     @idempotent
     def post(self, request, subscription_id):
-        delivery = services.send_test_delivery(channel=request.user.channel, subscription_id=subscription_id)
+        delivery = services.send_test_delivery(channel=request.user.channel,
+                                               subscription_id=subscription_id)
         return Response(DeliveryIdSerializer(delivery).data, status=202)
 
 
@@ -182,8 +183,9 @@ class ExampleApi(APIView):
     def post(self, request, subscription_id):
         data = ExampleRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        delivery = services.send_test_delivery(channel=request.user.channel, subscription_id=subscription_id,
-                                      event=data.validated_data["evento"])
+        delivery = services.send_test_delivery(channel=request.user.channel,
+                                               subscription_id=subscription_id,
+                                               event=data.validated_data["evento"])
         return Response(DeliveryIdSerializer(delivery).data, status=202)
 
 
