@@ -177,7 +177,7 @@ def load(total: int) -> None:
                           (now + dt.timedelta(days=rng.randint(-10, 10))).date(), owner.pk, "",
                           "aberta", owner.pk, now, None, None, None))
         claims.append((
-            claim_id, f"SIN-{n:012d}", sale_id, first_coverage, status, "morte-natural",
+            claim_id, f"SIN-{n:012d}", sale_id, channel.pk, first_coverage, status, "morte-natural",
             "50000.00", None, notified - dt.timedelta(days=3), notified, "Solicitante",
             "Contato", "contato@example.com", "", "", "", [], {},
             None, "", 3, "decisao" if clock else "", clock, paused, notified, notified,
@@ -204,7 +204,7 @@ def load(total: int) -> None:
         copy_rows(cursor, "claims_coverage",
                   ("id", "sale_id", "name", "max_indemnity", "is_active"), coverages)
         copy_rows(cursor, "claims_claim", (
-            "id", "number", "sale_id", "coverage_id", "status", "nature", "amount",
+            "id", "number", "sale_id", "channel_id", "coverage_id", "status", "nature", "amount",
             "outstanding_balance", "occurred_at", "notified_at", "requester_name",
             "contact_name", "contact_email", "contact_phone_area_code", "contact_phone_number",
             "narrative", "alerts", "additional_data", "denied_at", "denial_reason",
@@ -316,7 +316,7 @@ def pages() -> list[tuple[str, str, str]]:
         ("list, page 100", f"{claims}?p=100"),
         ("filter: open claims", f"{claims}?situacao=abertos"),
         ("filter: status em-regulacao", f"{claims}?status__exact=em-regulacao"),
-        ("filter: channel", f"{claims}?sale__channel__id__exact={channel.pk}"),
+        ("filter: channel", f"{claims}?channel__id__exact={channel.pk}"),
         ("filter: coverage", f"{claims}?cobertura=cobertura/morte"),
         ("filter: nature", f"{claims}?nature__exact=morte-natural"),
         ("filter: notice in the last 7 days", f"{claims}?{week}"),

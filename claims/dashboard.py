@@ -3,29 +3,29 @@ of queries however many claims there are: every figure is an aggregate answered 
 index alone (the ``claim_*_queue``, ``claim_notified`` and ``claim_decided`` indexes
 include the columns the counts read, so PostgreSQL scans no claim row for them; each
 aggregate is written so one index answers it, e.g. mine and my team's deadlines are two
-counts rather than one over ``owner OR team``). Figures link to the claim list filtered
-the same way (claims.queues), so a number and its list always agree."""
+counts rather than one over ``owner OR team``). The reader's own figures are counted on
+each view; those a team or everyone shares (claims.dashboard_figures) are read as computed
+at most ``DASHBOARD_FIGURES_SECONDS`` ago, and the page says when. Figures link to the
+claim list filtered the same way (claims.queues), so a number and its list agree (the
+shared ones, as of when they were computed)."""
 
 import datetime as dt
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Exists, OuterRef, Q
-from django.db.models.functions import TruncWeek
 from django.urls import reverse
 from django.utils import timezone
 
+from claims import dashboard_figures as figures
 from claims import queues
 from claims.awaiting import Awaiting
 from claims.formatting import person
-from claims.models import Claim, DocumentRequest, Proposal, Task
+from claims.models import Claim, Proposal, Task
 from claims.services.approvals import decidable_by
 from claims.services.tasks import escalated_tasks_for
-from claims.workflow import OPEN_STATUSES, ClaimStatus
+from claims.workflow import OPEN_STATUSES
 
-WEEKS = 12
-DECISION_WINDOW_DAYS = 90
 # The days-to-decision distribution's buckets (upper bounds, inclusive); past the last,
 # "mais de 30" — the regulatory 30 days.
 DECISION_BUCKETS = (5, 10, 15, 20, 25, 30)
@@ -64,6 +64,8 @@ class Dashboard:
     # Decisions of the last 90 days that came after the art. 86 deadline, and all of them.
     late_decisions: Figure | None = None
     decisions_total: int = 0
+    # When the shared figures (claims.dashboard_figures) were computed.
+    shared_at: dt.datetime | None = None
 
     @property
     def late_share(self) -> float | None:
@@ -82,9 +84,10 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
     teams = queues.team_ids(user)
     supervisor = user.has_perm("claims.assign_claim")
     scope = queues.default_queue(user, teams)
-    today = _local_midnight(now)
-    mine_rows = _counted_by("awaiting", queues.queue_filter(queues.MINE, user), today)
-    team_rows = (_counted_by("owner_id", queues.queue_filter(queues.TEAM, user, teams), today)
+    today = figures.local_midnight(now)
+    shared = figures.read(_shared_figures(teams, supervisor, scope), now)
+    mine_rows = figures.counted_by("awaiting", queues.queue_filter(queues.MINE, user), today)
+    team_rows = (_summed_by_owner(shared.values[f"team-load:{team}"] for team in teams)
                  if teams else None)
     board = Dashboard(
         mine_by_awaiting=_mine_by_awaiting(mine_rows),
@@ -97,7 +100,7 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
                     .order_by("notified_at", "id")[:5]),
         oldest_scope=queues.QUEUE_LABELS[scope],
         oldest_mine=scope == queues.MINE,
-        weekly=_weekly(now),
+        weekly=shared.values["weekly"],
         # Supervisors decide proposals rather than make them.
         my_decided_proposals=[] if supervisor else list(
             Proposal.objects.select_related("claim", "decided_by")
@@ -105,23 +108,21 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
             .exclude(status=Proposal.Status.PENDING).order_by("-decided_at")[:10]),
         decision_days=[],
         supervisor=supervisor,
+        shared_at=shared.computed_at,
     )
+    by_channel = shared.values["decisions"]
     if supervisor:
-        # The supervisor's per-channel figures hold the whole distribution too.
-        by_channel = _decision_histogram_by_channel(now)
         board.channel_medians = _medians((channel, days, n) for channel, days, n, _ in by_channel)
-        histogram = [(days, n, late) for _, days, n, late in by_channel]
-    else:
-        histogram = _decision_histogram(now)
+    histogram = [(days, n, late) for _, days, n, late in by_channel]
     board.decision_days = _distribution((days, n) for days, n, _ in histogram)
     board.decisions_total = sum(n for _, n, _ in histogram)
     late = sum(late for _, _, late in histogram)
     board.late_decisions = Figure("decisões após o prazo do art. 86 (últimos 90 dias)", late,
                                   claims_url(fila="todos", decisao="com-atraso-90d"),
                                   alarm=late > 0)
-    unasked = (Claim.objects.filter(queues.queue_filter(scope, user, teams),
-                                    status=ClaimStatus.CREATED)
-               .filter(~Exists(DocumentRequest.objects.filter(claim=OuterRef("pk")))).count())
+    unasked = (figures.unasked(queues.queue_filter(scope, user, teams)) if scope == queues.MINE
+               else sum(shared.values[name] for name in shared.values
+                        if name.startswith(("team-unasked:", "everyone-unasked"))))
     if unasked:
         board.no_requirements = Figure(
             f"sem documentos exigidos ({queues.QUEUE_LABELS[scope]})", unasked,
@@ -132,8 +133,8 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
         board.deadlines.pop(queues.QUEUE_LABELS[queues.MINE], None)
     if supervisor:
         # The supervisor's teams, or everyone's claims when they lead no team.
-        board.load = _load(team_rows if team_rows is not None else _counted_by(
-            "owner_id", Q(status__in=OPEN_STATUSES, owner__isnull=False), today))
+        board.load = _load(team_rows if team_rows is not None
+                           else shared.values["everyone-load"])
         # The proposals this supervisor decides: their teams' (claims.services.approvals).
         pending = Proposal.objects.filter(decidable_by(user), status=Proposal.Status.PENDING)
         board.proposals = list(pending.select_related("claim", "proposed_by")
@@ -145,6 +146,33 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
     return board
 
 
+def _shared_figures(teams: list[int], supervisor: bool, scope: str) -> dict:
+    """The shared figures (claims.dashboard_figures) this reader's dashboard shows."""
+    wanted = {name: figures.GLOBAL[name] for name in ("weekly", "decisions")}
+    for team in teams:
+        team_figures = figures.team_figures(team)
+        wanted[f"team-load:{team}"] = team_figures[f"team-load:{team}"]
+        if scope == queues.TEAM:
+            wanted[f"team-unasked:{team}"] = team_figures[f"team-unasked:{team}"]
+    if supervisor and not teams:
+        wanted["everyone-load"] = figures.GLOBAL["everyone-load"]
+    if scope == queues.ALL:
+        wanted["everyone-unasked"] = figures.GLOBAL["everyone-unasked"]
+    return wanted
+
+
+def _summed_by_owner(team_rows) -> list[dict]:
+    """Several teams' rows per owner as one set (a claim is in one team; an analyst in
+    several)."""
+    summed: dict = {}
+    for rows in team_rows:
+        for row in rows:
+            total = summed.setdefault(row["owner_id"], dict.fromkeys(row, 0))
+            total.update({name: total[name] + value for name, value in row.items()
+                          if name != "owner_id"}, owner_id=row["owner_id"])
+    return list(summed.values())
+
+
 def _mine_by_awaiting(mine_rows: list[dict]) -> list[Figure]:
     counts = {row["awaiting"]: row["open"] for row in mine_rows}
     return [Figure(choice.label, counts.get(choice.value, 0),
@@ -153,32 +181,8 @@ def _mine_by_awaiting(mine_rows: list[dict]) -> list[Figure]:
             for choice in Awaiting if choice != Awaiting.CLOSED]
 
 
-def _local_midnight(now: dt.datetime) -> dt.datetime:
-    return timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
-
-
 DEADLINE_LABELS = {"vencido": "Prazo vencido", "5dias": "Vence em 5 dias",
                    "suspenso": "Prazo suspenso"}
-
-
-def _deadline_conditions(today: dt.datetime) -> dict[str, Q]:
-    """The list's DeadlineFilter rules, as count filters."""
-    return {
-        "vencido": Q(clock_deadline__lt=today),
-        "5dias": Q(clock_deadline__gte=today, clock_deadline__lt=today + dt.timedelta(days=6)),
-        "suspenso": Q(clock_paused=True),
-    }
-
-
-def _counted_by(field: str, scope: Q, today: dt.datetime) -> list[dict]:
-    """Open claims of a scope per ``field`` value, with their deadline counts, in one
-    pass over the scope's queue index: mine by "awaiting" serve my figures and my
-    deadlines; my team's by owner (None: unassigned) serve its deadlines and each
-    analyst's load."""
-    return list(Claim.objects.filter(scope).values(field).annotate(
-        open=Count("id"),
-        **{name: Count("id", filter=condition)
-           for name, condition in _deadline_conditions(today).items()}).order_by())
 
 
 def _deadline_figures(scope: str, totals: dict) -> list[Figure]:
@@ -195,43 +199,6 @@ def _deadlines(mine_rows: list[dict], team_rows: list[dict] | None) -> dict[str,
             scope, {name: sum(row[name] for row in rows) for name in DEADLINE_LABELS})
         for scope, rows in scopes.items()
     }
-
-
-def _weekly(now: dt.datetime) -> list[tuple[str, int]]:
-    """Claims opened per week (notice date, weeks starting on Monday), the last 12."""
-    this_monday = _local_midnight(now) - dt.timedelta(days=timezone.localtime(now).weekday())
-    start = this_monday - dt.timedelta(weeks=WEEKS - 1)
-    counts = {
-        timezone.localdate(week) if isinstance(week, dt.datetime) else week: n
-        for week, n in Claim.objects.filter(queues.INSURER_CLAIMS, notified_at__gte=start)
-        .annotate(week=TruncWeek("notified_at", tzinfo=timezone.get_current_timezone()))
-        .values_list("week").annotate(n=Count("*"))  # claim_notified finds the rows
-    }
-    weeks = [(start + dt.timedelta(weeks=i)).date() for i in range(WEEKS)]
-    return [(f"{week:%d/%m}", counts.get(week, 0)) for week in weeks]
-
-
-def _decided_since(now: dt.datetime):
-    return Claim.objects.filter(queues.INSURER_CLAIMS,
-                                decided_at__gte=now - dt.timedelta(days=DECISION_WINDOW_DAYS))
-
-
-# Decisions after the art. 86 deadline, counted with the others (the index includes it).
-_LATE = Count("decided_late_days", filter=Q(decided_late_days__gt=0))
-
-
-def _decision_histogram(now: dt.datetime) -> list[tuple[int, int, int]]:
-    """(days to decision, claims, of which late) for decisions in the last 90 days."""
-    return list(_decided_since(now).values_list("days_to_decision")
-                .annotate(n=Count("*"), late=_LATE).order_by("days_to_decision"))
-
-
-def _decision_histogram_by_channel(now: dt.datetime) -> list[tuple[str, int, int, int]]:
-    """(channel, days to decision, claims, of which late): the same decisions, per
-    channel (supervisors)."""
-    return list(_decided_since(now).values_list("sale__channel__name", "days_to_decision")
-                .annotate(n=Count("*"), late=_LATE)
-                .order_by("sale__channel__name", "days_to_decision"))
 
 
 def _distribution(histogram) -> list[tuple[str, int]]:

@@ -7,7 +7,7 @@ default) they are the plain operations. Their effect on the migration state is t
 ones', so ``makemigrations`` sees the model as it is."""
 
 from django.contrib.postgres.operations import AddIndexConcurrently, RemoveIndexConcurrently
-from django.db.migrations.operations import AddIndex, RemoveIndex
+from django.db.migrations.operations import AddIndex, AlterField, RemoveIndex
 
 
 class _Live:
@@ -34,3 +34,26 @@ class AddIndexLive(_Live, AddIndexConcurrently):
 
 class RemoveIndexLive(_Live, RemoveIndexConcurrently):
     plain = RemoveIndex
+
+
+class SetNotNullLive(AlterField):
+    """A nullable column made ``NOT NULL`` (the field's only change) without the long lock:
+    ``SET NOT NULL`` alone reads the whole table under an exclusive lock. On PostgreSQL a
+    ``CHECK (column IS NOT NULL)`` is added unchecked, validated (which reads the table
+    but lets writes go on), and then ``SET NOT NULL`` trusts it and reads nothing."""
+
+    def database_forwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor != "postgresql":
+            return super().database_forwards(app_label, schema_editor, from_state, to_state)
+        model = to_state.apps.get_model(app_label, self.model_name)
+        table = schema_editor.quote_name(model._meta.db_table)
+        column_name = model._meta.get_field(self.name).column
+        column = schema_editor.quote_name(column_name)
+        check = schema_editor.quote_name(f"{model._meta.db_table}_{column_name}_not_null")
+        for statement in (
+            f"ALTER TABLE {table} ADD CONSTRAINT {check} CHECK ({column} IS NOT NULL) NOT VALID",
+            f"ALTER TABLE {table} VALIDATE CONSTRAINT {check}",
+            f"ALTER TABLE {table} ALTER COLUMN {column} SET NOT NULL",
+            f"ALTER TABLE {table} DROP CONSTRAINT {check}",
+        ):
+            schema_editor.execute(statement)

@@ -100,7 +100,7 @@ def for_claim(claim, *, beneficiaries=None, payments=None) -> list[dict]:
     channels = sorted(set(
         Claim.objects.filter(sale__insured_cpf=claim.sale.insured_cpf,
                              is_sandbox=claim.is_sandbox).order_by()
-        .values_list("sale__channel__name", flat=True).distinct()))
+        .values_list("channel__name", flat=True).distinct()))
     if len(channels) >= settings.RED_FLAG_CHANNELS_PER_CPF:
         alerts.append({"codigo": "cpf-em-varios-canais", "texto": (
             f"O CPF do segurado tem sinistros por {len(channels)} canais: "

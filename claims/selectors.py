@@ -59,7 +59,7 @@ def with_known_details(claim: Claim, *, payments: list, document_requests: list,
 
 def claim_for_channel(*, channel: Channel, number: str) -> Claim:
     """The channel's claim by number; another channel's claim is a 404, as if absent."""
-    claim = claims_with_details().filter(number=number, sale__channel=channel).first()
+    claim = claims_with_details().filter(number=number, channel=channel).first()
     if claim is None:
         raise errors.ClaimNotFound()
     return claim
@@ -70,7 +70,7 @@ def claims_for_channel(*, channel: Channel, sale_id: UUID | None = None,
                        updated_since=None) -> QuerySet[Claim]:
     """The channel's claims, filtered; the details each shows are prefetched (a page
     costs the same queries for 1 claim or 100)."""
-    claims = claims_with_details().filter(sale__channel=channel)
+    claims = claims_with_details().filter(channel=channel)
     for field, value in (("sale_id", sale_id), ("status", status), ("pk", claim_id),
                          ("updated_at__gte", updated_since)):
         if value is not None:
@@ -83,7 +83,7 @@ def received_file_for_channel(*, channel: Channel, number: str, file_id: UUID) -
     service accepted: one listed in ``documentos-recebidos``. Anything else, another
     channel's file included, is a 404."""
     document = DocumentFile.objects.filter(
-        pk=file_id, claim__number=number, claim__sale__channel=channel,
+        pk=file_id, claim__number=number, claim__channel=channel,
         status=DocumentFile.Status.RECEIVED,
     ).first()
     if document is None:
@@ -113,7 +113,7 @@ def claim_for_analyst(*, claim_id) -> Claim | None:
     files, payments and history rows the claim has. A sandbox claim is none of the
     analysts' (docs/sandbox.md): None, like a missing one."""
     return (
-        Claim.objects.select_related("sale", "sale__channel", "coverage", "owner", "team")
+        Claim.objects.select_related("sale", "channel", "coverage", "owner", "team")
         .prefetch_related(
             Prefetch("payments", queryset=Payment.objects.select_related(
                 "registered_by", "proposed_by", "beneficiary")),

@@ -22,3 +22,6 @@ PASSWORD_HASHERS = [
 # Tests see a revoked token or a deactivated channel at once; the accepted-token cache's
 # own tests (tests/claims/test_token_cache.py) switch it on.
 API_AUTH_CACHE_SECONDS = 0
+# Dashboards count on each view, so a test sees its own claims at once; the shared
+# figures' own tests (tests/claims/workbench/test_dashboard_figures.py) switch it on.
+DASHBOARD_FIGURES_SECONDS = 0

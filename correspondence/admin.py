@@ -68,7 +68,7 @@ def section(request, claim: Claim) -> dict:
     for message in rows:
         message.words = status_words(message)
     can_send = request.user.has_perm(WORK)
-    tells = rendering.settings_of(claim.sale.channel).channel_tells_insured
+    tells = rendering.settings_of(claim.channel).channel_tells_insured
     return {"claim": claim, "letters": rows, "can_send": can_send, "can_resend": can_send and not tells,
             "channel_tells": tells,
             "denial_received_at": denial_received_at(claim, rows),
@@ -148,7 +148,7 @@ class MessageAdmin(admin.ModelAdmin):
         if not request.user.has_perm("claims.view_claim"):
             raise PermissionDenied
         return get_object_or_404(Message.objects.select_related(
-            "claim__sale__channel__hosted_pages"), pk=message_id)
+            "claim__channel__hosted_pages"), pk=message_id)
 
     def letter_view(self, request, message_id):
         """The e-mail as it was written, alone in a sandbox (never run in the admin's page)."""
@@ -165,7 +165,7 @@ class MessageAdmin(admin.ModelAdmin):
         message = self._message(request, message_id)
         if not request.user.has_perm(WORK):
             raise PermissionDenied
-        if rendering.settings_of(message.claim.sale.channel).channel_tells_insured:
+        if rendering.settings_of(message.claim.channel).channel_tells_insured:
             messages.warning(request, "O canal comunica o segurado: as cartas ficam com ele e "
                                       "nada é enviado por e-mail.")
             return HttpResponseRedirect(_claim_url(message.claim_id) + "#correspondencia")
@@ -186,12 +186,12 @@ class MessageAdmin(admin.ModelAdmin):
             raise Http404
         if not request.user.has_perm(WORK):
             raise PermissionDenied
-        claim = get_object_or_404(Claim.objects.select_related("sale__channel", "coverage"),
+        claim = get_object_or_404(Claim.objects.select_related("channel", "coverage"),
                                   pk=claim_id, is_sandbox=False)
         if claim.status in CLOSED_STATUSES:
             messages.warning(request, "Sinistro encerrado: nada a enviar.")
             return HttpResponseRedirect(_claim_url(claim.pk))
-        to_channel = rendering.settings_of(claim.sale.channel).channel_tells_insured
+        to_channel = rendering.settings_of(claim.channel).channel_tells_insured
         if to_channel and letter == Letter.HOSTED_LINK:
             messages.warning(request, "O canal comunica o segurado: o link de acompanhamento "
                                       "é o canal que gera e envia.")
@@ -233,7 +233,7 @@ def _close_chase_task(claim: Claim, request, email: str) -> None:
 
 
 def _preview(claim: Claim, letter: str, recipient, note: str) -> str:
-    channel = rendering.channel_for_letters(claim.sale.channel_id)
+    channel = rendering.channel_for_letters(claim.channel_id)
     return rendering.render(
         channel=channel, letter=letter, subject=letters.subject_of(claim, letter),
         context=letters.facts(claim, letter, recipient, note=note),

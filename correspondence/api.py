@@ -28,7 +28,7 @@ class LetterListApi(APIView):
         ),
     )
     def get(self, request, number):
-        claim_id = Claim.objects.filter(number=number, sale__channel=request.user.channel) \
+        claim_id = Claim.objects.filter(number=number, channel=request.user.channel) \
             .values_list("pk", flat=True).first()
         if claim_id is None:
             raise errors.ClaimNotFound()

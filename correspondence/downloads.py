@@ -31,7 +31,7 @@ def download_link(message: Message) -> tuple[str, dt.datetime]:
 
 
 def pdf_response(message: Message, *, inline: bool = False) -> HttpResponse:
-    channel = message.claim.sale.channel
+    channel = message.claim.channel
     try:
         pages = channel.hosted_pages
     except HostedPages.DoesNotExist:
@@ -53,7 +53,7 @@ class LetterDownloadView(View):
         except signing.BadSignature:  # includes SignatureExpired
             return problem_error_response(file_errors.DownloadLinkInvalid())
         message = Message.objects.select_related(
-            "claim__sale__channel__hosted_pages").filter(pk=message_id).first()
+            "claim__channel__hosted_pages").filter(pk=message_id).first()
         if message is None:
             return problem_error_response(file_errors.DownloadLinkInvalid())
         response = pdf_response(message)

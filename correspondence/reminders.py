@@ -23,7 +23,7 @@ def send_due_reminders(now: dt.datetime | None = None) -> int:
     sent = 0
     for row in ChannelLetters.objects.filter(reminder_every_days__isnull=False):
         cutoff = now - dt.timedelta(days=row.reminder_every_days)
-        due = (_waiting(cutoff).filter(sale__channel_id=row.channel_id)
+        due = (_waiting(cutoff).filter(channel_id=row.channel_id)
                .values_list("pk", flat=True))
         sent += sum(_remind(claim_id, cutoff) for claim_id in due)
     return sent
@@ -42,7 +42,7 @@ def _waiting(cutoff):
 @transaction.atomic
 def _remind(claim_id, cutoff) -> bool:
     claim = (Claim.objects.select_for_update(of=("self",), skip_locked=True)
-             .select_related("sale__channel", "coverage").filter(pk=claim_id).first())
+             .select_related("channel", "coverage").filter(pk=claim_id).first())
     if claim is None or not _waiting(cutoff).filter(pk=claim_id).exists():
         return False  # another worker holds it, or reminded it just now
     services.write_letter(claim, Letter.DOCUMENTS_REMINDER)

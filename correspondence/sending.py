@@ -44,7 +44,7 @@ def take(message_id) -> Message | None:
              attempts=F("attempts") + 1)
     if not taken:
         return None
-    return Message.objects.select_related("claim__sale__channel__hosted_pages").get(
+    return Message.objects.select_related("claim__channel__hosted_pages").get(
         pk=message_id)
 
 
@@ -68,7 +68,7 @@ def send(message_id) -> str:
 
 
 def build_email(message: Message) -> EmailMultiAlternatives:
-    channel = message.claim.sale.channel
+    channel = message.claim.channel
     pages = _hosted_pages(channel)
     brand = brand_of(channel)
     html, text = message.body_html, message.body_text

@@ -24,7 +24,7 @@ def write_letter(claim: Claim, letter: str, *, subject=None, note: str = "", use
 
     With the channel's "o canal comunica o segurado" on, and always on a sandbox claim,
     the messages are kept for the channel (status com-o-canal) and nothing is e-mailed."""
-    channel = rendering.channel_for_letters(claim.sale.channel_id)
+    channel = rendering.channel_for_letters(claim.channel_id)
     letter_settings = rendering.settings_of(channel)
     tells = letter_settings.channel_tells_insured or claim.is_sandbox
     words = rendering.channel_words(letter_settings, letter)

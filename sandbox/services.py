@@ -118,7 +118,7 @@ ACTIONS = {
 def simulate(*, channel: Channel, number: str, action: str, data: dict) -> None:
     """Move the sandbox channel's claim ``number`` by ``action``. Another channel's claim,
     or a claim of a production channel, is not found."""
-    claim = Claim.objects.filter(number=number, sale__channel=channel, is_sandbox=True).first()
+    claim = Claim.objects.filter(number=number, channel=channel, is_sandbox=True).first()
     if claim is None or not channel.is_sandbox:
         raise errors.ClaimNotFound()
     ACTIONS[action](claim, data)

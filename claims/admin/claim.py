@@ -57,7 +57,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
     list_display_links = ["number_and_status"]
     list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, AlertsFilter,
                    RequirementsFilter, OpenFilter, "status", DecisionFilter,
-                   "sale__channel", CoverageFilter, "nature", "notified_at"]
+                   "channel", CoverageFilter, "nature", "notified_at"]
     actions = ["reassign_selected"]
     # Searched by claims.admin.search.claim_search (every word in the folded search text);
     # listed only so the admin shows the search box.
@@ -65,7 +65,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
     search_help_text = ("Nome do segurado, do solicitante ou do contato (qualquer palavra, "
                         "com ou sem acento), número do sinistro (inteiro ou parte, com ou "
                         "sem SIN-), CPF (com ou sem pontuação) ou id da venda.")
-    list_select_related = ["sale", "sale__channel", "coverage", "owner"]
+    list_select_related = ["sale", "channel", "coverage", "owner"]
     # The queues' order (claims.queues): the deadline, overdue first, then age.
     ordering = QUEUE_ORDER
     list_per_page = 50
@@ -103,7 +103,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
     def insured(self, claim):
         # One cell, so the list fits 1280 px with the queue's columns.
         return format_html('{}<br><small class="quiet">{} · {}</small>', claim.sale.insured_name,
-                           coverage_label(claim.coverage.name), claim.sale.channel.name)
+                           coverage_label(claim.coverage.name), claim.channel.name)
 
     @admin.display(description="número e status", ordering="number")
     def number_and_status(self, claim):

@@ -79,7 +79,7 @@ def row(claim: Claim, *, whole_cpf: bool, today) -> list[str]:
         text(sale.insured_name),
         tax_id(sale.insured_cpf) if whole_cpf else mask_tax_id(sale.insured_cpf),
         str(sale.pk),
-        text(sale.channel.name),
+        text(claim.channel.name),
         coverage_label(claim.coverage.name),
         claim.get_nature_display(),
         text(claim.requester_name),

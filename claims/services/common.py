@@ -140,7 +140,7 @@ def lock_claim(*, channel: Channel | None = None, number: str | None = None,
     if claim_id is not None:
         claim_filter, sale_filter = Q(pk=claim_id), Q(claims__pk=claim_id)
     else:
-        claim_filter = Q(number=number, sale__channel=channel)
+        claim_filter = Q(number=number, channel=channel)
         sale_filter = Q(claims__number=number, channel=channel)
     # The sale is found through its claim and locked in the same statement
     # (FOR UPDATE OF the sale only: the claim's own lock comes next, in the lock order).
@@ -289,7 +289,7 @@ def write_history(
     event = None
     if emit_event and WORKFLOW[action].event is not None:
         event = Event.objects.create(
-            channel_id=claim.sale.channel_id,
+            channel_id=claim.channel_id,
             claim=claim,
             name=WORKFLOW[action].event,
             details=event_details or standard_event_details(claim),

@@ -49,7 +49,7 @@ def request_document_upload(
     ``doc_type`` must be a type requested on this claim (so the file answers it);
     without one the file is filed under "outros".
     """
-    claim = Claim.objects.filter(number=number, sale__channel=channel).first()
+    claim = Claim.objects.filter(number=number, channel=channel).first()
     if claim is None:
         raise errors.ClaimNotFound()
     if claim.status in CLOSED_STATUSES and not _reconsideration_file(claim, doc_type):
@@ -216,7 +216,7 @@ def verify_pending_uploads(*, channel: Channel, number: str) -> None:
     if storage.current().receives_files:
         return  # local uploads are checked as they arrive
     awaiting = DocumentFile.objects.filter(
-        claim__number=number, claim__sale__channel=channel,
+        claim__number=number, claim__channel=channel,
         status=DocumentFile.Status.AWAITING_UPLOAD,
         upload_expires_at__gte=timezone.now() - UPLOAD_GRACE,
     ).values_list("pk", flat=True)

@@ -94,6 +94,7 @@ def open_claim(
     now = timezone.now()
     claim = Claim(
         sale=sale,
+        channel_id=sale.channel_id,
         coverage=coverage,
         status=None,  # not yet opened: the move below sets it
         nature=nature,

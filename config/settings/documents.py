@@ -83,6 +83,10 @@ DEADLINE_TASK_DAYS = env.int("DEADLINE_TASK_DAYS", default=5)
 # "mais de 10.000 sinistros" (claims.admin.pagination), so a broad search costs what a
 # narrow one does.
 ADMIN_LIST_COUNT_LIMIT = env.int("ADMIN_LIST_COUNT_LIMIT", default=10_000)
+# The dashboard's shared figures (claims per week, days to decision, each team's load and
+# deadlines) are computed this often by the beat into the shared cache and read from it
+# (claims.dashboard_figures); 0 counts them on each view.
+DASHBOARD_FIGURES_SECONDS = env.int("DASHBOARD_FIGURES_SECONDS", default=60)
 # Brazil's minimum wage (R$), for the regulatory clock: a coverage whose LMI is at most
 # 500 minimum wages allows one suspension of the decision deadline (Lei 15.040/2024).
 MINIMUM_WAGE = Decimal(env.str("MINIMUM_WAGE", default="1621.00"))

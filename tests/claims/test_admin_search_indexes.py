@@ -103,7 +103,8 @@ def load_rows():
         for sale in sales
         for name in ("cobertura/morte", "cobertura/perda-de-renda", "cobertura/invalidez"))
     claims = Claim.objects.bulk_create(
-        Claim(sale=coverage.sale, coverage=coverage, status="finalizado", amount=Decimal("10"),
+        Claim(sale=coverage.sale, channel_id=coverage.sale.channel_id, coverage=coverage,
+              status="finalizado", amount=Decimal("10"),
               occurred_at=now, notified_at=now - dt.timedelta(minutes=n), requester_name="S",
               contact_name="C")
         for n, coverage in enumerate(coverages[::3]))

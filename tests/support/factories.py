@@ -74,6 +74,7 @@ class ClaimFactory(factory.django.DjangoModelFactory):
 
     coverage = factory.SubFactory(CoverageFactory)
     sale = factory.SelfAttribute("coverage.sale")
+    channel = factory.SelfAttribute("sale.channel")  # as the opening service copies it
     status = ClaimStatus.CREATED
     nature = "morte-natural"
     amount = Decimal("1000.00")

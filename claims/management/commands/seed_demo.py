@@ -189,7 +189,7 @@ class Command(BaseCommand):
         """Claims across every state over the last twelve weeks, once."""
         second = Channel.objects.filter(slug=SECOND_CHANNEL).first() or create_channel(
             name="Varejo Demonstração", slug=SECOND_CHANNEL)[0]
-        if count <= 0 or Claim.objects.filter(sale__channel__in=[channel, second]).exclude(
+        if count <= 0 or Claim.objects.filter(channel__in=[channel, second]).exclude(
                 sale_id__in=[SALE_MARIA, SALE_JOAO, SALE_ANA_CANCELLED]).exists():
             return 0
         rng = random.Random(2026)
