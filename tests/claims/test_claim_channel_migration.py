@@ -39,7 +39,7 @@ def make_claims(apps) -> dict:
             client_id=slug, client_secret="s", client_type="confidential",
             authorization_grant_type="client-credentials", name=slug)
         channel = Channel.objects.create(name=slug, slug=slug, application_id=application.pk)
-        for n in range(3):
+        for _ in range(3):
             sale = Sale.objects.create(
                 id=uuid.uuid4(), channel=channel, proposal_id=uuid.uuid4(),
                 product_combo_id=uuid.uuid4(), status="ativa", insured_name="Maria",
