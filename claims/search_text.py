@@ -1,7 +1,7 @@
 """What the claim list's search reads: one column per claim (``Claim.search_text``) with
 every name and identifier an analyst may type, folded the way the search folds the term.
 
-Folding lowercases, removes accents and drops punctuation, so that ``joao`` finds
+Folding (claims.folding) lowercases, removes accents and drops punctuation, so that ``joao`` finds
 ``João``, ``conceicao`` finds ``Conceição``, ``529.982.247-25`` finds the CPF stored as
 digits and ``sin-0a1b`` (or just ``0a1b``) finds part of ``SIN-0A1B...``. The same
 function folds the stored text and the typed term, so SQLite and PostgreSQL compare the
@@ -13,36 +13,10 @@ importing sales, which may rename the insured person or correct the CPF
 (claims.services.sales). Nothing else changes these names.
 """
 
-import unicodedata
 from collections.abc import Iterable
 
+from claims.folding import fold
 from claims.models import Claim
-
-
-def fold(text: str) -> str:
-    """``"João D'Ávila-Conceição"`` -> ``"joao davilaconceicao"``; ``"529.982.247-25"`` ->
-    ``"52998224725"``.
-
-    Punctuation is dropped rather than turned into a space: a CPF, a claim number or a
-    sale id is then one word whether typed with its dots and dashes or not, and a
-    hyphenated name is found by either half or by both typed together.
-    """
-    # casefold first: some capitals fold to a letter plus a combining mark (İ -> i̇),
-    # which the decomposition below then drops.
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    kept = []
-    for char in decomposed:
-        if char.isspace():
-            kept.append(" ")
-        elif char.isalnum() and not unicodedata.combining(char):
-            kept.append(char)
-    return " ".join("".join(kept).split())
-
-
-def search_words(term: str) -> list[str]:
-    """The folded words of what was typed, each once; each must be found (quotes are
-    punctuation, so a quoted phrase is its words)."""
-    return list(dict.fromkeys(fold(term).split()))
 
 
 def search_text(*, number: str, sale_id, insured_name: str, insured_cpf: str,

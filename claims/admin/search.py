@@ -18,7 +18,7 @@ import uuid
 
 from django.db.models import Q
 
-from claims.search_text import search_words
+from claims.folding import search_words
 
 CLAIM_NUMBER = re.compile(r"^SIN-[0-9A-Z]{12}$")
 
