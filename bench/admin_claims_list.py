@@ -128,6 +128,7 @@ def _copy_text(value) -> str:
 
 
 def load(total: int) -> None:
+    from claims.folding import fold
     from claims.models import Channel
     from claims.search_text import search_text
     from tests.support.factories import make_channel, make_cpf
@@ -152,7 +153,7 @@ def load(total: int) -> None:
         cpf = make_cpf(10_000_000 + n)
         sales.append((sale_id, channel.pk, uuid.uuid4(), uuid.uuid4(), None, "ativa", name,
                       cpf, "", "", "", dt.date(2024, 1, 1),
-                      dt.date(2030, 12, 31), "100000.00", created, created))
+                      dt.date(2030, 12, 31), "100000.00", created, created, fold(name)))
         first_coverage = coverage_id + 1
         for name_ in COVERAGES:
             coverage_id += 1
@@ -203,7 +204,7 @@ def load(total: int) -> None:
             "id", "channel_id", "proposal_id", "product_combo_id", "affiliation_id", "status",
             "insured_name", "insured_cpf", "insured_email", "insured_phone_area_code",
             "insured_phone_number", "valid_from", "valid_until", "max_guarantee",
-            "created_at", "updated_at"), sales)
+            "created_at", "updated_at", "search_name"), sales)
         copy_rows(cursor, "claims_coverage",
                   ("id", "sale_id", "name", "max_indemnity", "is_active"), coverages)
         copy_rows(cursor, "claims_claim", (

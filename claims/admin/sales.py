@@ -10,6 +10,7 @@ from django.utils.html import format_html
 from api_common.problem_types import ProblemError
 from claims import errors, services
 from claims.admin.base import ReadOnlyMixin
+from claims.admin.search import sale_search
 from claims.coverages import coverage_label
 from claims.formatting import brl, phone, tax_id
 from claims.forms import OpenClaimForm
@@ -91,7 +92,11 @@ class ClaimInline(ReadOnlyMixin, admin.TabularInline):
 class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["id", "insured_name", "cpf", "channel", "status", "valid_until", "lmg"]
     list_filter = ["status", "channel"]
-    search_fields = ["=id", "insured_name", "=insured_cpf", "=proposal_id"]
+    # Searched by claims.admin.search.sale_search (each word by its shape, each through an
+    # index); listed only so the admin shows the search box.
+    search_fields = ["search_name"]
+    search_help_text = ("Nome do segurado (qualquer parte de cada palavra, com ou sem "
+                        "acento), CPF (com ou sem pontuação), id da venda ou da proposta.")
     list_select_related = ["channel"]
     inlines = [CoverageInline, ClaimInline]
     fieldsets = [
@@ -107,6 +112,11 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def get_queryset(self, request):
         # A partner's sandbox sales are its own test data, not the insurer's policies.
         return super().get_queryset(request).filter(channel__is_sandbox=False)
+
+    def get_search_results(self, request, queryset, search_term):
+        if not search_term.strip():
+            return queryset, False
+        return queryset.filter(sale_search(search_term)), False
 
     @admin.display(description="CPF do segurado", ordering="insured_cpf")
     def cpf(self, sale):

@@ -11,14 +11,19 @@ term is folded the same way and every word of it must appear in that text, anywh
 ``joao`` finds ``João``, ``0a1b`` part of a number, ``529.982.247-25`` the CPF. One
 ``LIKE '%word%'`` per word gives the same answers on SQLite and PostgreSQL; on
 PostgreSQL a trigram index serves it (migration 0013).
+
+The sale list chooses by each word's shape instead (``sale_search``): a CPF is compared
+with the stored CPF, a UUID with the sale's and the proposal's ids, anything else with
+the insured person's folded name (``Sale.search_name``), each through its own index.
 """
 
 import re
 import uuid
 
 from django.db.models import Q
+from stdnum.br import cpf
 
-from claims.folding import search_words
+from claims.folding import fold, search_words
 
 CLAIM_NUMBER = re.compile(r"^SIN-[0-9A-Z]{12}$")
 
@@ -43,6 +48,32 @@ def claim_search(term: str) -> Q:
     if not found:
         return Q(pk__in=[])
     return Q.create([("search_text__contains", word) for word in found])
+
+
+def sale_search(term: str) -> Q:
+    """Sales matching every whitespace-separated word of ``term``, as Django's search of
+    ``["=id", "insured_name", "=insured_cpf", "=proposal_id"]`` matched each word with one
+    of those fields, but with one indexed comparison per word rather than all four ORed
+    (which read every sale):
+
+    - a valid CPF, punctuated or not: the stored CPF (digits), exactly;
+    - a UUID (hyphens and capitals optional): the sale's id or its
+      proposal's, exactly;
+    - anything else: part of the insured person's name, folded like the stored one, so
+      also without accents (``joao`` finds ``João``, which the old search did not).
+
+    A term with nothing to compare (``--``) finds nothing rather than everything.
+    """
+    conditions = []
+    for word in term.split():
+        digits = cpf.compact(word)
+        if len(digits) == 11 and digits.isascii() and cpf.is_valid(digits):
+            conditions.append(Q(insured_cpf=digits))
+        elif sale_or_proposal := as_uuid(word):
+            conditions.append(Q(pk=sale_or_proposal) | Q(proposal_id=sale_or_proposal))
+        else:
+            conditions += [Q(search_name__contains=part) for part in fold(word).split()]
+    return Q.create(conditions) if conditions else Q(pk__in=[])
 
 
 def event_search(term: str) -> Q:

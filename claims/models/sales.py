@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import Q
 
 from claims.coverages import coverage_label
+from claims.folding import fold
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
@@ -91,6 +92,13 @@ class Sale(models.Model):
                                      db_default="")
     certificate_number = models.CharField("número do certificado", max_length=60, blank=True,
                                           default="", db_default="")
+    # What the sale list's name search reads (claims.admin.search.sale_search): the insured
+    # person's name folded (claims.folding), so "joao" finds "João"; a trigram index
+    # serves it on PostgreSQL (migration 0032). Set by save() and by the bulk writers
+    # (claims.services.sales), from the name only. A database default like the other
+    # columns added to this live table.
+    search_name = models.TextField("nome para busca", blank=True, default="", db_default="",
+                                   editable=False)
     created_at = models.DateTimeField("criado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
@@ -101,6 +109,8 @@ class Sale(models.Model):
             models.Index(fields=["channel", "-created_at", "-id"], name="sale_channel_page"),
             # The API's ?cpf= (with the channel) and the admin's CPF search (without).
             models.Index(fields=["insured_cpf"], name="sale_cpf"),
+            # The admin's search by proposal id.
+            models.Index(fields=["proposal_id"], name="sale_proposal"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -111,6 +121,13 @@ class Sale(models.Model):
 
     def __str__(self):
         return f"{self.id} ({self.insured_name})"
+
+    def save(self, *args, **kwargs):
+        self.search_name = fold(self.insured_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "insured_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "search_name"}
+        super().save(*args, **kwargs)
 
     @property
     def is_active(self) -> bool:

@@ -3,6 +3,7 @@
 from django.db import transaction
 
 from claims import errors, search_text
+from claims.folding import fold
 from claims.models import Channel, Claim, Coverage, Sale
 from claims.workflow import OPEN_STATUSES
 
@@ -85,12 +86,14 @@ def upsert_sales(*, channel: Channel, rows: list[dict]) -> tuple[int, int]:
                 channel=channel,
                 **{field: row.get(field, "" if field in _TEXT_FIELDS else None)
                    for field in SALE_FIELDS},
+                # bulk_create skips Sale.save, which folds it otherwise.
+                search_name=fold(row.get("insured_name", "")),
             )
             for row in rows
         ],
         update_conflicts=True,
         unique_fields=["id"],
-        update_fields=[*SALE_FIELDS, "updated_at"],
+        update_fields=[*SALE_FIELDS, "search_name", "updated_at"],
     )
     Coverage.objects.bulk_create(
         [

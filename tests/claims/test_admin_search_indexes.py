@@ -1,4 +1,5 @@
-"""The claim list's searches and orderings are answered by indexes.
+"""The claim list's searches and orderings, and the sale list's searches, are answered
+by indexes.
 
 Django's admin search compares ``UPPER(column) = UPPER(term)``, ORed over every search
 field across a join: no index serves that, so at 100,000 claims every search read the
@@ -19,6 +20,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from claims.folding import fold
 from claims.models import Claim, Coverage, Event, Sale
 from claims.search_text import of_claim
 from tests.support.concurrency import postgres_only
@@ -91,13 +93,14 @@ def load_rows():
     """ROWS sales (three coverages each) with one claim each, and two events per claim."""
     channel = make_channel("Banco Volume")
     now = timezone.now()
+    names = ["Joana Prado Quintela" if n == ROWS // 2 else f"Pessoa {n} Silva"
+             for n in range(ROWS)]
     sales = Sale.objects.bulk_create(
         Sale(id=uuid.uuid4(), channel=channel, proposal_id=uuid.uuid4(),
-             product_combo_id=uuid.uuid4(),
-             insured_name="Joana Prado Quintela" if n == ROWS // 2 else f"Pessoa {n} Silva",
+             product_combo_id=uuid.uuid4(), insured_name=name, search_name=fold(name),
              insured_cpf=make_cpf(5_000_000 + n), valid_from=dt.date(2025, 1, 1),
              valid_until=dt.date(2030, 1, 1), max_guarantee=Decimal("100000"))
-        for n in range(ROWS))
+        for n, name in enumerate(names))
     coverages = Coverage.objects.bulk_create(
         Coverage(sale=sale, name=name, max_indemnity=Decimal("50000"))
         for sale in sales
@@ -191,3 +194,34 @@ def test_searches_and_the_default_orders_are_index_scans_on_postgresql(analyst, 
         # The page's count or its ids (IdsFirstPaginator) use the index that serves them;
         # the rows of those ids are then read by primary key.
         assert any(re.search(probe, explained) for explained in plans), (path, probe, plans)
+
+
+@postgres_only
+def test_the_sale_lists_searches_are_index_scans_on_postgresql(analyst, db):
+    """Each word by its shape (claims.admin.search.sale_search), each through its index:
+    no search reads every sale any more."""
+    sale = load_rows().sale
+    cpf, sales = sale.insured_cpf, "/admin/claims/sale/"
+    trigram = r"sale_search_name_trgm.*\n.*Index Cond: .*search_name ~~ "
+    # page -> what its plan must show
+    pages = {
+        f"{sales}?q=Joana+Quintela": [trigram],
+        f"{sales}?q=joana": [trigram],
+        f"{sales}?q=quint": [trigram],
+        f"{sales}?q={cpf}": ["sale_cpf"],
+        f"{sales}?q={cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}": ["sale_cpf"],
+        # A UUID is the sale's id or its proposal's.
+        f"{sales}?q={sale.pk}": ["claims_sale_pkey", "sale_proposal"],
+        f"{sales}?q={sale.proposal_id}": ["claims_sale_pkey", "sale_proposal"],
+        f"{sales}?q=joana+{cpf}": ["sale_cpf"],
+    }
+    for path, probes in pages.items():
+        statements = [sql for sql in list_queries(analyst, path) if 'FROM "claims_sale"' in sql
+                      # The list's total (every sale of the insurer's channels) reads every
+                      # row whatever the plan.
+                      and not sql.endswith('WHERE NOT "claims_channel"."is_sandbox"')]
+        assert statements, path
+        plans = [plan(sql, bitmap_only=True) for sql in statements]
+        for sql, explained in zip(statements, plans, strict=True):
+            assert "Seq Scan on claims_sale" not in explained, (path, sql, explained)
+            assert all(re.search(probe, explained) for probe in probes), (path, probes, explained)
