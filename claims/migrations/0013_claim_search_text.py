@@ -9,6 +9,11 @@ like the one it replaces: the trigram index on ``UPPER(claims_sale.insured_name)
 migration 0010, which only the claim list's old name search used (the sale list's
 search ORs columns no index serves, so it never used it). pg_trgm itself was added by
 migration 0010.
+
+Not atomic: on PostgreSQL the index is built and the old one dropped ``CONCURRENTLY``
+(the claims' writes go on meanwhile; neither may run in a transaction), and each batch
+of the backfill commits on its own (``bulk_update`` is atomic per call), so no
+transaction holds every claim's row until the end.
 """
 
 from django.contrib.auth.management import create_permissions
@@ -45,8 +50,9 @@ def fill_search_text(apps, schema_editor):
 
 def create_search_index(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.add_index(apps.get_model("claims", "Claim"), SEARCH_INDEX)
-        schema_editor.execute(f"DROP INDEX IF EXISTS {OLD_NAME_INDEX}")
+        schema_editor.add_index(apps.get_model("claims", "Claim"), SEARCH_INDEX,
+                                concurrently=True)
+        schema_editor.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {OLD_NAME_INDEX}")
         # A finer histogram of search_text: with the default (100 buckets) PostgreSQL
         # guesses 1 % of the claims for any '%word%', so for a rare word (part of a
         # number) it walked the list's order index filtering 50,000 rows (52 ms at
@@ -59,9 +65,10 @@ def drop_search_index(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(
             "ALTER TABLE claims_claim ALTER COLUMN search_text SET STATISTICS -1")
-        schema_editor.remove_index(apps.get_model("claims", "Claim"), SEARCH_INDEX)
+        schema_editor.remove_index(apps.get_model("claims", "Claim"), SEARCH_INDEX,
+                                   concurrently=True)
         schema_editor.execute(
-            f"CREATE INDEX IF NOT EXISTS {OLD_NAME_INDEX} ON claims_sale "
+            f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {OLD_NAME_INDEX} ON claims_sale "
             "USING gin ((UPPER(insured_name::text)) gin_trgm_ops)")
 
 
@@ -76,6 +83,7 @@ def converge_roles(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    atomic = False
 
     dependencies = [
         ("claims", "0012_workbench"),
