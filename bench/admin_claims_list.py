@@ -1,7 +1,7 @@
 """Benchmark (not a test): the analysts' workbench at 100,000 claims, per page: the
 database time and the number of statements of the dashboard (an analyst's and a
-supervisor's), each queue, the list's filters and searches, "Minhas tarefas", and the
-events list (the webhook sweep's order).
+supervisor's), each queue, the list's filters and searches, "Minhas tarefas", the
+events list (the webhook sweep's order) and the sale list's searches.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/claims_bench \\
         python bench/admin_claims_list.py [--claims 100000] [--reload] [--explain]
@@ -345,7 +345,26 @@ def pages() -> list[tuple[str, str, str]]:
         ("search: two letters (jo)", f"{claims}?q=jo"),
         ("events list", events),
         ("events of a claim (number)", f"{events}?q={claim.number}"),
-    ]]
+    ]] + [(ANALYST, label, url) for label, url in sale_searches(sale)]
+
+
+def sale_searches(sale) -> list[tuple[str, str]]:
+    """The sale list (every sale of the insurer's channels) and its searches."""
+    from urllib.parse import urlencode
+
+    sales, cpf = "/admin/claims/sale/", sale.insured_cpf
+    return [
+        ("sales: list, first page", sales),
+        ("sales: search, insured name", f"{sales}?{urlencode({'q': sale.insured_name})}"),
+        ("sales: search, one surname (Lima)", f"{sales}?q=Lima"),
+        ("sales: search, first name (joao)", f"{sales}?q=joao"),
+        ("sales: search, CPF", f"{sales}?q={cpf}"),
+        ("sales: search, CPF with punctuation",
+         f"{sales}?q={cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"),
+        ("sales: search, id-venda", f"{sales}?q={sale.id}"),
+        ("sales: search, proposal id", f"{sales}?q={sale.proposal_id}"),
+        ("sales: search, nothing found", f"{sales}?q=Xzqwv"),
+    ]
 
 
 def _all_claims(url: str) -> str:
