@@ -74,7 +74,7 @@ class Migration(migrations.Migration):
     atomic = False
 
     dependencies = [
-        ("claims", "0031_workbench_indexes_insurer_only"),
+        ("claims", "0032_sale_search_indexes"),
     ]
 
     operations = [

@@ -14,7 +14,7 @@ from oauth2_provider.models import Application
 
 from tests.support.concurrency import postgres_only
 
-BEFORE = [("claims", "0031_workbench_indexes_insurer_only")]
+BEFORE = [("claims", "0032_sale_search_indexes")]
 AFTER = [("claims", "0033_claim_channel")]
 
 
