@@ -1,4 +1,4 @@
-"""The paginator of the long lists (claims, events): a page's ids first, then those rows
+"""The paginator of the long lists (claims, events, sales): a page's ids first, then those rows
 with their joins, and a count that stops at a limit.
 
 The queues are ordered by an index (claim_*_queue, claim_deadline_order), but a page far

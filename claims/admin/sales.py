@@ -9,6 +9,7 @@ from django.utils.html import format_html
 
 from api_common.problem_types import ProblemError
 from claims import errors, services
+from claims.admin.pagination import IdsFirstPaginator
 from claims.admin.base import ReadOnlyMixin
 from claims.admin.search import sale_search
 from claims.coverages import coverage_label
@@ -98,6 +99,9 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
     search_help_text = ("Nome do segurado (qualquer parte de cada palavra, com ou sem "
                         "acento), CPF (com ou sem pontuação), id da venda ou da proposta.")
     list_select_related = ["channel"]
+    # A million sales: the list counts up to ADMIN_LIST_COUNT_LIMIT ("mais de 10.000
+    # vendas"), as the claim list does, and reads its page's ids first.
+    paginator = IdsFirstPaginator
     # A search counts its own rows only: the total of every sale read the whole table on
     # each search (a million rows in a large book), as the claim list's did.
     show_full_result_count = False

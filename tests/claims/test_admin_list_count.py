@@ -1,5 +1,6 @@
-"""The claim list counts its matches up to ADMIN_LIST_COUNT_LIMIT: past it, "mais de N
-sinistros", and the pages up to the limit; below it, the exact count."""
+"""The long lists (claims, events, sales) count their matches up to
+ADMIN_LIST_COUNT_LIMIT: past it, "mais de N sinistros", and the pages up to the limit;
+below it, the exact count."""
 
 import pytest
 
@@ -54,3 +55,18 @@ def test_the_events_list_counts_up_to_the_limit_too(supervisor, settings, monkey
 
     page = supervisor.get("/admin/claims/event/").content.decode()
     assert "mais de 3 eventos" in page
+
+
+def test_the_sale_list_counts_up_to_the_limit_too(supervisor, settings, monkeypatch):
+    from claims.admin.sales import SaleAdmin
+    from tests.support.factories import SaleFactory
+
+    monkeypatch.setattr(SaleAdmin, "list_per_page", 2)
+    settings.ADMIN_LIST_COUNT_LIMIT = 3
+    sales = [SaleFactory(insured_name=f"Maria {n}") for n in range(5)]
+
+    page = supervisor.get("/admin/claims/sale/").content.decode()
+    found = supervisor.get("/admin/claims/sale/", {"q": "maria"}).content.decode()
+    assert "mais de 3 vendas" in page and "5 vendas" not in page
+    assert "mais de 3 vendas" in found
+    assert len([sale for sale in sales if str(sale.pk) in page]) == 2
