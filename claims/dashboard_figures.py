@@ -5,9 +5,10 @@ claims per owner with their deadlines, the claims nobody asked a document for.
 
 Every ``DASHBOARD_FIGURES_SECONDS`` a beat task (claims.tasks.refresh_dashboard_figures)
 computes them into the shared cache (Redis in production, so every web process reads the
-same), and a page reads them in one round trip. What a page does not find (the first view
-after a deploy, the beat stopped, the cache away) it computes and stores itself, so the
-figures are never older than three intervals and never missing. 0 computes them on each
+same), kept three intervals, and a page reads them in one round trip. What a page does
+not find (the first view after a deploy, the beat stopped, the cache away) it computes
+and stores itself for one interval, so the figures are never older than three intervals
+and never missing. 0 computes them on each
 view (tests, a small installation). The dashboard says when they were computed.
 
 Each figure is a pure function of the database; computing one twice, on two workers at
@@ -137,7 +138,9 @@ def read(computers: dict[str, Callable], now: dt.datetime | None = None) -> Figu
     missing = {name: (compute(now), now) for name, compute in computers.items()
                if name not in found}
     if missing:
-        _store(missing, seconds)
+        # One interval: where the cache is the process's own memory (no Redis), the beat's
+        # figures never reach the page, and what the page stored is as old as it says.
+        _store(missing, timeout=seconds)
     found.update(missing)
     return Figures({name: value for name, (value, _) in found.items()},
                    min(at for _, at in found.values()))
@@ -150,8 +153,9 @@ def refresh(now: dt.datetime | None = None) -> int:
     computers = dict(GLOBAL)
     for team_id in Team.objects.values_list("pk", flat=True):
         computers.update(team_figures(team_id))
+    # Three intervals: a missed beat or two leaves them in place.
     _store({name: (compute(now), now) for name, compute in computers.items()},
-           settings.DASHBOARD_FIGURES_SECONDS)
+           timeout=3 * settings.DASHBOARD_FIGURES_SECONDS)
     return len(computers)
 
 
@@ -164,12 +168,11 @@ def _cached(names: list[str]) -> dict:
     return {key.removeprefix(KEY_PREFIX): value for key, value in found.items()}
 
 
-def _store(figures: dict, seconds: int) -> None:
-    if not seconds:
+def _store(figures: dict, *, timeout: int) -> None:
+    if not timeout:
         return
     try:
-        # Kept for three intervals: a missed beat or two leaves them in place.
         cache.set_many({KEY_PREFIX + name: value for name, value in figures.items()},
-                       timeout=3 * seconds)
+                       timeout=timeout)
     except Exception as error:  # noqa: BLE001 - the page still shows what it computed
         logger.warning("Dashboard figures: the cache did not answer (%s)", error)

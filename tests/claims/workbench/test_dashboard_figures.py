@@ -165,3 +165,18 @@ def test_two_workers_computing_the_figures_at_once_store_what_the_page_would_cou
     assert stored == expected
     decisions = cache.get(dashboard_figures.KEY_PREFIX + "decisions")[0]
     assert sum(n for _, _, n, _ in decisions) == 3
+
+
+def test_what_a_page_counts_itself_lasts_one_interval_and_the_beats_three(shared, team,
+                                                                          monkeypatch):
+    # Where the cache is the process's own memory, the beat's figures never reach the
+    # pages: what a page stored must be recounted after the interval the page states.
+    timeouts = []
+    set_many = cache.set_many
+    monkeypatch.setattr(cache, "set_many", lambda values, timeout: (
+        timeouts.append(timeout), set_many(values, timeout=timeout)))
+
+    dashboard.build(team.people["ana"].user)
+    dashboard_figures.refresh()
+
+    assert timeouts == [60, 180]
