@@ -8,9 +8,9 @@ The claim list searches one column instead, ``Claim.search_text`` (claims.search
 the insured person's, the requester's and the contact's names, the claim number, the
 CPF and the sale id, folded to lowercase words without accents or punctuation. The
 term is folded the same way and every word of it must appear in that text, anywhere:
-``joao`` finds ``João``, ``0a1b`` part of a number, ``529.982.247-25`` the CPF. One
-``LIKE '%word%'`` per word gives the same answers on SQLite and PostgreSQL; on
-PostgreSQL a trigram index serves it (migration 0013).
+``joao`` finds ``João``, ``0a1b`` part of a number. One ``LIKE '%word%'`` per word gives
+the same answers on SQLite and PostgreSQL; on PostgreSQL a trigram index serves it
+(migration 0013). A whole number, CPF or sale id is compared exactly instead.
 
 The sale list chooses by each word's shape instead (``sale_search``): a CPF is compared
 with the stored CPF, a UUID with the sale's and the proposal's ids, anything else with
@@ -43,7 +43,19 @@ def as_uuid(term: str) -> uuid.UUID | None:
 
 def claim_search(term: str) -> Q:
     """Claims whose search text holds every folded word of ``term``. A term with no
-    letters or digits at all (``--``) finds nothing rather than everything."""
+    letters or digits at all (``--``) finds nothing rather than everything.
+
+    A whole claim number, a valid CPF (punctuated or not) or a sale id, alone, is
+    compared exactly with the column it is (the number's unique index, the sale's CPF,
+    the claims' sale): the same claims the folded text finds, without the trigram
+    search (which reads every claim sharing its trigrams: 15-40 ms at a million)."""
+    if number := claim_number(term):
+        return Q(number=number)
+    digits = cpf.compact(term.strip())
+    if len(digits) == 11 and digits.isascii() and cpf.is_valid(digits):
+        return Q(sale__insured_cpf=digits)
+    if sale := as_uuid(term):
+        return Q(sale_id=sale)
     found = search_words(term)
     if not found:
         return Q(pk__in=[])
