@@ -166,6 +166,7 @@ def test_the_day_starts_on_the_dashboard_and_the_queues_of_a_seeded_demo(
         live_server, settings, tmp_path):
     require_chromium()
     settings.DEBUG = True  # seed_demo refuses to run on a production configuration
+    settings.DASHBOARD_FIGURES_SECONDS = 60  # as production: the shared figures cached
     roles.sync_roles(Group, Permission)
     call_command("seed_demo", "--sinistros=150", stdout=open(os.devnull, "w"))
     base = live_server.url
@@ -195,6 +196,9 @@ def test_the_day_starts_on_the_dashboard_and_the_queues_of_a_seeded_demo(
                        ).to_be_visible()
                 expect(page.get_by_role("img", name=re.compile("Dias do aviso até a decisão"))
                        ).to_be_visible()
+                # The team's figures say when they were computed; hers are of the moment.
+                expect(page.locator(".figures-time")).to_contain_text(re.compile(
+                    r"calculados às \d\d:\d\d; recalculados a cada minuto"))
                 save(page, "analista-painel")
 
                 page.locator("section[aria-labelledby=meus]").get_by_role(
