@@ -1,7 +1,7 @@
 """Migration operations for a live, large claims table.
 
-An index built or dropped plainly locks the table's writes until it is done: seconds to
-minutes at a million claims. On PostgreSQL these build and drop it ``CONCURRENTLY``
+An index built or dropped plainly, or a ``SET NOT NULL`` (``SetNotNullLive``), locks the
+table's writes until it is done: seconds to minutes at a million claims. On PostgreSQL these build and drop it ``CONCURRENTLY``
 (writes go on; the migration must be ``atomic = False``); elsewhere (SQLite, the embedded
 default) they are the plain operations. Their effect on the migration state is the plain
 ones', so ``makemigrations`` sees the model as it is."""
