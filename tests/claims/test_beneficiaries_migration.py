@@ -7,20 +7,13 @@ import uuid
 from decimal import Decimal
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from oauth2_provider.models import Application
 
+from tests.support.migrations import migrate, to_the_newest
+
 BEFORE = [("claims", "0013_claim_search_text")]
 AFTER = [("claims", "0014_beneficiaries")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
@@ -74,9 +67,4 @@ def test_claims_that_existed_get_their_beneficiaries_and_payments_point_at_them(
     [insured] = Beneficiary.objects.filter(claim_id=living.pk)
     assert (insured.kind, insured.tax_id, insured.share) == ("segurado", "52998224725", 100)
     assert not Beneficiary.objects.filter(claim_id=closed_living.pk).exists()
-    migrate(executor_leaf())  # and on to the newest, as a deploy does
-
-
-def executor_leaf():
-    executor = MigrationExecutor(connection)
-    return executor.loader.graph.leaf_nodes()
+    to_the_newest()  # and on to the newest, as a deploy does

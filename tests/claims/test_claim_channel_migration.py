@@ -8,25 +8,14 @@ from decimal import Decimal
 
 import pytest
 from django.db import IntegrityError, connection, transaction
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from oauth2_provider.models import Application
 
 from tests.support.concurrency import postgres_only
+from tests.support.migrations import migrate, to_the_newest
 
 BEFORE = [("claims", "0032_sale_search_indexes")]
 AFTER = [("claims", "0033_claim_channel")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-def leaf():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
 def make_claims(apps) -> dict:
@@ -67,7 +56,7 @@ def test_every_claim_gets_its_sales_channel(monkeypatch):
     Claim = new.get_model("claims", "Claim")
     assert dict(Claim.objects.values_list("pk", "channel_id")) == channels
     assert not Claim._meta.get_field("channel").null
-    migrate(leaf())
+    to_the_newest()
 
 
 @postgres_only
@@ -76,7 +65,7 @@ def test_postgresql_refuses_a_claim_whose_channel_is_not_its_sales():
     from claims.models import Channel, Claim
 
     make_claims(migrate(BEFORE))
-    migrate(leaf())
+    to_the_newest()
     claim = Claim.objects.select_related("sale").first()
     other = Channel.objects.exclude(pk=claim.sale.channel_id).get()
 

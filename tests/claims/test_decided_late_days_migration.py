@@ -6,20 +6,13 @@ import uuid
 from decimal import Decimal
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from oauth2_provider.models import Application
+
+from tests.support.migrations import migrate, to_the_newest
 
 BEFORE = [("claims", "0019_reasoned_denial")]
 AFTER = [("claims", "0020_decided_late_days")]
 SP = dt.timezone(dt.timedelta(hours=-3))
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
@@ -74,4 +67,4 @@ def test_decided_claims_get_their_lateness_from_their_history(settings):
 
     lateness = dict(Claim.objects.values_list("id", "decided_late_days"))
     assert lateness == {late.pk: 8, in_time.pk: 0, paused.pk: 0, undecided.pk: None}
-    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    to_the_newest()

@@ -11,10 +11,12 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from oauth2_provider.models import Application
+
+from tests.support import migrations
+from tests.support.migrations import to_the_newest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 POSTGRES = connection.vendor == "postgresql"
@@ -28,17 +30,9 @@ SALE_PROPOSAL_INDEX = "CREATE INDEX sale_proposal ON public.claims_sale USING bt
 
 def migrate(target: str):
     """Migrate claims to ``target``; the statements run and the state's apps."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
     with CaptureQueriesContext(connection) as ran:
-        executor.migrate([("claims", target)])
-    return [q["sql"] for q in ran.captured_queries], executor.loader.project_state(
-        [("claims", target)]).apps
-
-
-def to_the_newest():
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+        apps = migrations.migrate([("claims", target)])
+    return [q["sql"] for q in ran.captured_queries], apps
 
 
 def indexes(*names: str) -> dict[str, str]:
