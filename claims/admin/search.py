@@ -34,6 +34,12 @@ def claim_number(term: str) -> str | None:
     return term if CLAIM_NUMBER.match(term) else None
 
 
+def valid_cpf(term: str) -> str | None:
+    """A valid CPF, punctuated or not, as the 11 digits it is stored as."""
+    digits = cpf.compact(term.strip())
+    return digits if len(digits) == 11 and digits.isascii() and cpf.is_valid(digits) else None
+
+
 def as_uuid(term: str) -> uuid.UUID | None:
     try:
         return uuid.UUID(term.strip())
@@ -51,8 +57,7 @@ def claim_search(term: str) -> Q:
     search (which reads every claim sharing its trigrams: 15-40 ms at a million)."""
     if number := claim_number(term):
         return Q(number=number)
-    digits = cpf.compact(term.strip())
-    if len(digits) == 11 and digits.isascii() and cpf.is_valid(digits):
+    if digits := valid_cpf(term):
         return Q(sale__insured_cpf=digits)
     if sale := as_uuid(term):
         return Q(sale_id=sale)
@@ -78,8 +83,7 @@ def sale_search(term: str) -> Q:
     """
     conditions = []
     for word in term.split():
-        digits = cpf.compact(word)
-        if len(digits) == 11 and digits.isascii() and cpf.is_valid(digits):
+        if digits := valid_cpf(word):
             conditions.append(Q(insured_cpf=digits))
         elif sale_or_proposal := as_uuid(word):
             conditions.append(Q(pk=sale_or_proposal) | Q(proposal_id=sale_or_proposal))
