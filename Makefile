@@ -109,6 +109,7 @@ bench: $(STAMP)
 check: export DJANGO_DEBUG ?= true
 check: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) manage.py check
 

@@ -59,7 +59,7 @@ def main() -> None:
 
 def load(delivered: int, paused: int) -> None:
     from claims.models import Event
-    from claims.services.common import standard_event_details
+    from claims.services.recording import standard_event_details
     from tests.support.factories import ClaimFactory, make_channel
     from webhooks.models import Subscription
 

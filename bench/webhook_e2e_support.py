@@ -257,7 +257,7 @@ def commit_event(claim) -> tuple[str, float]:
     from django.db import transaction
 
     from claims.models import Event
-    from claims.services.common import standard_event_details
+    from claims.services.recording import standard_event_details
 
     committed = []
     with transaction.atomic():

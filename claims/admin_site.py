@@ -7,6 +7,8 @@ from ``ClaimsAdminConfig.default_site`` before that package registers its model 
 from django.contrib import admin
 from django.template.response import TemplateResponse
 
+from claims.permissions import VIEW_CLAIM
+
 
 class ClaimsAdminSite(admin.AdminSite):
     site_header = "Sinistros: retaguarda"
@@ -29,7 +31,7 @@ class ClaimsAdminSite(admin.AdminSite):
 
     def index(self, request, extra_context=None):
         """Claims roles land on their dashboard; other staff on Django's model list."""
-        if not request.user.has_perm("claims.view_claim"):
+        if not request.user.has_perm(VIEW_CLAIM):
             return super().index(request, extra_context)
         from claims.admin.dashboard_page import dashboard_context
 

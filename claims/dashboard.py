@@ -22,6 +22,7 @@ from claims import queues
 from claims.awaiting import Awaiting
 from claims.formatting import person
 from claims.models import Claim, Proposal, Task
+from claims.permissions import Permission
 from claims.services.approvals import decidable_by
 from claims.services.tasks import escalated_tasks_for
 from claims.workflow import OPEN_STATUSES
@@ -82,7 +83,7 @@ def claims_url(**params) -> str:
 def build(user, *, now: dt.datetime | None = None) -> Dashboard:
     now = now or timezone.now()
     teams = queues.team_ids(user)
-    supervisor = user.has_perm("claims.assign_claim")
+    supervisor = user.has_perm(Permission.ASSIGN_CLAIM.perm)
     scope = queues.default_queue(user, teams)
     today = figures.local_midnight(now)
     shared = figures.read(_shared_figures(teams, supervisor, scope), now)

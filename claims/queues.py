@@ -11,6 +11,7 @@ The partial indexes ``claim_owner_queue``, ``claim_team_queue`` and
 from django.db.models import F, Q
 
 from claims.models import TeamMember
+from claims.permissions import Permission
 from claims.workflow import OPEN_STATUSES
 
 # The insurer's own claims: a partner's sandbox claims are in no queue, count or list of
@@ -42,7 +43,7 @@ def default_queue(user, teams: list[int] | None = None) -> str:
     """Where a person lands on the claim list: analysts on their own claims, supervisors
     on their team's (everyone's when they lead no team). ``teams``: the user's
     ``team_ids``, when the caller has them already."""
-    if user.has_perm("claims.assign_claim"):
+    if user.has_perm(Permission.ASSIGN_CLAIM.perm):
         return TEAM if (team_ids(user) if teams is None else teams) else ALL
     return MINE
 

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from claims.formatting import masked_destination
+from claims.payment_words import masked_destination
 from claims.validators import mask_tax_id
 
 

@@ -57,7 +57,7 @@ from decimal import Decimal
 from django.db import models
 from django.utils import timezone
 
-from claims.workflow import Action, ClaimStatus
+from claims.workflow import WORKFLOW, ClaimStatus, Clock, actions_with, clock_effect
 
 CLOCK_DAYS = 30
 SMALL_POLICY_MINIMUM_WAGES = 500
@@ -74,17 +74,11 @@ _NAMES = {
     ClockKind.DECISION: "o prazo de decisão sobre a cobertura (Lei 15.040/2024, art. 86)",
     ClockKind.PAYMENT: "o prazo de pagamento da indenização (Lei 15.040/2024, art. 87)",
 }
-COVER_RECOGNISED = frozenset(
-    {Action.APPROVE_DOCUMENTS, Action.REQUEST_PAYMENT_DATA, Action.REGISTER_PAYMENT}
-)
-
-
+# Each action's effect is a fact of its workflow row (``claims.workflow.Move.clock``).
+COVER_RECOGNISED = actions_with(Clock.RECOGNISES_COVER)
 # The actions ``compute_clock`` looks at (rules 1 to 6); every other step leaves the
 # clock as it was (rule 7), so a service recording one need not recompute it.
-CLOCK_ACTIONS = frozenset({
-    Action.OPEN, Action.COMPLETE_DOCUMENTS, Action.REQUEST_DOCUMENTS, Action.REOPEN,
-    Action.DENY, Action.FINALIZE, *COVER_RECOGNISED,
-})
+CLOCK_ACTIONS = frozenset(WORKFLOW) - actions_with(Clock.KEEPS)
 
 
 def changes_clock(action: str) -> bool:
@@ -197,8 +191,8 @@ def compute_clock(steps: Iterable[Step], *, suspensions_allowed: int) -> Regulat
         deadline = None if new_kind == ClockKind.NONE else at + timedelta(days=CLOCK_DAYS)
 
     for step in steps:
-        action = step.action
-        if action == Action.REOPEN:
+        effect = clock_effect(step.action)
+        if effect == Clock.RESTARTS:
             used = beyond = 0
             if step.to_status == ClaimStatus.UNDER_REGULATION:
                 start(ClockKind.DECISION, step.at)
@@ -208,25 +202,25 @@ def compute_clock(steps: Iterable[Step], *, suspensions_allowed: int) -> Regulat
                 start(ClockKind.NONE, None)
         elif closed:
             continue
-        elif action in (Action.DENY, Action.FINALIZE):
+        elif effect == Clock.ENDS:
             start(ClockKind.NONE, None)
             closed = True
         elif kind == ClockKind.NONE:  # not started: the basic documentation is incomplete
-            if action == Action.OPEN and step.to_status == ClaimStatus.CREATED:
+            if effect == Clock.OPENS and step.to_status == ClaimStatus.CREATED:
                 start(ClockKind.DECISION, step.at)
-            elif action == Action.COMPLETE_DOCUMENTS:
+            elif effect == Clock.DOCUMENTS_COMPLETE:
                 start(ClockKind.DECISION, step.at)
-            elif action in COVER_RECOGNISED:
+            elif effect == Clock.RECOGNISES_COVER:
                 start(ClockKind.PAYMENT, step.at)
-        elif kind == ClockKind.DECISION and action in COVER_RECOGNISED:
+        elif kind == ClockKind.DECISION and effect == Clock.RECOGNISES_COVER:
             start(ClockKind.PAYMENT, step.at)
-        elif action == Action.REQUEST_DOCUMENTS and remaining is None:
+        elif effect == Clock.SUSPENDS and remaining is None:
             if used < suspensions_allowed:
                 remaining, deadline, paused_at = deadline - step.at, None, step.at
                 used += 1
             else:
                 beyond += 1
-        elif action == Action.COMPLETE_DOCUMENTS and remaining is not None:
+        elif effect == Clock.DOCUMENTS_COMPLETE and remaining is not None:
             deadline, remaining, paused_at = step.at + remaining, None, None
 
     return RegulatoryClock(

@@ -16,6 +16,8 @@ Neither sees OAuth applications or tokens (no ``oauth2_provider`` permission); c
 are shown without secrets, which are stored hashed anyway.
 """
 
+from claims.permissions import Permission
+
 ANALYST = "Analista de sinistros"
 SUPERVISOR = "Supervisor de sinistros"
 
@@ -24,15 +26,18 @@ _VIEW = [f"view_{model}" for model in (
     "documentrequest", "documentfile", "claimhistory", "event", "team", "teammember",
     "assignmentrule", "task", "proposal",
 )]
+P = Permission
 ANALYST_PERMISSIONS = [
-    *_VIEW, "add_documentrequirement", "change_documentrequirement", "work_claim", "open_claim",
+    *_VIEW, "add_documentrequirement", "change_documentrequirement", P.WORK_CLAIM, P.OPEN_CLAIM,
 ]
 SUPERVISOR_PERMISSIONS = [
-    *ANALYST_PERMISSIONS, "deny_claim", "reopen_claim", "settle_payment",
-    "register_payment_above_limit", "adjust_reserve_above_limit", "assign_claim", "approve_proposal", "export_full_cpf",
+    *ANALYST_PERMISSIONS, P.DENY_CLAIM, P.REOPEN_CLAIM, P.SETTLE_PAYMENT,
+    P.REGISTER_PAYMENT_ABOVE_LIMIT, P.ADJUST_RESERVE_ABOVE_LIMIT, P.ASSIGN_CLAIM,
+    P.APPROVE_PROPOSAL, P.EXPORT_FULL_CPF,
     *[f"{verb}_{model}" for verb in ("add", "change", "delete")
       for model in ("team", "teammember", "assignmentrule")],
 ]
+del P
 ROLES = {ANALYST: ANALYST_PERMISSIONS, SUPERVISOR: SUPERVISOR_PERMISSIONS}
 
 

@@ -1,7 +1,12 @@
-"""The claim workflow as one table: action -> allowed from-states -> to-states -> event.
+"""The claim workflow as one table: each action's facts in one row (:class:`Move`):
+from-states, to-states, event, permission, authority, effect on the regulatory clock
+and the insured person's words.
 
 Services in ``claims/services/`` look their move up here; nothing else decides whether
 a status may change, and the admin offers an action only where :func:`allows` says so.
+The readers of the other facts: the services and the admin's actions (``permission``,
+``authority``), ``claims.services.approvals`` (``authority``), ``claims.regulatory_clock``
+(``clock``) and the hosted pages (``insured_words``, ``whitelabel.wording``).
 
 - ``to_states`` empty: the action keeps the status (it still writes history and, when
   it has one, its event).
@@ -14,6 +19,8 @@ a status may change, and the admin offers an action only where :func:`allows` sa
 from dataclasses import dataclass, field
 
 from django.db import models
+
+from claims.permissions import Permission
 
 
 class ClaimStatus(models.TextChoices):
@@ -95,90 +102,166 @@ class TimelineEntry(models.TextChoices):
     PROPOSAL_STALE = "proposta-obsoleta", "Proposta obsoleta"
 
 
+class Clock(models.TextChoices):
+    """What a step does to the regulatory clock (the rules in claims.regulatory_clock,
+    Lei 15.040/2024 arts. 86 and 87)."""
+
+    KEEPS = "mantem", "Não muda o prazo"  # rule 7
+    OPENS = "abre", "Inicia o prazo de decisão se nada for exigido"  # rule 1
+    DOCUMENTS_COMPLETE = "completa", "Inicia ou retoma o prazo de decisão"  # rules 1, 3
+    SUSPENDS = "suspende", "Suspende o prazo (art. 86)"  # rule 2
+    RECOGNISES_COVER = "reconhece", "Reconhece a cobertura: inicia o prazo de pagamento"  # 4
+    ENDS = "encerra", "Encerra o prazo"  # rule 5
+    RESTARTS = "reinicia", "Recomeça o prazo"  # rule 6
+
+
 @dataclass(frozen=True)
 class Move:
+    """One action's facts.
+
+    - ``permission``: what a person must hold to take the action at all (analysts'
+      buttons; None: only channels, the insured person or the system take it).
+    - ``authority``: what a person must hold to decide it alone (the alçada); without
+      it, where the action allows (claims.services.approvals), they propose it to a
+      supervisor. The service says when it applies (always, or above an amount).
+    - ``clock``: its effect on the regulatory clock.
+    - ``insured_words``: its line in the insured person's timeline (hosted pages);
+      None: not shown to them.
+    """
+
     from_states: frozenset
     to_states: tuple[ClaimStatus, ...]
     event: EventName | None
     stays_in: frozenset = field(default_factory=frozenset)
+    permission: Permission | None = None
+    authority: Permission | None = None
+    clock: Clock = Clock.KEEPS
+    insured_words: str | None = None
 
 
-S = ClaimStatus
+S, P, C = ClaimStatus, Permission, Clock
 # Where the contract says "any", we read "any open status"; the narrower rows say why.
 WORKFLOW: dict[Action, Move] = {
-    # No previous state. Pending documents when the coverage/nature requires any.
+    # No previous state. Pending documents when the coverage/nature requires any. Staff
+    # open a claim for a sale in the admin; channels through the API.
     Action.OPEN: Move(
-        frozenset({None}), (S.CREATED, S.PENDING_DOCUMENTS), EventName.CLAIM_CREATED
+        frozenset({None}), (S.CREATED, S.PENDING_DOCUMENTS), EventName.CLAIM_CREATED,
+        permission=P.OPEN_CLAIM, clock=C.OPENS, insured_words="Sinistro comunicado",
     ),
+    # The last requested document verified: the channel's or the insured person's upload.
     Action.COMPLETE_DOCUMENTS: Move(
         frozenset({S.PENDING_DOCUMENTS}), (S.DOCUMENTS_UNDER_REVIEW,),
         EventName.DOCUMENTS_UNDER_REVIEW,
+        clock=C.DOCUMENTS_COMPLETE, insured_words="Documentos recebidos",
     ),
     # A claim that required no documents (criado) is approved as it stands.
     Action.APPROVE_DOCUMENTS: Move(
         frozenset({S.CREATED, S.DOCUMENTS_UNDER_REVIEW}), (S.UNDER_REGULATION,),
         EventName.DOCUMENTS_APPROVED,
+        permission=P.WORK_CLAIM, clock=C.RECOGNISES_COVER,
+        insured_words="Documentos aprovados",
     ),
     # Asking for more is possible at every open step; while already pending it adds items.
     Action.REQUEST_DOCUMENTS: Move(
-        OPEN_STATUSES, (S.PENDING_DOCUMENTS,), EventName.DOCUMENTS_DENIED
+        OPEN_STATUSES, (S.PENDING_DOCUMENTS,), EventName.DOCUMENTS_DENIED,
+        permission=P.WORK_CLAIM, clock=C.SUSPENDS,
+        insured_words="A seguradora pediu documentos",
     ),
     # Not while documents are missing or unreviewed: approval (which may ask for payment
     # data at once) comes first, so pending items never linger unapproved.
     Action.REQUEST_PAYMENT_DATA: Move(
         frozenset({S.CREATED, S.UNDER_REGULATION}), (S.PENDING_PAYMENT_DATA,),
         EventName.PAYMENT_DATA_PENDING,
+        permission=P.WORK_CLAIM, clock=C.RECOGNISES_COVER,
+        insured_words="A seguradora pediu os dados de pagamento",
     ),
     # The channel (API) or the insured person (hosted pages) answers the request above.
     Action.SUPPLY_PAYMENT_DATA: Move(
-        frozenset({S.PENDING_PAYMENT_DATA}), (S.UNDER_REGULATION,), None
+        frozenset({S.PENDING_PAYMENT_DATA}), (S.UNDER_REGULATION,), None,
+        insured_words="Dados de pagamento informados",
     ),
     # A beneficiary (or heir) and their payment data, from the channel, the requester or
     # an analyst, while the claim is open; it completes a request for payment data only
     # when everybody's data is in (SUPPLY_PAYMENT_DATA, in the same service).
-    Action.INFORM_BENEFICIARY: Move(OPEN_STATUSES, (), None),
-    # A share kept back (a minor's share to a judicial deposit, an heir not found).
-    Action.HOLD_SHARE: Move(OPEN_STATUSES, (), None),
+    Action.INFORM_BENEFICIARY: Move(
+        OPEN_STATUSES, (), None, permission=P.WORK_CLAIM,
+        insured_words="Beneficiário informado",
+    ),
+    # A share kept back (a minor's share to a judicial deposit, an heir not found). Who is
+    # held back and why stays between the insurer and that person: not on the pages.
+    Action.HOLD_SHARE: Move(OPEN_STATUSES, (), None, permission=P.WORK_CLAIM),
     # Someone named by mistake (a wrong CPF), while nothing was paid to them.
-    Action.REMOVE_BENEFICIARY: Move(OPEN_STATUSES, (), None),
+    Action.REMOVE_BENEFICIARY: Move(
+        OPEN_STATUSES, (), None, permission=P.WORK_CLAIM,
+        insured_words="Beneficiário removido",
+    ),
     # The channel's balance update may change the reserve but never the stage.
     Action.UPDATE_BALANCE: Move(OPEN_STATUSES, (), EventName.RESERVE_ADJUSTED),
+    # Above RESERVE_AUTHORITY_LIMIT (or to zero), a supervisor's.
     Action.ADJUST_RESERVE: Move(
         OPEN_STATUSES, (S.UNDER_REGULATION,), EventName.RESERVE_ADJUSTED,
         stays_in=frozenset({S.PENDING_DOCUMENTS, S.PENDING_PAYMENT_DATA}),
+        permission=P.WORK_CLAIM, authority=P.ADJUST_RESERVE_ABOVE_LIMIT,
     ),
-    # Paying recognises cover: not before the documents are in and reviewed.
+    # Paying recognises cover: not before the documents are in and reviewed. Payments
+    # summing above PAYMENT_AUTHORITY_LIMIT on the claim, a supervisor's.
     Action.REGISTER_PAYMENT: Move(
         frozenset({S.CREATED, S.UNDER_REGULATION, S.PENDING_PAYMENT_DATA}),
         (S.UNDER_REGULATION,), EventName.PAYMENT_REGISTERED,
+        permission=P.WORK_CLAIM, authority=P.REGISTER_PAYMENT_ABOVE_LIMIT,
+        clock=C.RECOGNISES_COVER, insured_words="Pagamento programado",
     ),
     # Settlement is a bank fact: it may arrive after the claim was finalized.
     Action.SETTLE_PAYMENT: Move(
-        OPEN_STATUSES | {S.FINALIZED}, (), EventName.PAYMENT_SETTLED
+        OPEN_STATUSES | {S.FINALIZED}, (), EventName.PAYMENT_SETTLED,
+        permission=P.SETTLE_PAYMENT, insured_words="Pagamento realizado",
     ),
-    Action.FINALIZE: Move(OPEN_STATUSES, (S.FINALIZED,), EventName.CLAIM_FINALIZED),
-    Action.DENY: Move(OPEN_STATUSES, (S.DENIED,), EventName.CLAIM_DENIED),
+    # Closing with nothing paid ends the claim without indemnity, as a denial does: the
+    # denial's authority.
+    Action.FINALIZE: Move(
+        OPEN_STATUSES, (S.FINALIZED,), EventName.CLAIM_FINALIZED,
+        permission=P.WORK_CLAIM, authority=P.DENY_CLAIM, clock=C.ENDS,
+        insured_words="Sinistro encerrado",
+    ),
+    # Every denial is a supervisor's: an analyst proposes it.
+    Action.DENY: Move(
+        OPEN_STATUSES, (S.DENIED,), EventName.CLAIM_DENIED,
+        permission=P.WORK_CLAIM, authority=P.DENY_CLAIM, clock=C.ENDS,
+        insured_words="Pedido recusado",
+    ),
     # Documents after a reopening are asked for with their own action (from em-regulacao).
     Action.REOPEN: Move(
         frozenset({S.FINALIZED, S.DENIED}),
         (S.UNDER_REGULATION, S.PENDING_PAYMENT_DATA),
         EventName.CLAIM_REOPENED,
+        permission=P.REOPEN_CLAIM, clock=C.RESTARTS, insured_words="Sinistro reaberto",
     ),
     # The insured person, the requester (hosted pages) or the channel (API) asks the
     # insurer to reconsider a denial: the claim stays denied until a supervisor who took
     # no part in the denial keeps it (below) or reopens it (REOPEN).
     Action.REQUEST_RECONSIDERATION: Move(
-        frozenset({S.DENIED}), (), EventName.RECONSIDERATION_REQUESTED),
-    Action.KEEP_DENIAL: Move(frozenset({S.DENIED}), (), EventName.DENIAL_KEPT),
+        frozenset({S.DENIED}), (), EventName.RECONSIDERATION_REQUESTED,
+        insured_words="Pedido de reconsideração enviado",
+    ),
+    Action.KEEP_DENIAL: Move(
+        frozenset({S.DENIED}), (), EventName.DENIAL_KEPT, permission=P.DENY_CLAIM,
+        insured_words="A seguradora manteve a recusa",
+    ),
     # What settling the claim cost (a medical examination, an investigation): its
     # invoice may arrive after the decision, so a closed claim takes it too. No event:
-    # the channel's contract has none for the insurer's own costs.
-    Action.REGISTER_EXPENSE: Move(OPEN_STATUSES | CLOSED_STATUSES, (), None),
+    # the channel's contract has none for the insurer's own costs, and nothing the
+    # insured person acts on. Expenses above PAYMENT_AUTHORITY_LIMIT, like payments.
+    Action.REGISTER_EXPENSE: Move(
+        OPEN_STATUSES | CLOSED_STATUSES, (), None,
+        permission=P.WORK_CLAIM, authority=P.REGISTER_PAYMENT_ABOVE_LIMIT,
+    ),
     # The documents show another day than the notice said: a fact the registradora
-    # already holds, corrected (sro: a rectification). Status and clock stay.
-    Action.CORRECT_OCCURRENCE: Move(OPEN_STATUSES | CLOSED_STATUSES, (), None),
+    # already holds, corrected (sro: a rectification). Status and clock stay; the hosted
+    # pages show the corrected date.
+    Action.CORRECT_OCCURRENCE: Move(
+        OPEN_STATUSES | CLOSED_STATUSES, (), None, permission=P.WORK_CLAIM),
 }
-del S
+del S, P, C
 
 
 def allows(action: Action, from_status: str | None) -> bool:
@@ -193,3 +276,15 @@ def targets(action: Action, from_status: str | None) -> tuple[str | None, ...]:
     if not move.to_states or from_status in move.stays_in:
         return (from_status,)
     return move.to_states
+
+
+def actions_with(clock: Clock) -> frozenset:
+    """The actions whose effect on the regulatory clock is ``clock``."""
+    return frozenset(action for action, move in WORKFLOW.items() if move.clock == clock)
+
+
+def clock_effect(action: str) -> Clock:
+    """A history row's effect on the clock (``action`` a stored value: timeline entries
+    and unknown values keep it)."""
+    move = WORKFLOW.get(action)
+    return Clock.KEEPS if move is None else move.clock

@@ -33,7 +33,7 @@ urlpatterns = [
     path("oauth/token", RateLimitedTokenView.as_view(), name="oauth-token"),
     path("api/v1/", include(api_v1)),
     # Uploads, downloads and the bucket's notifications (signed URLs, not channel tokens).
-    path("", include("claims.documents.urls")),
+    path("", include("claims.file_endpoints.urls")),
     path("", include("correspondence.urls")),
     path("segurado/", include("whitelabel.urls")),
     path("segurado/", include("correspondence.urls_hosted")),

@@ -18,12 +18,13 @@ from claims.admin import panels
 from claims.formatting import local_moment, person
 from claims.forms import GroupedForm
 from claims.models import Claim, Task
+from claims.permissions import VIEW_CLAIM, Permission
 from claims.services.tasks import close_task
 from claims.workflow import CLOSED_STATUSES, ClaimStatus
 from correspondence import downloads, letters, rendering, services
 from correspondence.models import ChannelLetters, Letter, LetterText, Message
 
-WORK = "claims.work_claim"
+WORK = Permission.WORK_CLAIM.perm
 # The letters an analyst sends by hand from the claim page; the rest follow the moves.
 BY_HAND = {Letter.HOSTED_LINK: "Enviar link de acompanhamento",
            Letter.DOCUMENTS_REMINDER: "Enviar lembrete de documentos"}
@@ -145,7 +146,7 @@ class MessageAdmin(admin.ModelAdmin):
         ]
 
     def _message(self, request, message_id) -> Message:
-        if not request.user.has_perm("claims.view_claim"):
+        if not request.user.has_perm(VIEW_CLAIM):
             raise PermissionDenied
         return get_object_or_404(Message.objects.select_related(
             "claim__channel__hosted_pages"), pk=message_id)

@@ -8,7 +8,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from claims.coverages import coverage_label
-from claims.formatting import brl, masked_destination
+from claims.formatting import brl
+from claims.payment_words import masked_destination
 from claims.models import Beneficiary, BeneficiaryKind, Claim, DocumentFile, Payment
 from correspondence.models import Letter, Role
 

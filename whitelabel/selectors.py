@@ -110,10 +110,8 @@ def claim_page(sale: Sale, number: str) -> ClaimPage | None:
         if refused and (not item.received or refused[-1].created_at > item.received[-1].created_at):
             item.rejection = refused[-1]
         pending.append(item)
-    timeline = [
-        TimelineEntry(entry.created_at, wording.TIMELINE_WORDS[entry.action])
-        for entry in claim.history.all() if wording.TIMELINE_WORDS.get(entry.action)
-    ]
+    timeline = [TimelineEntry(entry.created_at, line) for entry in claim.history.all()
+                if (line := wording.timeline_line(entry.action))]
     return ClaimPage(
         claim=claim,
         coverage=coverage_label(claim.coverage.name),

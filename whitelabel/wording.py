@@ -3,8 +3,8 @@ and internal moves (reserve, balance) are not shown here."""
 
 from claims import errors
 from claims.models import Payment
-from claims.services.documents import CLOSED_CLAIM_REASON
-from claims.workflow import Action, ClaimStatus
+from claims.models.documents import CLOSED_CLAIM_REASON
+from claims.workflow import WORKFLOW, ClaimStatus
 
 # Status -> (badge, what it means for the person now).
 STATUS_WORDS = {
@@ -21,32 +21,13 @@ STATUS_WORDS = {
     ClaimStatus.FINALIZED: ("Encerrado", "O sinistro foi encerrado."),
 }
 
-# History action -> line of the timeline; None: not shown to the insured person.
-TIMELINE_WORDS = {
-    Action.OPEN: "Sinistro comunicado",
-    Action.COMPLETE_DOCUMENTS: "Documentos recebidos",
-    Action.APPROVE_DOCUMENTS: "Documentos aprovados",
-    Action.REQUEST_DOCUMENTS: "A seguradora pediu documentos",
-    Action.REQUEST_PAYMENT_DATA: "A seguradora pediu os dados de pagamento",
-    Action.SUPPLY_PAYMENT_DATA: "Dados de pagamento informados",
-    Action.INFORM_BENEFICIARY: "Beneficiário informado",
-    # Who is held back and why stays between the insurer and that person.
-    Action.HOLD_SHARE: None,
-    Action.REMOVE_BENEFICIARY: "Beneficiário removido",
-    Action.UPDATE_BALANCE: None,
-    Action.ADJUST_RESERVE: None,
-    # The insurer's own costs of settling the claim: nothing the insured person acts on.
-    Action.REGISTER_EXPENSE: None,
-    # A correction of the claim's own data: the hosted pages show the corrected date.
-    Action.CORRECT_OCCURRENCE: None,
-    Action.REGISTER_PAYMENT: "Pagamento programado",
-    Action.SETTLE_PAYMENT: "Pagamento realizado",
-    Action.FINALIZE: "Sinistro encerrado",
-    Action.DENY: "Pedido recusado",
-    Action.REOPEN: "Sinistro reaberto",
-    Action.REQUEST_RECONSIDERATION: "Pedido de reconsideração enviado",
-    Action.KEEP_DENIAL: "A seguradora manteve a recusa",
-}
+def timeline_line(action: str) -> str | None:
+    """A history row's line in the insured person's timeline: its action's words in the
+    workflow (``Move.insured_words``); None for what is not shown to them (the insurer's
+    internal moves, the analysts' own work)."""
+    move = WORKFLOW.get(action)
+    return None if move is None else move.insured_words
+
 
 PAYMENT_WORDS = {
     Payment.Status.REGISTERED: "Programado",

@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from api_common.problem_types import ProblemError
 from claims import errors, selectors, services
 from claims.admin import panels
+from claims.permissions import Permission
 from claims.serializers.common import unrequested_title
 from claims.admin.actions import ACTIONS
 from claims.admin.actions.payments import proposal_facts
@@ -192,7 +193,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
         claim_action = ACTIONS.get(action)
         if claim_action is None:
             raise Http404
-        if not request.user.has_perm(f"claims.{claim_action.permission}"):
+        if not request.user.has_perm(claim_action.permission.perm):
             raise PermissionDenied
         why_not = claim_action.why_not(claim, request.user)
         if why_not is not None:
@@ -308,13 +309,13 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             "actions": offered,
             "action_slugs": {action.slug for action, _ in offered},
             "unavailable": unavailable,
-            "can_take": is_open and claim.owner_id is None and user.has_perm("claims.work_claim")
+            "can_take": is_open and claim.owner_id is None and user.has_perm(Permission.WORK_CLAIM.perm)
                         and services.team_lets_take(claim, user, team_ids(user)),
-            "can_reassign": is_open and user.has_perm("claims.assign_claim"),
+            "can_reassign": is_open and user.has_perm(Permission.ASSIGN_CLAIM.perm),
             "proposal": proposal,
             "proposal_facts": proposal_facts(claim, proposal) if proposal else [],
             "proposal_stale": proposal is not None and proposal.claim_version != claim.version,
-            "can_decide_proposal": proposal is not None and user.has_perm("claims.approve_proposal")
+            "can_decide_proposal": proposal is not None and user.has_perm(Permission.APPROVE_PROPOSAL.perm)
                                    and proposal.proposed_by_id != user.pk
                                    and services.may_decide(user, claim),
             "proposal_form": ProposalDecisionForm(),

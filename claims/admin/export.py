@@ -31,6 +31,7 @@ from claims.admin.filters import QueueFilter
 from claims.coverages import coverage_label
 from claims.formatting import person, tax_id
 from claims.models import Claim
+from claims.permissions import Permission
 from claims.regulatory_clock import ClockKind
 from claims.validators import mask_tax_id
 from claims.workflow import CLOSED_STATUSES
@@ -125,7 +126,7 @@ class ExportView:
             return HttpResponseRedirect(
                 f"{reverse('admin:claims_claim_changelist')}?{ERROR_FLAG}=1")
         claims = changelist.queryset.select_related("team").defer(*UNREAD)
-        whole_cpf = request.user.has_perm("claims.export_full_cpf")
+        whole_cpf = request.user.has_perm(Permission.EXPORT_FULL_CPF.perm)
         shown = _what_the_list_shows(request, changelist)
         response = StreamingHttpResponse(
             _csv_lines(claims, whole_cpf=whole_cpf, user=request.user, shown=shown),

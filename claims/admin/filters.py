@@ -11,6 +11,7 @@ from claims import queues
 from claims.coverages import coverage_label
 from claims.models import Coverage, DocumentRequest
 from claims.formatting import person
+from claims.permissions import Permission
 from claims.services.assignment import assignable_people
 from claims.workflow import OPEN_STATUSES, ClaimStatus
 
@@ -208,7 +209,7 @@ class OwnerFilter(admin.SimpleListFilter):
     parameter_name = "responsavel"
 
     def lookups(self, request, model_admin):
-        if not request.user.has_perm("claims.assign_claim"):
+        if not request.user.has_perm(Permission.ASSIGN_CLAIM.perm):
             return []
         return [("nenhum", "Sem responsável"),
                 *[(str(user.pk), person(user)) for user in assignable_people()]]

@@ -16,6 +16,7 @@ from claims.coverages import coverage_label
 from claims.formatting import brl, phone, tax_id
 from claims.forms import OpenClaimForm
 from claims.models import Channel, Claim, Coverage, Sale
+from claims.permissions import Permission
 from claims.workflow import OPEN_STATUSES
 
 
@@ -149,12 +150,12 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         extra_context = {**(extra_context or {}),
-                         "can_open_claim": request.user.has_perm("claims.open_claim")}
+                         "can_open_claim": request.user.has_perm(Permission.OPEN_CLAIM.perm)}
         return super().change_view(request, object_id, form_url, extra_context)
 
     def open_claim_view(self, request, object_id):
         """The operator opens a claim for this sale, with the API's rules and service."""
-        if not request.user.has_perm("claims.open_claim"):
+        if not request.user.has_perm(Permission.OPEN_CLAIM.perm):
             raise PermissionDenied
         sale = self.get_object(request, object_id)
         if sale is None:

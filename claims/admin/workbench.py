@@ -12,6 +12,7 @@ from api_common.problem_types import ProblemError
 from claims import services
 from claims.admin import workbench_forms as forms
 from claims.models import Claim, Task
+from claims.permissions import Permission
 from claims.queues import INSURER_CLAIMS
 
 
@@ -74,7 +75,7 @@ class WorkbenchViews:
             and "Sinistro assumido: agora está em Meus sinistros."))
 
     def reassign_view(self, request, claim_id):
-        if not request.user.has_perm("claims.assign_claim"):
+        if not request.user.has_perm(Permission.ASSIGN_CLAIM.perm):
             raise PermissionDenied
         claim = (Claim.objects.select_related("owner", "team")
                  .filter(INSURER_CLAIMS, pk=claim_id).first())
@@ -127,7 +128,7 @@ class WorkbenchViews:
         return self.reassign_page(request, form, claims, bulk=True)
 
     def has_assign_permission(self, request):
-        return request.user.has_perm("claims.assign_claim")
+        return request.user.has_perm(Permission.ASSIGN_CLAIM.perm)
 
     # --- notes and tasks --------------------------------------------------------------
 

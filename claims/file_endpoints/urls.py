@@ -3,7 +3,7 @@ signed URL or the bucket's shared secret, not a channel token)."""
 
 from django.urls import path
 
-from claims.documents.views import (
+from claims.file_endpoints.views import (
     DocumentDownloadView,
     FileDownloadView,
     LocalUploadView,

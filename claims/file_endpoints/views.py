@@ -27,6 +27,7 @@ from claims import errors, services, tasks
 from claims.documents import errors as file_errors
 from claims.documents import storage
 from claims.models import DocumentFile
+from claims.permissions import VIEW_CLAIM
 
 CHUNK = 64 * 1024
 
@@ -116,7 +117,7 @@ class LocalUploadView(View):
         except ProblemError as error:
             return problem_error_response(error)
         if document.status == DocumentFile.Status.REJECTED:
-            if services.rejected_for_closed_claim(document):
+            if document.rejected_for_closed_claim:
                 return problem_error_response(errors.ClaimNotAcceptingDocuments(document.rejection_reason))
             return problem_error_response(file_errors.UploadRejected(document.rejection_reason))
         return HttpResponse(status=200)
@@ -190,7 +191,7 @@ class DocumentDownloadView(View):
     the browser (PDFs and images), sandboxed so a hostile file cannot run script."""
 
     def get(self, request, token):
-        if not request.user.has_perm("claims.view_claim"):
+        if not request.user.has_perm(VIEW_CLAIM):
             return HttpResponse("Acesso negado.", status=403)
         try:
             key = storage.read_download_token(token)

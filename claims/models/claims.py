@@ -13,6 +13,7 @@ from django.utils import timezone
 from claims.coverages import Nature
 from claims.denials import DenialCode
 from claims.models.sales import MONEY, Channel, Coverage, Sale
+from claims.permissions import Permission
 from claims.awaiting import Awaiting
 from claims.regulatory_clock import ClockKind
 from claims.workflow import OPEN_STATUSES, Action, ClaimStatus, EventName, TimelineEntry
@@ -118,19 +119,7 @@ class Claim(models.Model):
         verbose_name = "sinistro"
         verbose_name_plural = "sinistros"
         ordering = ["-created_at"]
-        permissions = [
-            ("work_claim", "Pode trabalhar sinistros (análise, documentos, reserva, pagamentos)"),
-            ("open_claim", "Pode abrir sinistro para uma venda"),
-            ("deny_claim", "Pode recusar sinistros"),
-            ("reopen_claim", "Pode reabrir sinistros"),
-            ("settle_payment", "Pode liquidar pagamentos"),
-            ("register_payment_above_limit", "Pode registrar pagamentos acima da alçada"),
-            ("adjust_reserve_above_limit",
-             "Pode ajustar reservas acima da alçada e zerar a reserva"),
-            ("assign_claim", "Pode reatribuir sinistros e ver a fila de qualquer analista"),
-            ("approve_proposal", "Pode aprovar ou rejeitar propostas acima da alçada"),
-            ("export_full_cpf", "Pode exportar a lista de sinistros com o CPF completo"),
-        ]
+        permissions = Permission.choices  # claims.permissions: the one list
         indexes = [
             # The workbench's indexes hold the insurer's claims only (``INSURER`` in their
             # condition): its lists and counts always leave the partners' sandbox claims

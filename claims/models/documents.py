@@ -75,6 +75,10 @@ class DocumentRequest(models.Model):
         return self.title
 
 
+# Rejections because the claim closed before the file arrived start so.
+CLOSED_CLAIM_REASON = "Sinistro encerrado antes da chegada do arquivo"
+
+
 class DocumentFile(models.Model):
     """A file sent for a claim: announced by ``enviar-documento``, then PUT by the
     caller straight to storage, then checked here before it counts."""
@@ -125,3 +129,9 @@ class DocumentFile(models.Model):
 
     def __str__(self):
         return self.file_name
+
+    @property
+    def rejected_for_closed_claim(self) -> bool:
+        """Rejected because the claim closed before the file arrived (the upload URL and
+        the hosted pages answer those differently)."""
+        return self.rejection_reason.startswith(CLOSED_CLAIM_REASON)

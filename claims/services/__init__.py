@@ -1,7 +1,7 @@
 """Every change of a claim goes through one function of this package.
 
 Each service is keyword-only and atomic: it locks what it changes (see
-``claims.services.common`` for the lock order), checks the move against
+``claims.services.moves`` for the lock order), checks the move against
 ``claims.workflow.WORKFLOW``, and writes the history row and the outbox event in the
 same transaction as the change. Callers import services from this package
 (``from claims import services``); the modules are split by concern.
@@ -24,18 +24,14 @@ from claims.services.assignment import (
 from claims.services.balance import adjust_reserve, update_outstanding_balance
 from claims.services.channels import create_channel
 from claims.services.closing import deny, finalize, reopen
-from claims.services.common import (
-    actor_for,
-    regulatory_clock,
-    reserve_amount,
-    standard_event_details,
-)
+from claims.limits import reserve_amount
+from claims.services.moves import actor_for
+from claims.services.recording import regulatory_clock, standard_event_details
 from claims.services.documents import (
     confirm_document_upload,
     confirm_uploads_by_key,
     media_type_for,
     reject_oversized_upload,
-    rejected_for_closed_claim,
     request_document_upload,
     store_local_upload,
     sweep_pending_uploads,
@@ -105,7 +101,6 @@ __all__ = [
     "register_payment",
     "regulatory_clock",
     "reject_oversized_upload",
-    "rejected_for_closed_claim",
     "keep_denial",
     "late_charges_for",
     "reopen",

@@ -9,17 +9,10 @@ from django.utils import timezone
 from claims import errors
 from claims.models import Claim, DocumentFile, DocumentRequest
 from claims.services.beneficiaries import missing_payment_data
-from claims.services.common import (
-    actor_for,
-    lock_claim,
-    move,
-    record,
-    require_permission,
-    standard_event_details,
-)
+from claims.services.moves import actor_for, lock_claim, move, require_action_permission
+from claims.services.recording import record, standard_event_details
 from claims.workflow import Action
 
-WORK = "work_claim"
 NOT_AN_ANALYST = "Somente analistas e supervisores de sinistros trabalham sinistros."
 
 
@@ -40,7 +33,7 @@ def approve_documents(
     ``documentos-pendentes``) and the claim goes to regulation; with
     ``request_payment_data`` it then waits for payment data at once (a second move,
     with its own history row and event)."""
-    require_permission(user, WORK, NOT_AN_ANALYST)
+    require_action_permission(user, Action.APPROVE_DOCUMENTS, NOT_AN_ANALYST)
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     from_status = move(claim, Action.APPROVE_DOCUMENTS)
     approved = claim.document_requests.filter(approved_at__isnull=True).update(
@@ -66,7 +59,7 @@ def request_documents(
     (``sinistro-documentacao-negada``); see ``claims.regulatory_clock`` for how this
     suspends the decision deadline.
     """
-    require_permission(user, WORK, NOT_AN_ANALYST)
+    require_action_permission(user, Action.REQUEST_DOCUMENTS, NOT_AN_ANALYST)
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     replace_files = replace_files or {}
     if not documents and not replace_files:
@@ -119,7 +112,7 @@ def request_documents(
 def request_payment_data(
     *, claim_id, user, expected_version: int | None = None, note: str = ""
 ) -> Claim:
-    require_permission(user, WORK, NOT_AN_ANALYST)
+    require_action_permission(user, Action.REQUEST_PAYMENT_DATA, NOT_AN_ANALYST)
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     _request_payment_data(claim, user=user, note=note)
     return claim

@@ -8,9 +8,10 @@ proposal that a supervisor approves or rejects.
   ``RESERVE_AUTHORITY_LIMIT``, or to zero, by someone without
   ``adjust_reserve_above_limit``; every regulation expense taking the claim's expenses
   above ``PAYMENT_AUTHORITY_LIMIT``, like payments.
-- Proposing checks the decision in full: the very service runs in a savepoint that is
-  always rolled back (a dry run), so the analyst hears every refusal at once, and a
-  proposal that is approved on an unchanged claim goes through.
+- Proposing checks the decision in full but the authority: the service's own check
+  (``check_finalize``, ``check_denial``, ``check_payment``, ``check_reserve``,
+  ``check_expense``: they write nothing) runs on the locked claim, so the analyst hears
+  every refusal at once, and a proposal approved on an unchanged claim goes through.
 - Until approved nothing happens to the claim: no status, no event, no clock, no version
   change. The claim awaits "Aprovação do supervisor" (claims.awaiting).
 - Approving runs the same service as the supervisor, at the claim version the proposal
@@ -33,33 +34,60 @@ from django.utils import timezone
 
 from claims import errors
 from claims.denials import DenialCode
-from claims.formatting import brl, payment_method_summary, person
+from claims.formatting import brl, person
+from claims.payment_words import payment_method_summary
 from claims.models import Claim, Proposal
 from claims.queues import supervised_team_ids
 from claims.services import balance, closing, expenses, payments
-from claims.services.common import (
-    lock_claim,
-    mark_proposal_stale,
-    require_permission,
-    set_awaiting,
-    waiving,
-    write_timeline_entry,
-)
+from claims.permissions import Permission
+from claims.services.moves import lock_claim, require_permission
+from claims.services.recording import mark_proposal_stale, set_awaiting, write_timeline_entry
 from claims.validators import mask_tax_id
-from claims.workflow import TimelineEntry
+from claims.workflow import WORKFLOW, Action, TimelineEntry
 
-# The authority each kind of proposal stands in for.
-AUTHORITY = {
-    Proposal.Kind.DENY: frozenset({"deny_claim"}),
-    Proposal.Kind.CLOSE_UNPAID: frozenset({"deny_claim"}),
-    Proposal.Kind.PAYMENT: frozenset({"register_payment_above_limit"}),
-    Proposal.Kind.RESERVE: frozenset({"adjust_reserve_above_limit"}),
-    Proposal.Kind.EXPENSE: frozenset({"register_payment_above_limit"}),
+# Each kind of proposal is one action, decided above the proposer's authority (the
+# action's ``authority`` in the workflow: a closing with nothing paid is a FINALIZE).
+PROPOSED_ACTION = {
+    Proposal.Kind.DENY: Action.DENY,
+    Proposal.Kind.CLOSE_UNPAID: Action.FINALIZE,
+    Proposal.Kind.PAYMENT: Action.REGISTER_PAYMENT,
+    Proposal.Kind.RESERVE: Action.ADJUST_RESERVE,
+    Proposal.Kind.EXPENSE: Action.REGISTER_EXPENSE,
 }
 
 
-class _DryRun(Exception):
-    """Rolls the dry run's savepoint back."""
+def authority_for(kind: str) -> Permission:
+    """The permission a proposal of ``kind`` stands in for."""
+    return WORKFLOW[PROPOSED_ACTION[kind]].authority
+
+
+def _check(kind: str, claim: Claim, arguments: dict) -> None:
+    """Every refusal the proposed action meets now, but the authority (the supervisor's,
+    when approving): the service's own checks, which write nothing."""
+    if kind == Proposal.Kind.CLOSE_UNPAID:
+        closing.check_finalize(claim, reason=arguments["reason"], deciding=None)
+    elif kind == Proposal.Kind.DENY:
+        now = timezone.now()
+        closing.check_denial(
+            claim, reason=arguments["reason"], code=arguments.get("code"),
+            clause=arguments.get("clause", ""),
+            late_justification=arguments.get("late_justification", ""),
+            denied_at=_denied_at(arguments) or now, now=now)
+    elif kind == Proposal.Kind.EXPENSE:
+        expenses.check_expense(claim, amount=Decimal(arguments["amount"]),
+                               incurred_on=dt.date.fromisoformat(arguments["incurred_on"]),
+                               deciding=None)
+    elif kind == Proposal.Kind.RESERVE:
+        balance.check_reserve(claim, amount=Decimal(arguments["amount"]), deciding=None)
+    else:
+        payments.check_payment(
+            claim, beneficiary_id=arguments["beneficiary"], amount=Decimal(arguments["amount"]),
+            payee=arguments["payee"], payment_method=arguments["payment_method"], deciding=None)
+
+
+def _denied_at(arguments: dict):
+    denied_at = arguments.get("denied_at")
+    return dt.datetime.fromisoformat(denied_at) if denied_at else None
 
 
 def _apply(proposal_kind: str, *, claim_id, user, arguments: dict, expected_version: int,
@@ -74,14 +102,13 @@ def _apply(proposal_kind: str, *, claim_id, user, arguments: dict, expected_vers
                 "Esta proposta de recusa é anterior ao código SUSEP e à cláusula da recusa: "
                 "rejeite-a e peça ao analista uma nova proposta, com o motivo, a cláusula e "
                 "o texto para o segurado.")
-        denied_at = arguments.get("denied_at")
         return closing.deny(
             claim_id=claim_id, user=user, reason=arguments["reason"], code=arguments["code"],
             clause=arguments.get("clause", ""),
             internal_note=arguments.get("internal_note", ""),
             late_justification=arguments.get("late_justification", ""),
-            denied_at=dt.datetime.fromisoformat(denied_at) if denied_at else None,
-            expected_version=expected_version, proposed_by=proposed_by)
+            denied_at=_denied_at(arguments), expected_version=expected_version,
+            proposed_by=proposed_by)
     if proposal_kind == Proposal.Kind.EXPENSE:
         return expenses.register_expense(
             claim_id=claim_id, user=user, kind=arguments["kind"],
@@ -113,23 +140,17 @@ def needs_proposal(kind: str, user, *, amount: Decimal | None = None,
     if kind == Proposal.Kind.RESERVE and amount is not None and current is not None and \
             not balance.reserve_change_above_authority(current, amount):
         return False
-    return not all(user.has_perm(f"claims.{codename}") for codename in AUTHORITY[kind])
+    return not user.has_perm(authority_for(kind).perm)
 
 
 @transaction.atomic
 def propose(*, kind: str, claim_id, user, arguments: dict, expected_version: int) -> Proposal:
-    require_permission(user, "work_claim", "Somente analistas e supervisores fazem propostas.")
+    require_permission(user, Permission.WORK_CLAIM, "Somente analistas e supervisores fazem propostas.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     if claim.proposals.filter(status=Proposal.Status.PENDING).exists():
         raise errors.ProposalNotAllowed(
             "Já há uma proposta aguardando o supervisor neste sinistro.")
-    try:
-        with transaction.atomic(), waiving(AUTHORITY[kind]):
-            _apply(kind, claim_id=claim.pk, user=user, arguments=arguments,
-                   expected_version=claim.version)
-            raise _DryRun
-    except _DryRun:
-        pass
+    _check(kind, claim, arguments)
     proposal = Proposal.objects.create(
         claim=claim, kind=kind, arguments=arguments, summary=_summary(kind, arguments),
         claim_version=claim.version, proposed_by=user)
@@ -224,7 +245,7 @@ def may_decide(user, claim: Claim) -> bool:
 def _locked_pending(proposal_id, user) -> Proposal:
     """The proposal, locked after its claim (the lock order: the claim's services
     touch its proposals while holding the claim)."""
-    require_permission(user, "approve_proposal",
+    require_permission(user, Permission.APPROVE_PROPOSAL,
                        "Somente supervisores de sinistros decidem propostas.")
     claim_id = Proposal.objects.filter(pk=proposal_id).values_list("claim_id", flat=True).first()
     if claim_id is not None:

@@ -18,12 +18,9 @@ from claims import errors
 from claims.formatting import person
 from claims.models import AssignmentRule, Claim, ClaimHistory, Task, Team, TeamMember
 from claims.queues import team_ids
-from claims.services.common import (
-    actor_for,
-    require_permission,
-    works_on_claims,
-    write_timeline_entry,
-)
+from claims.permissions import Permission, works_on_claims
+from claims.services.moves import actor_for, require_permission
+from claims.services.recording import write_timeline_entry
 from claims.workflow import OPEN_STATUSES, TimelineEntry
 
 AUTOMATIC_ACTOR = "sistema:distribuicao"
@@ -91,7 +88,7 @@ def take_claim(*, claim_id, user) -> Claim:
     """An analyst takes an unassigned open claim of their team (or of no team).
     Compare-and-set: of two analysts taking it at once, one gets it and the other is
     told who did."""
-    require_permission(user, "work_claim", "Somente analistas e supervisores assumem sinistros.")
+    require_permission(user, Permission.WORK_CLAIM, "Somente analistas e supervisores assumem sinistros.")
     # A sandbox claim is nobody's work: as unknown to an analyst as a missing one.
     claim = Claim.objects.select_related("team").filter(pk=claim_id, is_sandbox=False).first()
     if claim is None:
@@ -120,7 +117,7 @@ def team_lets_take(claim: Claim, user, teams: list[int]) -> bool:
     """Whether ``user`` (a member of ``teams``) may take ``claim`` as far as teams go: a
     claim of no team or of one of theirs; supervisors any claim."""
     return (claim.team_id is None or claim.team_id in teams
-            or user.has_perm("claims.assign_claim"))
+            or user.has_perm(Permission.ASSIGN_CLAIM.perm))
 
 
 def _hand_over_tasks(claim_id, *, from_user, to_user) -> None:
@@ -142,7 +139,7 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
     """A supervisor gives open claims to another analyst (or to nobody: ``to_user``
     None); says how many changed owner and which were skipped, and why. Each change is
     a timeline row."""
-    require_permission(user, "assign_claim", "Somente supervisores de sinistros reatribuem.")
+    require_permission(user, Permission.ASSIGN_CLAIM, "Somente supervisores de sinistros reatribuem.")
     reason = reason.strip()
     if not reason:
         raise errors.AssignmentNotAllowed("Informe o motivo da reatribuição.")
@@ -180,7 +177,7 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
 def assignable_people():
     """Whom a supervisor can give claims to: active staff with a claims role."""
     return (get_user_model().objects.filter(is_active=True, is_staff=True)
-            .filter(Q(groups__permissions__codename="work_claim",
+            .filter(Q(groups__permissions__codename=Permission.WORK_CLAIM,
                       groups__permissions__content_type__app_label="claims")
                     | Q(is_superuser=True))
             .distinct().order_by("first_name", "last_name", "username"))

@@ -9,16 +9,16 @@ from django.db import transaction
 from claims import errors
 from claims.models import Channel, Claim
 from claims.formatting import brl
-from claims.services.common import (
+from claims.limits import available_limits, reserve_amount, tighter_limit
+from claims.services.moves import (
     actor_for,
-    available_limits,
+    check_move,
     lock_claim,
     move,
-    record,
-    require_permission,
-    reserve_amount,
-    tighter_limit,
+    require_action_permission,
+    require_authority,
 )
+from claims.services.recording import record
 from claims.workflow import CLOSED_STATUSES, Action
 
 
@@ -72,9 +72,26 @@ def adjust_reserve(
     """The analyst sets the claim value. Never above what is left of the coverage's
     LMI and of the sale's LMG (the other claims' values are excluded, this one's own
     is what changes), never below what was already paid. Under the sale's row lock."""
-    require_permission(user, "work_claim", "Somente analistas e supervisores ajustam reservas.")
+    require_action_permission(user, Action.ADJUST_RESERVE,
+                              "Somente analistas e supervisores ajustam reservas.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    check_reserve(claim, amount=amount, deciding=user)
     from_status = move(claim, Action.ADJUST_RESERVE)
+    old_amount = claim.amount
+    claim.amount = amount
+    record(claim, action=Action.ADJUST_RESERVE, from_status=from_status,
+           actor=actor_for(user), user=user,
+           note=f"Valor {brl(old_amount)} → {brl(amount)}. {reason}".strip(),
+           changed=("status", "amount"), proposed_by=proposed_by)
+    return claim
+
+
+def check_reserve(claim: Claim, *, amount: Decimal, deciding) -> None:
+    """Every refusal setting ``claim``'s value to ``amount`` meets now, without writing.
+    ``deciding``: the person whose authority a change above ``RESERVE_AUTHORITY_LIMIT``
+    (or to zero) needs; None for a proposal (claims.services.approvals), which a
+    supervisor decides."""
+    check_move(claim, Action.ADJUST_RESERVE)
     lmg_available, lmi_available = available_limits(claim.sale, claim.coverage, excluding=claim)
     ceiling, which = tighter_limit(lmg_available, lmi_available)
     paid = claim.paid_amount
@@ -86,16 +103,9 @@ def adjust_reserve(
         raise errors.ReserveOutOfBounds(
             f"O valor {brl(amount)} é menor do que o já pago ou registrado ({brl(paid)})."
         )
-    old_amount = claim.amount
-    if reserve_change_above_authority(old_amount, amount):
-        require_permission(
-            user, "adjust_reserve_above_limit",
-            f"Ajustar a reserva de {brl(old_amount)} para {brl(amount)} passa da alçada do "
+    if reserve_change_above_authority(claim.amount, amount):
+        require_authority(
+            deciding, Action.ADJUST_RESERVE,
+            f"Ajustar a reserva de {brl(claim.amount)} para {brl(amount)} passa da alçada do "
             f"analista (variação até {brl(settings.RESERVE_AUTHORITY_LIMIT)}, nunca a zero): "
             "quem decide é um supervisor de sinistros.")
-    claim.amount = amount
-    record(claim, action=Action.ADJUST_RESERVE, from_status=from_status,
-           actor=actor_for(user), user=user,
-           note=f"Valor {brl(old_amount)} → {brl(amount)}. {reason}".strip(),
-           changed=("status", "amount"), proposed_by=proposed_by)
-    return claim

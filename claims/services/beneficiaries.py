@@ -23,13 +23,8 @@ from claims import errors, red_flags
 from claims.coverages import coverage_label, pays_on_death
 from claims.formatting import brl, percent
 from claims.models import Beneficiary, BeneficiaryKind, Claim
-from claims.services.common import (
-    actor_for,
-    lock_claim,
-    move,
-    record,
-    require_permission,
-)
+from claims.services.moves import actor_for, lock_claim, move, require_action_permission
+from claims.services.recording import record
 from claims.shares import WHOLE, entitlements, total_share
 from claims.validators import mask_tax_id
 from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus
@@ -238,7 +233,8 @@ def _informed_note(beneficiary: Beneficiary, method: dict | None) -> str:
 def save_beneficiary(*, claim_id, user, details: dict, expected_version: int | None = None
                      ) -> Beneficiary:
     """An analyst records a beneficiary or heir (from the documents) or corrects one."""
-    require_permission(user, "work_claim", "Somente analistas e supervisores registram beneficiários.")
+    require_action_permission(user, Action.INFORM_BENEFICIARY,
+                              "Somente analistas e supervisores registram beneficiários.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     beneficiary = inform_beneficiary(claim, details, actor=actor_for(user))
     action = Action.INFORM_BENEFICIARY
@@ -259,7 +255,8 @@ def remove_beneficiary(*, claim_id, beneficiary_id, user, reason: str,
     """Take out someone named by mistake (a wrong CPF, a person who is no heir), with a
     reason, while nothing was paid to them. Their documents asked for stay on the claim,
     no longer tied to anyone."""
-    require_permission(user, "work_claim", "Somente analistas e supervisores removem beneficiários.")
+    require_action_permission(user, Action.REMOVE_BENEFICIARY,
+                              "Somente analistas e supervisores removem beneficiários.")
     reason = reason.strip()
     if not reason:
         raise errors.BeneficiaryNotAllowed("Diga por que o beneficiário é removido.")
@@ -289,7 +286,8 @@ def hold_share(*, claim_id, beneficiary_id, user, reason: str,
     and counts as done for finalizing (a minor's share deposited in court, an heir not
     found). Reopening the claim and recording the beneficiary again lifts nothing by
     itself: a held share stays held."""
-    require_permission(user, "work_claim", "Somente analistas e supervisores retêm participações.")
+    require_action_permission(user, Action.HOLD_SHARE,
+                              "Somente analistas e supervisores retêm participações.")
     reason = reason.strip()
     if not reason:
         raise errors.PaymentNotAllowed("Diga por que a participação fica retida.")

@@ -11,17 +11,16 @@ from claims.formatting import brl, percent
 from claims.models import BeneficiaryKind, Claim, Payment, Reconsideration
 from claims.services import reconsiderations
 from claims.shares import WHOLE, entitlements, total_share
-from claims.services.common import (
-    ZERO,
+from claims.limits import available_limits, open_claim_on, tighter_limit
+from claims.services.moves import (
     actor_for,
-    available_limits,
+    check_move,
     lock_claim,
     move,
-    open_claim_on,
-    record,
-    require_permission,
-    tighter_limit,
+    require_action_permission,
+    require_authority,
 )
+from claims.services.recording import ZERO, record
 from claims.workflow import Action, ClaimStatus
 
 
@@ -33,24 +32,11 @@ def finalize(*, claim_id, user, reason: str = "", expected_version: int | None =
     becomes what was paid, so the LMI/LMG left grows back by the rest. Closing with
     nothing paid ends the claim without indemnity, as a denial does: supervisors only
     (an analyst proposes it, claims.services.approvals)."""
-    require_permission(user, "work_claim", "Somente analistas e supervisores finalizam sinistros.")
+    require_action_permission(user, Action.FINALIZE,
+                              "Somente analistas e supervisores finalizam sinistros.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    payments = check_finalize(claim, reason=reason, deciding=user)
     from_status = move(claim, Action.FINALIZE)
-    payments = list(claim.payments.all())
-    if not payments:
-        require_permission(user, "deny_claim",
-                           "Encerrar sem pagamento é decisão de um supervisor de sinistros.")
-    unsettled = [p for p in payments if p.status != Payment.Status.SETTLED]
-    if unsettled:
-        raise errors.FinalizationNotAllowed(
-            f"Há {len(unsettled)} pagamento(s) ainda não liquidado(s): liquide-os antes de finalizar."
-        )
-    if not payments and not reason.strip():
-        raise errors.FinalizationNotAllowed(
-            "O sinistro não tem pagamentos: informe o motivo do encerramento."
-        )
-    if payments:
-        _check_every_share_done(claim, payments)
     paid = sum((p.amount for p in payments), ZERO)
     released = claim.amount - paid
     claim.amount = paid
@@ -82,6 +68,29 @@ def _check_every_share_done(claim: Claim, payments: list[Payment]) -> None:
             "o restante (ou retenha-o) antes de finalizar.")
 
 
+def check_finalize(claim: Claim, *, reason: str, deciding) -> list[Payment]:
+    """Every refusal finalizing ``claim`` meets now, without writing; returns its
+    payments. ``deciding``: the person whose authority a closing with nothing paid
+    needs; None for a proposal (claims.services.approvals), which a supervisor decides."""
+    check_move(claim, Action.FINALIZE)
+    payments = list(claim.payments.all())
+    if not payments:
+        require_authority(deciding, Action.FINALIZE,
+                          "Encerrar sem pagamento é decisão de um supervisor de sinistros.")
+    unsettled = [p for p in payments if p.status != Payment.Status.SETTLED]
+    if unsettled:
+        raise errors.FinalizationNotAllowed(
+            f"Há {len(unsettled)} pagamento(s) ainda não liquidado(s): liquide-os antes de finalizar."
+        )
+    if not payments and not reason.strip():
+        raise errors.FinalizationNotAllowed(
+            "O sinistro não tem pagamentos: informe o motivo do encerramento."
+        )
+    if payments:
+        _check_every_share_done(claim, payments)
+    return payments
+
+
 @transaction.atomic
 def deny(
     *, claim_id, user, reason: str, code: int | None = None, clause: str = "",
@@ -98,27 +107,15 @@ def deny(
     whose deadline's local date is before today) a denial without ``late_justification``
     is refused, whoever asks (admin, proposal, command). ``proposed_by``: the analyst
     whose proposal ``user`` approved."""
-    require_permission(user, "deny_claim", "Somente supervisores de sinistros recusam sinistros.")
-    reason, clause = reason.strip(), clause.strip()
-    internal_note, late_justification = internal_note.strip(), late_justification.strip()
-    _check_denial_terms(reason=reason, code=code, clause=clause)
+    require_authority(user, Action.DENY, "Somente supervisores de sinistros recusam sinistros.")
+    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     now = timezone.now()
     denied_at = denied_at or now
-    if denied_at > now:
-        raise errors.DenialNotAllowed("A data da recusa não pode estar no futuro.")
-    claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    late = check_denial(claim, reason=reason, code=code, clause=clause,
+                        late_justification=late_justification, denied_at=denied_at, now=now)
     from_status = move(claim, Action.DENY)
-    if claim.payments.exists():
-        raise errors.DenialNotAllowed(
-            "Há pagamentos registrados neste sinistro: a cobertura já foi reconhecida."
-        )
-    late = days_late_now(claim, now=now)
-    if late and not late_justification:
-        # Art. 86: past the deadline the insurer may have lost the right to deny.
-        raise errors.DenialNotAllowed(
-            f"O prazo de decisão (Lei 15.040/2024, art. 86) venceu há {days(late)}: o direito "
-            "de recusar pode ter se perdido. Informe a justificativa jurídica da recusa fora "
-            "do prazo.")
+    reason, clause = reason.strip(), clause.strip()
+    internal_note, late_justification = internal_note.strip(), late_justification.strip()
     claim.denied_at = denied_at
     claim.denial_reason = reason
     claim.denial_code = DenialCode(int(code))
@@ -129,6 +126,29 @@ def deny(
            note=denial_note(claim, internal_note=internal_note),
            changed=("status", *DENIAL_FIELDS), proposed_by=proposed_by)
     return claim
+
+
+def check_denial(claim: Claim, *, reason: str, code, clause: str, late_justification: str,
+                 denied_at, now) -> int:
+    """Every refusal denying ``claim`` meets now, without writing (the authority is the
+    caller's to check: ``deny`` asks it, a proposal stands in for it). Returns the days
+    past the decision deadline."""
+    _check_denial_terms(reason=reason.strip(), code=code, clause=clause.strip())
+    if denied_at > now:
+        raise errors.DenialNotAllowed("A data da recusa não pode estar no futuro.")
+    check_move(claim, Action.DENY)
+    if claim.payments.exists():
+        raise errors.DenialNotAllowed(
+            "Há pagamentos registrados neste sinistro: a cobertura já foi reconhecida."
+        )
+    late = days_late_now(claim, now=now)
+    if late and not late_justification.strip():
+        # Art. 86: past the deadline the insurer may have lost the right to deny.
+        raise errors.DenialNotAllowed(
+            f"O prazo de decisão (Lei 15.040/2024, art. 86) venceu há {days(late)}: o direito "
+            "de recusar pode ter se perdido. Informe a justificativa jurídica da recusa fora "
+            "do prazo.")
+    return late
 
 
 CLAUSE_MAX_LENGTH = Claim._meta.get_field("denial_clause").max_length
@@ -187,7 +207,8 @@ def reopen(
     consumes limits again: its value is capped by what is left of the LMI and LMG, and
     with nothing left it cannot reopen. A pending request for reconsideration is marked
     ``reaberta``, and then ``user`` must have taken no part in the denial."""
-    require_permission(user, "reopen_claim", "Somente supervisores de sinistros reabrem sinistros.")
+    require_action_permission(user, Action.REOPEN,
+                              "Somente supervisores de sinistros reabrem sinistros.")
     if not reason.strip():
         raise errors.ReopeningNotAllowed("Informe o motivo da reabertura.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)

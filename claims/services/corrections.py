@@ -9,14 +9,16 @@ from django.utils import timezone
 
 from claims import errors
 from claims.models import Claim
-from claims.services.common import actor_for, lock_claim, move, record, require_permission
+from claims.services.moves import actor_for, lock_claim, move, require_action_permission
+from claims.services.recording import record
 from claims.workflow import Action
 
 
 @transaction.atomic
 def correct_occurrence_date(*, claim_id, user, occurred_on: dt.date, reason: str,
                             expected_version: int | None = None) -> Claim:
-    require_permission(user, "work_claim", "Somente analistas e supervisores corrigem sinistros.")
+    require_action_permission(user, Action.CORRECT_OCCURRENCE,
+                              "Somente analistas e supervisores corrigem sinistros.")
     reason = reason.strip()
     if not reason:
         raise errors.CorrectionNotAllowed("Diga por que a data da ocorrência muda "

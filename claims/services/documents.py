@@ -14,8 +14,10 @@ from claims.documents import errors as file_errors
 from claims.documents import checks, storage
 from claims.formatting import file_size, media_type_label, media_types_in_words
 from claims.models import Channel, Claim, DocumentFile, DocumentRequest
+from claims.models.documents import CLOSED_CLAIM_REASON
 from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
-from claims.services.common import lock_claim, move, record
+from claims.services.moves import lock_claim, move
+from claims.services.recording import record
 from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus, allows
 
 UPLOAD_ACTOR = "sistema:envio-de-documentos"
@@ -100,10 +102,6 @@ def _rejection_reason(document: DocumentFile, stored: storage.StoredObject) -> s
     return checks.problem_with(document.content_type, stored)
 
 
-# Rejections for this reason start so (the upload URL answers them differently).
-CLOSED_CLAIM_REASON = "Sinistro encerrado antes da chegada do arquivo"
-
-
 def _reject(document: DocumentFile, reason: str, size: int | None) -> None:
     document.status = DocumentFile.Status.REJECTED
     document.rejection_reason = reason
@@ -111,10 +109,6 @@ def _reject(document: DocumentFile, reason: str, size: int | None) -> None:
     document.save(update_fields=["status", "rejection_reason", "size"])
     # What broke the rules is not kept: it never counts and may be hostile content.
     storage.current().delete(document.storage_key)
-
-
-def rejected_for_closed_claim(document: DocumentFile) -> bool:
-    return document.rejection_reason.startswith(CLOSED_CLAIM_REASON)
 
 
 @transaction.atomic

@@ -12,8 +12,16 @@ from django.utils import timezone
 
 from claims import errors
 from claims.formatting import brl
-from claims.models import Expense
-from claims.services.common import actor_for, lock_claim, move, record, require_permission
+from claims.models import Claim, Expense
+from claims.services.moves import (
+    actor_for,
+    check_move,
+    lock_claim,
+    move,
+    require_action_permission,
+    require_authority,
+)
+from claims.services.recording import record
 from claims.workflow import Action
 
 
@@ -21,19 +29,11 @@ from claims.workflow import Action
 def register_expense(*, claim_id, user, kind: str, supplier_name: str, supplier_tax_id: str,
                      amount: Decimal, incurred_on: dt.date, note: str = "",
                      expected_version: int | None = None, proposed_by=None) -> Expense:
-    require_permission(user, "work_claim", "Somente analistas e supervisores registram despesas.")
-    if amount <= 0:
-        raise errors.PaymentNotAllowed("O valor da despesa deve ser maior que zero.")
-    if incurred_on > timezone.localdate():
-        raise errors.PaymentNotAllowed("A data da despesa não pode estar no futuro.")
+    require_action_permission(user, Action.REGISTER_EXPENSE,
+                              "Somente analistas e supervisores registram despesas.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    check_expense(claim, amount=amount, incurred_on=incurred_on, deciding=user)
     from_status = move(claim, Action.REGISTER_EXPENSE)
-    spent = claim.expenses.aggregate(total=Sum("amount"))["total"] or Decimal("0.00")
-    if spent + amount > settings.PAYMENT_AUTHORITY_LIMIT:
-        require_permission(
-            user, "register_payment_above_limit",
-            f"Com esta, as despesas do sinistro somariam {brl(spent + amount)}, acima de "
-            f"{brl(settings.PAYMENT_AUTHORITY_LIMIT)}: quem registra é um supervisor de sinistros.")
     expense = Expense.objects.create(
         claim=claim, kind=kind, supplier_name=supplier_name.strip(),
         supplier_tax_id=supplier_tax_id, amount=amount, incurred_on=incurred_on,
@@ -43,3 +43,20 @@ def register_expense(*, claim_id, user, kind: str, supplier_name: str, supplier_
            note=f"{expense.get_kind_display()}: {expense.supplier_name}, {brl(amount)} "
                 f"({incurred_on:%d/%m/%Y}). {expense.note}".strip())
     return expense
+
+
+def check_expense(claim: Claim, *, amount: Decimal, incurred_on: dt.date, deciding) -> None:
+    """Every refusal an expense on ``claim`` meets now, without writing. ``deciding``: the
+    person whose authority expenses above ``PAYMENT_AUTHORITY_LIMIT`` need; None for a
+    proposal (claims.services.approvals), which a supervisor decides."""
+    if amount <= 0:
+        raise errors.PaymentNotAllowed("O valor da despesa deve ser maior que zero.")
+    if incurred_on > timezone.localdate():
+        raise errors.PaymentNotAllowed("A data da despesa não pode estar no futuro.")
+    check_move(claim, Action.REGISTER_EXPENSE)
+    spent = claim.expenses.aggregate(total=Sum("amount"))["total"] or Decimal("0.00")
+    if spent + amount > settings.PAYMENT_AUTHORITY_LIMIT:
+        require_authority(
+            deciding, Action.REGISTER_EXPENSE,
+            f"Com esta, as despesas do sinistro somariam {brl(spent + amount)}, acima de "
+            f"{brl(settings.PAYMENT_AUTHORITY_LIMIT)}: quem registra é um supervisor de sinistros.")

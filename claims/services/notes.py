@@ -6,7 +6,9 @@ from django.db import transaction
 
 from claims import errors
 from claims.models import Claim, ClaimHistory
-from claims.services.common import require_permission, write_timeline_entry
+from claims.permissions import Permission
+from claims.services.moves import require_permission
+from claims.services.recording import write_timeline_entry
 from claims.workflow import TimelineEntry
 
 NOTE_MAX_LENGTH = 5000
@@ -14,7 +16,7 @@ NOTE_MAX_LENGTH = 5000
 
 @transaction.atomic
 def add_note(*, claim_id, user, text: str) -> ClaimHistory:
-    require_permission(user, "work_claim", "Somente analistas e supervisores anotam sinistros.")
+    require_permission(user, Permission.WORK_CLAIM, "Somente analistas e supervisores anotam sinistros.")
     text = text.strip()
     if not text:
         raise errors.NoteNotAllowed("Escreva a nota.")

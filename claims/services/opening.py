@@ -22,17 +22,9 @@ from claims.models import (
 from claims.selectors import with_known_details
 from claims.services.assignment import record_routing, route_new_claim
 from claims.services.beneficiaries import inform_beneficiary, insured_beneficiary
-from claims.services.common import (
-    ZERO,
-    announce,
-    move,
-    open_claim_on,
-    opening_state,
-    require_permission,
-    reserve_amount,
-    set_clock,
-    write_history,
-)
+from claims.limits import open_claim_on, opening_state, reserve_amount
+from claims.services.moves import move, require_action_permission
+from claims.services.recording import ZERO, announce, set_clock, write_history
 from claims.workflow import Action, ClaimStatus
 
 
@@ -74,7 +66,7 @@ def open_claim(
 ) -> Claim:
     """Open a claim on the channel's sale: the API (``actor`` the channel) or an
     operator in the admin (``user`` set, who needs the ``open_claim`` permission)."""
-    require_permission(user, "open_claim", "Você não tem permissão para abrir sinistros.")
+    require_action_permission(user, Action.OPEN, "Você não tem permissão para abrir sinistros.")
     sale, coverage = _lock_sale_for(channel=channel, sale_id=sale_id, coverage_name=coverage_name)
     occurred_on = timezone.localdate(occurred_at)
     if not sale.covers(occurred_on):

@@ -3,6 +3,7 @@ credit life), the bank's settlement is recorded. The beneficiaries themselves an
 their payment data: claims.services.beneficiaries."""
 
 import datetime as dt
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.conf import settings
@@ -13,14 +14,15 @@ from claims import errors, late_charges, red_flags
 from claims.formatting import brl, person
 from claims.models import Beneficiary, BeneficiaryKind, Claim, FinancialIndex, Payment
 from claims.regulatory_clock import ClockKind
-from claims.services.common import (
+from claims.services.moves import (
     actor_for,
+    check_move,
     lock_claim,
     move,
-    record,
-    require_permission,
-    standard_event_details,
+    require_action_permission,
+    require_authority,
 )
+from claims.services.recording import record, standard_event_details
 from claims.shares import Entitlement, creditor_due, entitlements
 from claims.workflow import Action
 
@@ -57,34 +59,14 @@ def register_payment(
     get around it); above it, supervisors. ``proposed_by``: the analyst whose proposal
     above the authority ``user`` approved.
     """
-    require_permission(user, "work_claim", "Somente analistas e supervisores registram pagamentos.")
-    if amount <= 0:
-        raise errors.PaymentNotAllowed("O valor do pagamento deve ser maior que zero.")
+    require_action_permission(user, Action.REGISTER_PAYMENT,
+                              "Somente analistas e supervisores registram pagamentos.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    plan = check_payment(claim, beneficiary_id=beneficiary_id, amount=amount, payee=payee,
+                         payment_method=payment_method, deciding=user)
     from_status = move(claim, Action.REGISTER_PAYMENT)
-    payments = list(claim.payments.all())
-    paid = sum((p.amount for p in payments), Decimal("0.00"))
-    if paid + amount > settings.PAYMENT_AUTHORITY_LIMIT:
-        require_permission(
-            user, "register_payment_above_limit",
-            f"Com este, os pagamentos do sinistro somariam {brl(paid + amount)}, acima de "
-            f"{brl(settings.PAYMENT_AUTHORITY_LIMIT)}: quem registra é um supervisor de sinistros.",
-        )
-    beneficiaries = list(Beneficiary.objects.select_for_update().filter(claim=claim))
-    shares = entitlements(amount=claim.amount, outstanding_balance=claim.outstanding_balance,
-                          beneficiaries=beneficiaries, payments=payments)
-    share = next((e for e in shares if str(e.beneficiary.pk) == str(beneficiary_id)), None)
-    if share is None:
-        raise errors.PaymentNotAllowed("Beneficiário não encontrado neste sinistro.")
-    beneficiary = share.beneficiary
-    _check_share(claim, share, shares, amount)
-    payee = payee or payee_of(beneficiary)
-    payment_method = payment_method or beneficiary.payment_method
-    if not payment_method:
-        raise errors.PaymentNotAllowed(
-            f"Faltam os dados de pagamento de {beneficiary.name}: informe-os no pagamento "
-            "ou solicite-os ao canal.")
-    charges = late_charges_for(claim, amount)
+    beneficiary, payee, payment_method, charges = (
+        plan.beneficiary, plan.payee, plan.payment_method, plan.charges)
     payment = Payment.objects.create(
         claim=claim,
         beneficiary=beneficiary,
@@ -113,6 +95,50 @@ def register_payment(
     red_flags.refresh(claim)
     red_flags.refresh_sharing(claim, payment.destination)
     return payment
+
+
+@dataclass(frozen=True)
+class PaymentPlan:
+    """What a payment that passed every check will be."""
+
+    beneficiary: Beneficiary
+    payee: dict
+    payment_method: dict
+    charges: late_charges.LateCharges
+
+
+def check_payment(claim: Claim, *, beneficiary_id, amount: Decimal, payee: dict | None,
+                  payment_method: dict | None, deciding) -> PaymentPlan:
+    """Every refusal a payment on ``claim`` meets now, without writing (the claim's
+    beneficiary rows are locked, in the lock order). ``deciding``: the person whose
+    authority payments above ``PAYMENT_AUTHORITY_LIMIT`` need; None for a proposal
+    (claims.services.approvals), which a supervisor decides."""
+    if amount <= 0:
+        raise errors.PaymentNotAllowed("O valor do pagamento deve ser maior que zero.")
+    check_move(claim, Action.REGISTER_PAYMENT)
+    payments = list(claim.payments.all())
+    paid = sum((p.amount for p in payments), Decimal("0.00"))
+    if paid + amount > settings.PAYMENT_AUTHORITY_LIMIT:
+        require_authority(
+            deciding, Action.REGISTER_PAYMENT,
+            f"Com este, os pagamentos do sinistro somariam {brl(paid + amount)}, acima de "
+            f"{brl(settings.PAYMENT_AUTHORITY_LIMIT)}: quem registra é um supervisor de sinistros.",
+        )
+    beneficiaries = list(Beneficiary.objects.select_for_update().filter(claim=claim))
+    shares = entitlements(amount=claim.amount, outstanding_balance=claim.outstanding_balance,
+                          beneficiaries=beneficiaries, payments=payments)
+    share = next((e for e in shares if str(e.beneficiary.pk) == str(beneficiary_id)), None)
+    if share is None:
+        raise errors.PaymentNotAllowed("Beneficiário não encontrado neste sinistro.")
+    beneficiary = share.beneficiary
+    _check_share(claim, share, shares, amount)
+    payment_method = payment_method or beneficiary.payment_method
+    if not payment_method:
+        raise errors.PaymentNotAllowed(
+            f"Faltam os dados de pagamento de {beneficiary.name}: informe-os no pagamento "
+            "ou solicite-os ao canal.")
+    return PaymentPlan(beneficiary=beneficiary, payee=payee or payee_of(beneficiary),
+                       payment_method=payment_method, charges=late_charges_for(claim, amount))
 
 
 def late_charges_for(claim: Claim, amount: Decimal, *, on=None) -> late_charges.LateCharges:
@@ -182,7 +208,8 @@ def settle_payment(
     Idempotent: the same payment with the same transaction and date again changes
     nothing (returns ``False``); a different one is refused. Supervisors only (or ops
     through ``liquidar_pagamentos``, ``user`` None)."""
-    require_permission(user, "settle_payment", "Somente supervisores de sinistros liquidam pagamentos.")
+    require_action_permission(user, Action.SETTLE_PAYMENT,
+                              "Somente supervisores de sinistros liquidam pagamentos.")
     transaction_id = transaction_id.strip()
     if not transaction_id:
         raise errors.PaymentNotAllowed("Informe o id da transação financeira.")

@@ -10,7 +10,7 @@
   request ``reaberta`` in its transaction). Four eyes: the denier never judges their
   own denial.
 
-Lock order (claims.services.common): the claim, then its reconsideration rows.
+Lock order (claims.services.moves): the claim, then its reconsideration rows.
 """
 
 import datetime as dt
@@ -23,14 +23,9 @@ from django.utils import timezone
 from claims import errors
 from claims.formatting import person
 from claims.models import Channel, Claim, ClaimHistory, Reconsideration, Task, TeamMember
-from claims.services.common import (
-    actor_for,
-    lock_claim,
-    move,
-    record,
-    require_permission,
-)
-from claims.workflow import Action
+from claims.services.moves import actor_for, lock_claim, move, require_action_permission
+from claims.services.recording import record
+from claims.workflow import WORKFLOW, Action
 
 # When the task is due: our choice (no rule sets a deadline to answer a request).
 ANSWER_DAYS = 15
@@ -72,8 +67,8 @@ def request_reconsideration(
 def keep_denial(*, claim_id, user, note: str, expected_version: int | None = None) -> Reconsideration:
     """Answer the pending request: the denial stands. ``note`` is the answer to whoever
     asked (shown on the hosted pages)."""
-    require_permission(user, "deny_claim",
-                       "Somente supervisores de sinistros decidem pedidos de reconsideração.")
+    require_action_permission(user, Action.KEEP_DENIAL,
+                              "Somente supervisores de sinistros decidem pedidos de reconsideração.")
     note = note.strip()
     if not note:
         raise errors.ReconsiderationNotAllowed(
@@ -137,14 +132,15 @@ def _supervisors_who_did_not_deny(claim: Claim) -> list:
     stays unowned, for every supervisor to see."""
     excluded = took_part_in_denial(claim)
     # People who open the admin (is_staff): never the sandbox's simulated deciders.
+    deny = WORKFLOW[Action.KEEP_DENIAL].permission
     users = get_user_model().objects.filter(is_active=True, is_staff=True).exclude(pk__in=excluded)
     if claim.team_id:
         team = [user for user in users.filter(
                     claim_team_memberships__team_id=claim.team_id,
                     claim_team_memberships__role=TeamMember.Role.SUPERVISOR)
-                .order_by("first_name", "username") if user.has_perm("claims.deny_claim")]
+                .order_by("first_name", "username") if user.has_perm(deny.perm)]
         if team:
             return team
-    can_deny = (Q(is_superuser=True) | Q(groups__permissions__codename="deny_claim")
-                | Q(user_permissions__codename="deny_claim"))
+    can_deny = (Q(is_superuser=True) | Q(groups__permissions__codename=deny)
+                | Q(user_permissions__codename=deny))
     return list(users.filter(can_deny).distinct().order_by("first_name", "username")[:1])

@@ -21,7 +21,9 @@ from claims.models import Claim, DocumentRequest, Task, TeamMember
 from claims.queues import supervised_team_ids
 from claims.regulatory_clock import ClockKind
 from claims.services.answered_tasks import SWEEP_ACTOR, close_if_answered
-from claims.services.common import require_permission, works_on_claims, write_timeline_entry
+from claims.permissions import Permission, works_on_claims
+from claims.services.moves import require_permission
+from claims.services.recording import write_timeline_entry
 from claims.workflow import OPEN_STATUSES, ClaimStatus, TimelineEntry
 
 
@@ -34,7 +36,7 @@ def _check_owner(owner) -> None:
 @transaction.atomic
 def create_task(*, claim_id, user, subject: str, due_on: dt.date, owner=None,
                 note: str = "") -> Task:
-    require_permission(user, "work_claim", "Somente analistas e supervisores criam tarefas.")
+    require_permission(user, Permission.WORK_CLAIM, "Somente analistas e supervisores criam tarefas.")
     subject = subject.strip()
     if not subject:
         raise errors.TaskNotAllowed("Informe o assunto da tarefa.")
@@ -61,7 +63,7 @@ def _task_line(task: Task) -> str:
 def close_task(*, task_id, user, done: bool, note: str = "") -> Task:
     """Complete (``done``) or cancel an open task; cancelling needs a reason. Compare-
     and-set: a task closed twice at once is closed once."""
-    require_permission(user, "work_claim", "Somente analistas e supervisores encerram tarefas.")
+    require_permission(user, Permission.WORK_CLAIM, "Somente analistas e supervisores encerram tarefas.")
     note = note.strip()
     if not done and not note:
         raise errors.TaskNotAllowed("Diga por que a tarefa é cancelada.")

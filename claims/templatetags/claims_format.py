@@ -2,7 +2,7 @@
 
 from django import template
 
-from claims import coverages, formatting
+from claims import coverages, formatting, payment_words
 
 register = template.Library()
 
@@ -10,7 +10,7 @@ register.filter("brl", formatting.brl)
 register.filter("coverage_label", coverages.coverage_label)
 register.filter("tax_id", formatting.tax_id)
 register.filter("history_label", formatting.history_label)
-register.filter("payment_method", formatting.payment_method_summary)
+register.filter("payment_method", payment_words.payment_method_summary)
 register.filter("is_internal", formatting.is_internal)
 register.filter("phone", formatting.phone)  # {{ number|phone:area_code }}
 register.filter("local_moment", formatting.local_moment)

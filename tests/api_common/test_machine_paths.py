@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
-import claims.documents.views
+import claims.file_endpoints.views
 from tests.support.api import assert_problem
 from tests.support.factories import ClaimFactory
 from tests.support.hosted import generate_link, open_session, post_form
@@ -168,7 +168,7 @@ def _explode(*args, **kwargs):
 def test_an_unexpected_error_in_a_plain_view_is_a_500_problem_even_with_debug(
     anonymous, monkeypatch, debug
 ):
-    monkeypatch.setattr(claims.documents.views.LocalUploadView, "_document_for", _explode)
+    monkeypatch.setattr(claims.file_endpoints.views.LocalUploadView, "_document_for", _explode)
 
     with override_settings(DEBUG=debug):
         response = anonymous.put("/uploads/qualquer-token", b"x", content_type="application/pdf")
@@ -183,7 +183,7 @@ def _forbid(*args, **kwargs):
 
 @pytest.mark.parametrize("debug", [False, True])
 def test_a_permission_denied_in_a_plain_view_is_a_403_problem(anonymous, monkeypatch, debug):
-    monkeypatch.setattr(claims.documents.views.LocalUploadView, "_document_for", _forbid)
+    monkeypatch.setattr(claims.file_endpoints.views.LocalUploadView, "_document_for", _forbid)
 
     with override_settings(DEBUG=debug):
         response = anonymous.put("/uploads/qualquer-token", b"x", content_type="application/pdf")

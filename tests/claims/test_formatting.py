@@ -103,7 +103,8 @@ def test_every_move_and_timeline_entry_reads_in_words_never_as_its_code():
 def test_percent_and_masked_destinations_read_as_people_write_them():
     from decimal import Decimal
 
-    from claims.formatting import masked_destination, percent
+    from claims.formatting import percent
+    from claims.payment_words import masked_destination
 
     assert (percent(Decimal("50.00")), percent(Decimal("33.33")), percent(None)) == (
         "50%", "33,33%", "—")

@@ -5,7 +5,7 @@ import datetime as dt
 from django.utils import timezone
 
 from claims.models import Event
-from claims.services.common import standard_event_details
+from claims.services.recording import standard_event_details
 from webhooks import relay, signing
 from webhooks.models import Delivery, Subscription
 from tests.support.factories import ClaimFactory

@@ -4,15 +4,20 @@ about a claim several actions read."""
 from dataclasses import dataclass
 
 from claims.models import Claim, DocumentFile, Payment, Proposal
-from claims.workflow import CLOSED_STATUSES, Action, allows
+from claims.permissions import Permission
+from claims.workflow import CLOSED_STATUSES, WORKFLOW, Action, allows
 
 
 @dataclass(frozen=True)
 class ClaimAction:
     action: Action
     form_class: type
-    permission: str
     dangerous: bool = False
+
+    @property
+    def permission(self) -> Permission:
+        """Who is offered the button: the action's permission in the workflow."""
+        return WORKFLOW[self.action].permission
 
     @property
     def slug(self) -> str:
@@ -28,7 +33,7 @@ class ClaimAction:
     def why_not(self, claim: Claim, user) -> str | None:
         """Why the action is not offered now, in one line for the claim page ("" when
         it is not worth a line); None when it is offered."""
-        if not user.has_perm(f"claims.{self.permission}"):
+        if not user.has_perm(self.permission.perm):
             return "" if claim.status in CLOSED_STATUSES else \
                 f"somente supervisores de sinistros {self.permission_phrase}"
         if not allows(self.action, claim.status):

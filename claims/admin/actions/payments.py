@@ -12,7 +12,8 @@ from claims.admin import forms
 from claims.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
 from claims.admin.actions.closing import denial_proposal_facts
 from claims import red_flags
-from claims.formatting import actor_label, brl, payment_method_summary, percent
+from claims.formatting import actor_label, brl, percent
+from claims.payment_words import payment_method_summary
 from claims.formatting import tax_id as format_tax_id
 from claims.models import BeneficiaryKind, Claim, Expense, Payment, Proposal
 from claims.selectors import limits_of
@@ -208,7 +209,7 @@ class SettlePayment(ClaimAction):
         waiting = unsettled_payments(claim)
         if not waiting:
             return ""  # nothing to settle: not worth a line
-        if not user.has_perm(f"claims.{self.permission}"):
+        if not user.has_perm(self.permission.perm):
             return f"{len(waiting)} pagamento(s) aguardam a liquidação por um supervisor"
         return super().why_not(claim, user)
 

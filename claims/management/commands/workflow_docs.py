@@ -10,7 +10,7 @@ INTRO = """\
      the table there, not this file. -->
 
 Every move of a claim, as `claims/workflow.py` allows it. Each service makes its move
-through `claims.services.common.move`, which checks this table under the claim's lock
+through `claims.services.moves.move`, which checks this table under the claim's lock
 and writes the history row and the event in the same transaction; the admin offers an
 action only where the table allows it. Why the rows are what they are, and who may make
 each move: [claims.md](claims.md#workflow).
@@ -20,6 +20,22 @@ Closed statuses: {closed_statuses}.
 "keeps" means the action is allowed there but the status stays.
 
 | action | name | from | to | event |
+|---|---|---|---|---|
+"""
+
+FACTS = """
+## Who, the clock and the insured person's words
+
+The same rows' other facts. *Permission*: what a person needs to take the action at all
+("channel, insured or system": no analyst takes it in the admin). *Authority*: what they need to
+decide it alone; without it an analyst proposes it to a supervisor
+([workbench.md](workbench.md), `claims.services.approvals`), and the service says when
+it applies (every denial; a closing with nothing paid; payments, expenses or reserve
+changes above the limits). *Clock*: the effect on the regulatory clock
+(`claims/regulatory_clock.py`). *Hosted page*: the line the insured person reads in their
+timeline ("not shown": the insurer's own work).
+
+| action | permission | authority | clock | hosted page |
 |---|---|---|---|---|
 """
 
@@ -49,5 +65,16 @@ class Command(GeneratedDocCommand):
                 target += f"; keeps {_codes(move.stays_in)}"
             event = f"`{move.event}`" if move.event else "none"
             rows.append(f"| `{action}` | {action.label} | {origin} | {target} | {event} |\n")
-        return INTRO.format(open_statuses=_codes(OPEN_STATUSES),
-                            closed_statuses=_codes(CLOSED_STATUSES)) + "".join(rows)
+        facts = [
+            f"| `{action}` | {_permission(move.permission, 'channel, insured or system')} | "
+            f"{_permission(move.authority, '-')} | {move.clock.label} | "
+            f"{move.insured_words or 'not shown'} |\n"
+            for action, move in WORKFLOW.items()
+        ]
+        return (INTRO.format(open_statuses=_codes(OPEN_STATUSES),
+                             closed_statuses=_codes(CLOSED_STATUSES))
+                + "".join(rows) + FACTS + "".join(facts))
+
+
+def _permission(permission, absent: str) -> str:
+    return f"`{permission.value}`" if permission else absent

@@ -140,7 +140,7 @@ def test_a_payment_above_the_authority_is_proposed_checked_first_and_paid_on_app
     too_much = act(ana, reviewed, "registrar-pagamento", paying(reviewed, "60.000,00"))
     proposed = act(ana, reviewed, "registrar-pagamento", paying(reviewed, "20.000,00"))
 
-    # The dry run gives the service's own refusal at once, and no proposal.
+    # The service's own check gives its refusal at once, and no proposal.
     assert "A Maria da Silva cabem R$ 50.000,00" in too_much.content.decode()
     assert "proposta enviada ao supervisor" in page_messages(ana, proposed)
     assert not Payment.objects.exists()
@@ -167,3 +167,29 @@ def test_one_proposal_waits_at_a_time(reviewed, team):
                          expected_version=reviewed.version)
     page = team.people["bruno"].get(f"/admin/claims/claim/{reviewed.pk}/change/").content.decode()
     assert "Propor recusa: aguardando a decisão do supervisor sobre a proposta pendente" in page
+
+
+def test_proposing_runs_the_checks_only_no_move_is_made_and_undone(reviewed, team):
+    """A proposal checks the decision with the service's own checks, which write
+    nothing: no step is announced to other apps (letters, the registradora) and no
+    history, event or payment row is written and rolled back."""
+    from claims.signals import claim_moved
+
+    ana = team.people["ana"]
+    status, version = reviewed.status, reviewed.version
+    announced = []
+
+    def receiver(sender, action, **kwargs):
+        announced.append(action)
+
+    claim_moved.connect(receiver, dispatch_uid="test-proposal-announces-nothing")
+    try:
+        proposal = propose_denial(ana, reviewed)
+    finally:
+        claim_moved.disconnect(dispatch_uid="test-proposal-announces-nothing")
+
+    assert announced == []
+    assert proposal.kind == "recusar"
+    assert not ClaimHistory.objects.filter(claim=reviewed, action="recusar").exists()
+    reviewed.refresh_from_db()
+    assert (reviewed.status, reviewed.version) == (status, version)

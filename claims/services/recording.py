@@ -1,36 +1,21 @@
-"""What the claim services share: the move check, the lock order, history + outbox
-recording, permissions and the LMI/LMG arithmetic.
+"""What a service writes when it changes a claim, in the caller's transaction: the
+history row, the outbox event, the recomputed regulatory clock, what the claim now
+awaits, and the news for other apps (``claims.signals.claim_moved``). Also the
+analysts' own timeline rows, which change none of that.
 
-Lock order, everywhere: a document file row (upload checks only), then the sale row,
-then the claim row, then its beneficiary rows, then payment and proposal rows. Two
-services that follow it never deadlock. Red flags (claims.red_flags) write other claims'
-``alerts`` without their locks: a flag is information, and the next change of that
-claim recomputes its own.
+The outbox event is where the webhooks start: see docs/events.md for the whole chain.
 """
 
-import contextlib
-import contextvars
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import Exists, Max, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Exists, OuterRef, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from claims import errors
 from claims.awaiting import awaiting_for
 from claims.formatting import person
-from claims.models import (
-    Channel,
-    Claim,
-    ClaimHistory,
-    Coverage,
-    Event,
-    Payment,
-    Proposal,
-    Reconsideration,
-    Sale,
-)
+from claims.models import Claim, ClaimHistory, Event, Payment, Proposal, Reconsideration
 from claims.regulatory_clock import (
     COVER_RECOGNISED,
     Step,
@@ -39,128 +24,15 @@ from claims.regulatory_clock import (
     decision_days_late,
     suspensions_allowed_for,
 )
-from claims.selectors import DETAILS
-from claims.signals import claim_moved
 from claims.services.answered_tasks import close_answered_tasks
-from claims.workflow import (
-    NON_CONSUMING_STATUSES,
-    OPEN_STATUSES,
-    WORKFLOW,
-    Action,
-    ClaimStatus,
-    TimelineEntry,
-    allows,
-    targets,
-)
+from claims.services.moves import actor_for
+from claims.signals import claim_moved
+from claims.workflow import WORKFLOW, Action, TimelineEntry
 
 ZERO = Decimal("0.00")
 # The first of these is the decision on cover (recognised or denied), for the
 # days-to-decision figures of the dashboard.
 DECISIONS = frozenset({*COVER_RECOGNISED, Action.DENY})
-
-
-# --- the move --------------------------------------------------------------------------
-
-
-def move(claim: Claim, action: Action, wanted: str | None = None) -> str | None:
-    """The one way a service changes (or keeps) a claim's status: check ``action`` from
-    the claim's status and apply it, to ``wanted`` where the move offers a choice (an
-    opening's first status, a reopening's step). Returns the status it had."""
-    from_status = claim.status
-    if not allows(action, from_status):
-        raise errors.TransitionNotAllowed(
-            f"“{action.label}” não é permitido com o sinistro {_status_phrase(from_status)}."
-        )
-    choices = targets(action, from_status)
-    to_status = choices[0] if wanted is None else wanted
-    if to_status not in choices:
-        raise errors.TransitionNotAllowed(
-            f"“{action.label}” não leva o sinistro a “{ClaimStatus(to_status).label}”."
-        )
-    claim.status = to_status
-    return from_status
-
-
-def _status_phrase(status: str | None) -> str:
-    return "ainda não aberto" if status is None else f"em “{ClaimStatus(status).label}”"
-
-
-# --- who acts ------------------------------------------------------------------------
-
-
-def actor_for(user) -> str:
-    return f"usuario:{user.get_username()}"
-
-
-# Permissions a proposal's dry run may pass without (claims.services.approvals): the
-# service runs in full to check the proposal, inside a savepoint that is always rolled back.
-_WAIVED: contextvars.ContextVar[frozenset] = contextvars.ContextVar("waived", default=frozenset())
-
-
-def require_permission(user, codename: str, why: str) -> None:
-    """Staff actions check the user's permission here, so every entry point (admin,
-    commands, tests) gets the same answer. ``user`` None is the system or a channel."""
-    if user is not None and codename not in _WAIVED.get() and \
-            not user.has_perm(f"claims.{codename}"):
-        raise errors.ActionNotPermitted(why)
-
-
-def works_on_claims(user) -> bool:
-    """An active analyst or supervisor: someone who can own claims and tasks."""
-    return user is not None and user.is_active and user.has_perm("claims.work_claim")
-
-
-@contextlib.contextmanager
-def waiving(codenames: frozenset):
-    """Within the block, ``require_permission`` passes ``codenames``. Only for a dry run
-    whose every write is rolled back (see claims.services.approvals)."""
-    token = _WAIVED.set(codenames)
-    try:
-        yield
-    finally:
-        _WAIVED.reset(token)
-
-
-# --- locking ------------------------------------------------------------------------
-
-
-def lock_claim(*, channel: Channel | None = None, number: str | None = None,
-               claim_id=None, expected_version: int | None = None,
-               with_details: bool = False) -> Claim:
-    """Lock the claim's sale, then the claim, and return the claim. By number, the
-    claim must be the channel's (404 otherwise); by id, it is trusted.
-
-    ``expected_version``: the version the caller saw (an analyst's form). If the claim
-    changed since, the caller decided on stale facts and must look again.
-    ``with_details``: also load what the API's answer shows (payments, requested and
-    received documents; see ``selectors.claims_with_details``), so the caller answers
-    from the claim in hand instead of reading it again. No one changes those rows
-    without the claim's lock, which is held until the caller's transaction ends.
-    """
-    if claim_id is not None:
-        claim_filter, sale_filter = Q(pk=claim_id), Q(claims__pk=claim_id)
-    else:
-        claim_filter = Q(number=number, channel=channel)
-        sale_filter = Q(claims__number=number, channel=channel)
-    # The sale is found through its claim and locked in the same statement
-    # (FOR UPDATE OF the sale only: the claim's own lock comes next, in the lock order).
-    sale = Sale.objects.select_for_update(of=("self",)).filter(sale_filter).first()
-    if sale is None:
-        raise errors.ClaimNotFound()
-    claims = Claim.objects.select_for_update(of=("self",)).select_related("coverage")
-    if with_details:
-        claims = claims.prefetch_related(*DETAILS)
-    claim = claims.get(claim_filter)
-    claim.sale = sale
-    if expected_version is not None and claim.version != expected_version:
-        raise errors.ClaimChangedConcurrently(
-            "O sinistro foi alterado por outra pessoa enquanto você decidia (agora "
-            f"{_status_phrase(claim.status)}). Revise a página e tente de novo."
-        )
-    return claim
-
-
-# --- history, outbox, clock ------------------------------------------------------------
 
 
 def standard_event_details(claim: Claim) -> dict:
@@ -331,71 +203,3 @@ def regulatory_clock(claim: Claim, history=None):
     steps = [Step(at=row.created_at, action=row.action, to_status=row.to_status) for row in rows]
     allowed = suspensions_allowed_for(claim.coverage.max_indemnity, settings.MINIMUM_WAGE)
     return compute_clock(steps, suspensions_allowed=allowed)
-
-
-# --- limits --------------------------------------------------------------------------
-
-
-def open_claim_on(coverage: Coverage, *, excluding: Claim | None = None) -> str | None:
-    """The number of the coverage's open claim, if any ("one open claim per coverage")."""
-    claims = Claim.objects.filter(coverage=coverage, status__in=OPEN_STATUSES)
-    if excluding is not None:
-        claims = claims.exclude(pk=excluding.pk)
-    return claims.values_list("number", flat=True).first()
-
-
-
-def opening_state(sale: Sale, coverage: Coverage) -> tuple[str | None, Decimal, Decimal]:
-    """For an opening, in one query: the number of the coverage's open claim, if any,
-    and what is left of the sale's LMG and of the coverage's LMI (see
-    ``open_claim_on`` and ``available_limits``, which this combines)."""
-    consuming = ~Q(status__in=NON_CONSUMING_STATUSES)
-    totals = Claim.objects.filter(sale=sale).aggregate(
-        sale_total=Coalesce(Sum("amount", filter=consuming), Value(ZERO)),
-        coverage_total=Coalesce(Sum("amount", filter=consuming & Q(coverage=coverage)),
-                                Value(ZERO)),
-        # At most one (the partial unique index), so its MAX is the one.
-        open_number=Max("number", filter=Q(coverage=coverage, status__in=OPEN_STATUSES)),
-    )
-    return (
-        totals["open_number"],
-        sale.max_guarantee - totals["sale_total"],
-        coverage.max_indemnity - totals["coverage_total"],
-    )
-
-
-def available_limits(
-    sale: Sale, coverage: Coverage, *, excluding: Claim | None = None
-) -> tuple[Decimal, Decimal]:
-    """What is left of the sale's LMG and of the coverage's LMI, in one query.
-
-    Every claim that is not denied (or rejected at opening) consumes its ``amount``:
-    open claims hold it as reserve, finalized ones paid it.
-    """
-    consuming = Claim.objects.filter(sale=sale).exclude(status__in=NON_CONSUMING_STATUSES)
-    if excluding is not None:
-        consuming = consuming.exclude(pk=excluding.pk)
-    totals = consuming.aggregate(
-        sale_total=Coalesce(Sum("amount"), Value(ZERO)),
-        coverage_total=Coalesce(Sum("amount", filter=Q(coverage=coverage)), Value(ZERO)),
-    )
-    return (
-        sale.max_guarantee - totals["sale_total"],
-        coverage.max_indemnity - totals["coverage_total"],
-    )
-
-
-def reserve_amount(
-    *, outstanding_balance: Decimal | None, lmg_available: Decimal, lmi_available: Decimal
-) -> Decimal:
-    """The claim value (``valor``): the outstanding balance when the channel gives one,
-    the coverage's LMI otherwise, capped by what is left of the LMI and of the LMG."""
-    wanted = lmi_available if outstanding_balance is None else outstanding_balance
-    return max(min(wanted, lmi_available, lmg_available), ZERO)
-
-
-def tighter_limit(lmg_available: Decimal, lmi_available: Decimal) -> tuple[Decimal, str]:
-    """What is left of the two limits, and which one binds, in words for the refusals."""
-    if lmi_available <= lmg_available:
-        return lmi_available, "LMI da cobertura"
-    return lmg_available, "LMG da apólice"
