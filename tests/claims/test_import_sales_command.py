@@ -1,4 +1,4 @@
-"""`manage.py import_vendas FILE --channel SLUG`: loads a channel's sales from a JSON
+"""`manage.py import_sales FILE --channel SLUG`: loads a channel's sales from a JSON
 file whose rows have the shape of GET /api/v1/vendas/{id}."""
 
 import copy
@@ -61,7 +61,7 @@ def import_file(path, channel):
     """Run the command; returns (stdout, stderr). Raises CommandError like the CLI."""
     out, err = StringIO(), StringIO()
     slug = channel if isinstance(channel, str) else channel.slug
-    call_command("import_vendas", str(path), "--channel", slug, stdout=out, stderr=err)
+    call_command("import_sales", str(path), "--channel", slug, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
 
 
@@ -70,7 +70,7 @@ def import_failing(path, channel) -> tuple[str, str]:
     err = StringIO()
     slug = channel if isinstance(channel, str) else channel.slug
     with pytest.raises(CommandError) as failure:
-        call_command("import_vendas", str(path), "--channel", slug, stdout=StringIO(), stderr=err)
+        call_command("import_sales", str(path), "--channel", slug, stdout=StringIO(), stderr=err)
     return str(failure.value), err.getvalue()
 
 

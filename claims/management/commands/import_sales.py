@@ -1,3 +1,5 @@
+"""Load a channel's sales from a JSON file: ``manage.py import_sales FILE --channel SLUG``."""
+
 import json
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""`manage.py liquidar_pagamentos FILE`: settle payments from the bank's return file."""
+"""`manage.py settle_payments FILE`: settle payments from the bank's return file."""
 
 from decimal import Decimal
 from io import StringIO
@@ -24,7 +24,7 @@ def run(tmp_path, text: str) -> str:
     file = tmp_path / "retorno.csv"
     file.write_text(text, encoding="utf-8")
     out = StringIO()
-    call_command("liquidar_pagamentos", str(file), stdout=out)
+    call_command("settle_payments", str(file), stdout=out)
     return out.getvalue()
 
 
@@ -107,4 +107,4 @@ def test_malformed_files_say_what_is_wrong(tmp_path, text, message, payments):
 
 def test_a_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(CommandError, match="Arquivo não encontrado"):
-        call_command("liquidar_pagamentos", str(tmp_path / "nada.csv"))
+        call_command("settle_payments", str(tmp_path / "nada.csv"))
