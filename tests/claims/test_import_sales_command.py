@@ -430,3 +430,29 @@ def test_a_sale_already_cancelled_imports_again_even_with_an_open_claim(tmp_path
     import_file(write(tmp_path, [{**row, "status": "cancelada", "lmg": 1}]), channel)
 
     assert Sale.objects.get(pk=row["id-venda"]).max_guarantee == Decimal("1.00")
+
+
+# --- the old name, import_vendas: an alias for one release -----------------------------
+
+
+def test_the_new_name_prints_no_deprecation_notice(tmp_path, channel):
+    _, err = import_file(write(tmp_path, [sale_row(1)]), channel)
+
+    assert "obsoleto" not in err
+
+
+def test_the_old_name_still_imports_and_says_on_stderr_it_is_deprecated(tmp_path, channel,
+                                                                          capsys):
+    rows = [sale_row(1), sale_row(2)]
+
+    # No stdout/stderr given: the command writes to the process's own streams.
+    call_command("import_vendas", str(write(tmp_path, rows)), "--channel", channel.slug)
+
+    out, err = capsys.readouterr()
+    assert "2 venda(s) importada(s): 2 criada(s), 0 atualizada(s)." in out
+    assert {str(pk) for pk in Sale.objects.values_list("pk", flat=True)} == {
+        r["id-venda"] for r in rows}
+    assert err.splitlines() == [
+        "Aviso: o comando import_vendas está obsoleto e será removido na próxima versão; "
+        "use import_sales (mesmos argumentos)."]
+    assert "obsoleto" not in out

@@ -108,3 +108,28 @@ def test_malformed_files_say_what_is_wrong(tmp_path, text, message, payments):
 def test_a_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(CommandError, match="Arquivo não encontrado"):
         call_command("settle_payments", str(tmp_path / "nada.csv"))
+
+
+# --- the old name, liquidar_pagamentos: an alias for one release -----------------------
+
+
+def test_the_old_name_still_settles_and_says_on_stderr_it_is_deprecated(tmp_path, payments,
+                                                                         capsys):
+    file = tmp_path / "retorno.csv"
+    file.write_text(csv_for(payments), encoding="utf-8")
+
+    # No stdout/stderr given: the command writes to the process's own streams.
+    call_command("liquidar_pagamentos", str(file))
+
+    out, err = capsys.readouterr()
+    assert "3 linha(s): 3 pagamento(s) liquidado(s)" in out
+    assert set(Payment.objects.values_list("status", flat=True)) == {"concluido"}
+    assert Event.objects.filter(name="sinistro-pagamento-concluido").count() == 3
+    assert err.splitlines() == [
+        "Aviso: o comando liquidar_pagamentos está obsoleto e será removido na próxima "
+        "versão; use settle_payments (mesmos argumentos)."]
+
+
+def test_the_old_name_refuses_a_bad_file_as_the_new_one_does(tmp_path, payments):
+    with pytest.raises(CommandError, match="Arquivo não encontrado"):
+        call_command("liquidar_pagamentos", str(tmp_path / "nada.csv"), stderr=StringIO())
