@@ -7,7 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from claims.models import Event, Payment
+from claims.formatting import actor_label
+from claims.models import ClaimHistory, Event, Payment
 from tests.support.factories import ClaimFactory, PaymentFactory
 
 pytestmark = pytest.mark.django_db
@@ -108,6 +109,16 @@ def test_malformed_files_say_what_is_wrong(tmp_path, text, message, payments):
 def test_a_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(CommandError, match="Arquivo não encontrado"):
         call_command("settle_payments", str(tmp_path / "nada.csv"))
+
+
+def test_the_history_names_the_command_and_reads_as_the_old_name_did(tmp_path, payments):
+    run(tmp_path, csv_for(payments[:1]))
+
+    row = ClaimHistory.objects.get(action="liquidar-pagamento")
+    assert row.actor == "operacao:settle_payments"
+    # Rows the command wrote under its old name are never rewritten: both read alike.
+    assert actor_label(row.actor) == actor_label("operacao:liquidar_pagamentos") == (
+        "Operação (retorno do banco)")
 
 
 # --- the old name, liquidar_pagamentos: an alias for one release -----------------------

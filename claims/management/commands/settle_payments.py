@@ -12,7 +12,10 @@ from api_common.problem_types import ProblemError
 from claims import services
 
 COLUMNS = ("id-pagamento", "id-transacao-financeira", "data-pagamento")
-ACTOR = "operacao:liquidar_pagamentos"
+# The history rows' author, "operacao:<command>". Rows written before the rename say
+# "operacao:liquidar_pagamentos" and keep it (history is never rewritten): nothing reads
+# the name but the timeline, where claims.formatting.OPERATIONS gives both the same words.
+ACTOR = "operacao:settle_payments"
 
 
 class Command(BaseCommand):
