@@ -17,6 +17,9 @@ class SaleOfAnotherChannel(ProblemError):
     status = 409
     problem_id = "sale-of-another-channel"
     title = "Venda de outro canal"
+    # Published as partners read it (/api/v1/problemas/, docs/problems.md), so it keeps
+    # the command's old name, an alias of import_sales for one release: an ops rename
+    # changes no published text.
     cause = "import_vendas recebeu um id-venda que já pertence a outro canal."
     action = "Confira o canal e o arquivo importado; um id-venda pertence a um só canal."
     group = OPERATIONS

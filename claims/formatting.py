@@ -113,6 +113,15 @@ SYSTEM_PARTS = {
 }
 
 
+# The ops commands that act on claims, in words (actor "operacao:<command>"). A renamed
+# command keeps its old name here: history rows are never rewritten, and the rows of
+# either name should read as the same operation.
+OPERATIONS = {
+    "settle_payments": "retorno do banco",
+    "liquidar_pagamentos": "retorno do banco",
+}
+
+
 def actor_label(actor: str, user=None, channel=None) -> str:
     """Who acted, for a person: the user's name, the channel, or the system part."""
     if user is not None:
@@ -124,7 +133,7 @@ def actor_label(actor: str, user=None, channel=None) -> str:
         "canal": f"Canal {name} (API)",
         "usuario": name,
         "sistema": SYSTEM_PARTS.get(name, f"Sistema ({name.replace('-', ' ')})"),
-        "operacao": f"Operação ({name})",
+        "operacao": f"Operação ({OPERATIONS.get(name, name)})",
         # Whoever used the channel's link: the insured person, or after a death the
         # relative who reports it.
         "segurado": f"Páginas do segurado ({name})",

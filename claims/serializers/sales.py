@@ -38,6 +38,9 @@ class CoverageSerializer(KebabCaseSerializer):
     ativa = serializers.BooleanField(default=True, source="is_active")
 
 
+# The docstring below is the published schema's description of the sale: it still names
+# import_vendas, the command's old name (an alias of import_sales for one release), so
+# the schema partners generate clients from does not change for an ops rename.
 class SaleSerializer(KebabCaseSerializer):
     """The sale shape: the list/detail responses and each row of ``import_vendas``."""
 

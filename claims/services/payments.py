@@ -207,7 +207,7 @@ def settle_payment(
 
     Idempotent: the same payment with the same transaction and date again changes
     nothing (returns ``False``); a different one is refused. Supervisors only (or ops
-    through ``liquidar_pagamentos``, ``user`` None)."""
+    through ``settle_payments``, ``user`` None)."""
     require_action_permission(user, Action.SETTLE_PAYMENT,
                               "Somente supervisores de sinistros liquidam pagamentos.")
     transaction_id = transaction_id.strip()

@@ -1,4 +1,4 @@
-"""`manage.py liquidar_pagamentos FILE`: settle payments from the bank's return file."""
+"""`manage.py settle_payments FILE`: settle payments from the bank's return file."""
 
 from decimal import Decimal
 from io import StringIO
@@ -7,7 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from claims.models import Event, Payment
+from claims.formatting import actor_label
+from claims.models import ClaimHistory, Event, Payment
 from tests.support.factories import ClaimFactory, PaymentFactory
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ def run(tmp_path, text: str) -> str:
     file = tmp_path / "retorno.csv"
     file.write_text(text, encoding="utf-8")
     out = StringIO()
-    call_command("liquidar_pagamentos", str(file), stdout=out)
+    call_command("settle_payments", str(file), stdout=out)
     return out.getvalue()
 
 
@@ -107,4 +108,39 @@ def test_malformed_files_say_what_is_wrong(tmp_path, text, message, payments):
 
 def test_a_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(CommandError, match="Arquivo não encontrado"):
-        call_command("liquidar_pagamentos", str(tmp_path / "nada.csv"))
+        call_command("settle_payments", str(tmp_path / "nada.csv"))
+
+
+def test_the_history_names_the_command_and_reads_as_the_old_name_did(tmp_path, payments):
+    run(tmp_path, csv_for(payments[:1]))
+
+    row = ClaimHistory.objects.get(action="liquidar-pagamento")
+    assert row.actor == "operacao:settle_payments"
+    # Rows the command wrote under its old name are never rewritten: both read alike.
+    assert actor_label(row.actor) == actor_label("operacao:liquidar_pagamentos") == (
+        "Operação (retorno do banco)")
+
+
+# --- the old name, liquidar_pagamentos: an alias for one release -----------------------
+
+
+def test_the_old_name_still_settles_and_says_on_stderr_it_is_deprecated(tmp_path, payments,
+                                                                         capsys):
+    file = tmp_path / "retorno.csv"
+    file.write_text(csv_for(payments), encoding="utf-8")
+
+    # No stdout/stderr given: the command writes to the process's own streams.
+    call_command("liquidar_pagamentos", str(file))
+
+    out, err = capsys.readouterr()
+    assert "3 linha(s): 3 pagamento(s) liquidado(s)" in out
+    assert set(Payment.objects.values_list("status", flat=True)) == {"concluido"}
+    assert Event.objects.filter(name="sinistro-pagamento-concluido").count() == 3
+    assert err.splitlines() == [
+        "Aviso: o comando liquidar_pagamentos está obsoleto e será removido na próxima "
+        "versão; use settle_payments (mesmos argumentos)."]
+
+
+def test_the_old_name_refuses_a_bad_file_as_the_new_one_does(tmp_path, payments):
+    with pytest.raises(CommandError, match="Arquivo não encontrado"):
+        call_command("liquidar_pagamentos", str(tmp_path / "nada.csv"), stderr=StringIO())

@@ -1,4 +1,4 @@
-"""`manage.py import_vendas FILE --channel SLUG`: loads a channel's sales from a JSON
+"""`manage.py import_sales FILE --channel SLUG`: loads a channel's sales from a JSON
 file whose rows have the shape of GET /api/v1/vendas/{id}."""
 
 import copy
@@ -61,7 +61,7 @@ def import_file(path, channel):
     """Run the command; returns (stdout, stderr). Raises CommandError like the CLI."""
     out, err = StringIO(), StringIO()
     slug = channel if isinstance(channel, str) else channel.slug
-    call_command("import_vendas", str(path), "--channel", slug, stdout=out, stderr=err)
+    call_command("import_sales", str(path), "--channel", slug, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
 
 
@@ -70,7 +70,7 @@ def import_failing(path, channel) -> tuple[str, str]:
     err = StringIO()
     slug = channel if isinstance(channel, str) else channel.slug
     with pytest.raises(CommandError) as failure:
-        call_command("import_vendas", str(path), "--channel", slug, stdout=StringIO(), stderr=err)
+        call_command("import_sales", str(path), "--channel", slug, stdout=StringIO(), stderr=err)
     return str(failure.value), err.getvalue()
 
 
@@ -430,3 +430,29 @@ def test_a_sale_already_cancelled_imports_again_even_with_an_open_claim(tmp_path
     import_file(write(tmp_path, [{**row, "status": "cancelada", "lmg": 1}]), channel)
 
     assert Sale.objects.get(pk=row["id-venda"]).max_guarantee == Decimal("1.00")
+
+
+# --- the old name, import_vendas: an alias for one release -----------------------------
+
+
+def test_the_new_name_prints_no_deprecation_notice(tmp_path, channel):
+    _, err = import_file(write(tmp_path, [sale_row(1)]), channel)
+
+    assert "obsoleto" not in err
+
+
+def test_the_old_name_still_imports_and_says_on_stderr_it_is_deprecated(tmp_path, channel,
+                                                                          capsys):
+    rows = [sale_row(1), sale_row(2)]
+
+    # No stdout/stderr given: the command writes to the process's own streams.
+    call_command("import_vendas", str(write(tmp_path, rows)), "--channel", channel.slug)
+
+    out, err = capsys.readouterr()
+    assert "2 venda(s) importada(s): 2 criada(s), 0 atualizada(s)." in out
+    assert {str(pk) for pk in Sale.objects.values_list("pk", flat=True)} == {
+        r["id-venda"] for r in rows}
+    assert err.splitlines() == [
+        "Aviso: o comando import_vendas está obsoleto e será removido na próxima versão; "
+        "use import_sales (mesmos argumentos)."]
+    assert "obsoleto" not in out
