@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from uuid import UUID
 
-from django.db.models import Prefetch, Q, QuerySet, Sum, Value
+from django.db.models import Prefetch, Q, QuerySet, Sum, Value, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
 from claims import errors
@@ -43,18 +43,17 @@ def claims_with_details() -> QuerySet[Claim]:
     return Claim.objects.select_related("sale", "coverage").prefetch_related(*DETAILS)
 
 
-def with_known_details(claim: Claim, *, payments: list, document_requests: list,
-                       received_files: list, beneficiaries: list) -> Claim:
-    """Give ``claim`` the details an answer shows from rows already in hand (a service
-    that just wrote them), as if ``claims_with_details`` had loaded them: no query."""
-    for name, rows in (("payments", payments), ("document_requests", document_requests),
-                       ("beneficiaries", beneficiaries)):
-        related = getattr(claim, name).all()  # unevaluated: no query
-        related._result_cache, related._prefetch_done = list(rows), True
-        claim._prefetched_objects_cache = {
-            **getattr(claim, "_prefetched_objects_cache", {}), name: related}
-    claim.received_files = list(received_files)
-    return claim
+def load_details_of_new_claim(claim: Claim) -> None:
+    """Load on a claim just opened what ``DETAILS`` loads, as Django's prefetch does: its
+    requested documents and beneficiaries (two reads of rows just written); it has no
+    payments and no received files yet (empty querysets: no query)."""
+    prefetch_related_objects(
+        [claim],
+        Prefetch("payments", queryset=Payment.objects.none()),
+        "beneficiaries",
+        "document_requests",
+        Prefetch("files", queryset=DocumentFile.objects.none(), to_attr="received_files"),
+    )
 
 
 def claim_for_channel(*, channel: Channel, number: str) -> Claim:
@@ -108,18 +107,31 @@ def sale_for_channel(*, channel: Channel, sale_id: UUID) -> Sale:
 # --- the analysts' pages (admin) ---------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class PageRows:
+    """What the analysts' claim page shows besides the claim's own relations, loaded
+    with the claim by :func:`claim_for_analyst` (``Claim.page_rows``): the pending
+    proposal (at most one), the files shown (all but those never uploaded, oldest
+    first) and the requests for reconsideration."""
+
+    pending_proposals: list[Proposal]
+    shown_files: list[DocumentFile]
+    reconsiderations: list[Reconsideration]
+
+
 def claim_for_analyst(*, claim_id) -> Claim | None:
     """Everything the claim page shows, in a fixed number of queries however many
-    files, payments and history rows the claim has. A sandbox claim is none of the
-    analysts' (docs/sandbox.md): None, like a missing one."""
-    return (
+    files, payments and history rows the claim has (its ``page_rows``: ``PageRows``).
+    A sandbox claim is none of the analysts' (docs/sandbox.md): None, like a missing
+    one."""
+    claim = (
         Claim.objects.select_related("sale", "channel", "coverage", "owner", "team")
         .prefetch_related(
             Prefetch("payments", queryset=Payment.objects.select_related(
                 "registered_by", "proposed_by", "beneficiary")),
             "beneficiaries",
             Prefetch("proposals", queryset=Proposal.objects.select_related("proposed_by")
-                     .filter(status=Proposal.Status.PENDING), to_attr="pending_proposals"),
+                     .filter(status=Proposal.Status.PENDING), to_attr="_pending_proposals"),
             Prefetch("tasks", queryset=Task.objects.select_related("owner", "closed_by")
                      .order_by("status", "due_on", "id")),
             "document_requests",
@@ -128,16 +140,21 @@ def claim_for_analyst(*, claim_id) -> Claim | None:
                 queryset=DocumentFile.objects.exclude(
                     status__in=[DocumentFile.Status.AWAITING_UPLOAD, DocumentFile.Status.EXPIRED]
                 ),
-                to_attr="shown_files",
+                to_attr="_shown_files",
             ),
             Prefetch("history", queryset=ClaimHistory.objects.select_related(
                 "user", "event", "proposed_by")),
             Prefetch("reconsiderations", queryset=Reconsideration.objects.select_related(
-                "decided_by", "task__owner"), to_attr="reconsiderations_shown"),
+                "decided_by", "task__owner"), to_attr="_reconsiderations"),
         )
         .filter(pk=claim_id, is_sandbox=False)
         .first()
     )
+    if claim is not None:
+        claim.page_rows = PageRows(pending_proposals=claim._pending_proposals,
+                                   shown_files=claim._shown_files,
+                                   reconsiderations=claim._reconsiderations)
+    return claim
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,11 @@ talking to a mail server) happens later, in a worker.
 
 from django.dispatch import Signal
 
+# Sent with: event (the claims.Event outbox row a move just wrote, in the move's
+# transaction). The webhooks app delivers it once that transaction commits: the chain
+# is described where it is wired, in webhooks.apps.WebhooksConfig.ready.
+event_recorded = Signal()
+
 # Sent with: claim (the Claim as the move left it, saved),
 # action (claims.workflow.Action), entry (the ClaimHistory row), user (or None),
 # subject (what the step was about, when one row: the Payment a settlement settled).

@@ -66,8 +66,7 @@ def subscribers(events: list[Event]) -> dict[object, list[Subscription]]:
     }
 
 
-def relay_new_event(sender, instance, created, raw=False, **kwargs) -> None:
-    """post_save of ``claims.Event`` (connected in WebhooksConfig.ready): once the
-    transaction that wrote the event commits, ask a worker to deliver."""
-    if created and not raw:
-        wakeup.request_delivery_after_commit()
+def relay_new_event(sender, event, **kwargs) -> None:
+    """``claims.signals.event_recorded`` (connected in WebhooksConfig.ready): once the
+    transaction that wrote ``event`` commits, ask a worker to deliver."""
+    wakeup.request_delivery_after_commit()

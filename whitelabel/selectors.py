@@ -68,6 +68,7 @@ class ClaimPage:
     received: list[DocumentFile]
     payments: list
     timeline: list[TimelineEntry]
+    reconsiderations: list  # claims.Reconsideration, oldest first
 
 
 def _deadline_text(claim: Claim) -> str:
@@ -91,7 +92,7 @@ def claim_page(sale: Sale, number: str) -> ClaimPage | None:
                 status__in=[DocumentFile.Status.RECEIVED, DocumentFile.Status.REJECTED]
             ).order_by("created_at"), to_attr="shown_files"),
             Prefetch("history", queryset=ClaimHistory.objects.order_by("created_at", "id")),
-            Prefetch("reconsiderations", to_attr="reconsiderations_shown"),
+            "reconsiderations",
         )
         .filter(number=number)
         .first()
@@ -123,4 +124,5 @@ def claim_page(sale: Sale, number: str) -> ClaimPage | None:
         received=received,
         payments=sorted(claim.payments.all(), key=lambda p: p.created_at),
         timeline=list(reversed(timeline)),
+        reconsiderations=list(claim.reconsiderations.all()),
     )

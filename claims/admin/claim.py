@@ -16,6 +16,7 @@ from claims.admin import panels
 from claims.permissions import Permission
 from claims.serializers.common import unrequested_title
 from claims.admin.actions import ACTIONS
+from claims.admin.actions.base import pending_proposal
 from claims.admin.actions.payments import proposal_facts
 from claims.admin.export import ExportView
 from claims.admin.filters import (
@@ -243,7 +244,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
 
     def _page_context(self, request, claim: Claim) -> dict:
         history = list(claim.history.all())
-        files = claim.shown_files
+        files = claim.page_rows.shown_files
         payments = list(claim.payments.all())
         shares = services.entitlements_of(claim)
         requests = list(claim.document_requests.all())
@@ -303,7 +304,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
                 offered.append((action, action.label_for(user, claim)))
             elif why_not:
                 unavailable.append(f"{action.label_for(user, claim)}: {why_not}")
-        proposal = claim.pending_proposals[0] if claim.pending_proposals else None
+        proposal = pending_proposal(claim)
         is_open = claim.status not in CLOSED_STATUSES
         return {
             "actions": offered,

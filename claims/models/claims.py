@@ -115,6 +115,10 @@ class Claim(models.Model):
     created_at = models.DateTimeField("criado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
+    # The claim page's own rows (claims.selectors.PageRows), set by
+    # selectors.claim_for_analyst only: the admin's claim page and its actions read them.
+    page_rows = None
+
     class Meta:
         verbose_name = "sinistro"
         verbose_name_plural = "sinistros"

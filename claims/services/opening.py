@@ -19,7 +19,7 @@ from claims.models import (
     DocumentRequirement,
     Sale,
 )
-from claims.selectors import with_known_details
+from claims.selectors import load_details_of_new_claim
 from claims.services.assignment import record_routing, route_new_claim
 from claims.services.beneficiaries import inform_beneficiary, insured_beneficiary
 from claims.limits import open_claim_on, opening_state, reserve_amount
@@ -134,15 +134,13 @@ def open_claim(
         if winner:
             raise errors.ClaimAlreadyOpenedForCoverage(winner) from None
         raise
-    requests = DocumentRequest.objects.bulk_create(
+    DocumentRequest.objects.bulk_create(
         DocumentRequest(claim=claim, doc_type=r.doc_type, title=r.title, requested_at=now)
         for r in requirements
     )
     beneficiaries = _first_beneficiaries(claim, payment_details, actor=actor)
-    # The answer (and the letter the opening writes) shows these; they are known, so
-    # nobody reads them back.
-    with_known_details(claim, payments=[], document_requests=requests, received_files=[],
-                       beneficiaries=beneficiaries)
+    # The answer (and the letter the opening writes) shows these.
+    load_details_of_new_claim(claim)
     _, opened = write_history(claim, action=Action.OPEN, from_status=None, actor=actor,
                               user=user, at=now)
     record_routing(claim, routing, at=now)

@@ -3,7 +3,8 @@ history row, the outbox event, the recomputed regulatory clock, what the claim n
 awaits, and the news for other apps (``claims.signals.claim_moved``). Also the
 analysts' own timeline rows, which change none of that.
 
-The outbox event is where the webhooks start: see docs/events.md for the whole chain.
+The outbox event is where the webhooks start (``claims.signals.event_recorded``): the
+whole chain is described where it is wired, in ``webhooks.apps.WebhooksConfig.ready``.
 """
 
 from decimal import Decimal
@@ -26,7 +27,7 @@ from claims.regulatory_clock import (
 )
 from claims.services.answered_tasks import close_answered_tasks
 from claims.services.moves import actor_for
-from claims.signals import claim_moved
+from claims.signals import claim_moved, event_recorded
 from claims.workflow import WORKFLOW, Action, TimelineEntry
 
 ZERO = Decimal("0.00")
@@ -166,6 +167,7 @@ def write_history(
             name=WORKFLOW[action].event,
             details=event_details or standard_event_details(claim),
         )
+        event_recorded.send(sender=Event, event=event)
     entry = ClaimHistory.objects.create(
         claim=claim,
         action=action.value,

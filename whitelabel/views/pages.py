@@ -126,7 +126,7 @@ def claim(request, number: str):
     response = render(request, "whitelabel/claim.html", {
         "brand": request.brand, "page": page, "claim": page.claim,
         "sections": extensions.sections(request, page.claim),
-        **_denial_context(page.claim),
+        **_denial_context(page),
         "awaiting_payment_data": page.claim.status == ClaimStatus.PENDING_PAYMENT_DATA,
         "on_death": pays_on_death(page.claim.coverage.name),
         "max_bytes": str(settings.UPLOAD_MAX_BYTES),  # a number, not "20.971.520"
@@ -203,14 +203,12 @@ def _link_payment_initial(link, on_death: bool) -> dict:
     return PaymentDetailsForm.initial_from(details)
 
 
-def _denial_context(claim, form=None) -> dict:
+def _denial_context(page, form=None) -> dict:
     """A denied claim's page: the denial's terms (never the team's internal note), the
     requests for reconsideration, and the form to ask for one while none is pending."""
-    if claim.status != ClaimStatus.DENIED:
+    if page.claim.status != ClaimStatus.DENIED:
         return {}
-    shown = getattr(claim, "reconsiderations_shown", None)
-    if shown is None:
-        shown = list(claim.reconsiderations.all())
+    shown = page.reconsiderations
     pending = any(r.status == Reconsideration.Status.PENDING for r in shown)
     return {"reconsiderations": list(reversed(shown)),
             "reconsideration_form": None if pending else (form or ReconsiderationForm())}
@@ -241,5 +239,5 @@ def reconsideration(request, number: str):
     page = selectors.claim_page(sale, number)
     return render(request, "whitelabel/claim.html", {
         "brand": request.brand, "page": page, "claim": page.claim,
-        **_denial_context(page.claim, form), "on_death": pays_on_death(page.claim.coverage.name),
+        **_denial_context(page, form), "on_death": pays_on_death(page.claim.coverage.name),
     }, status=400)

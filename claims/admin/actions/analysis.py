@@ -49,7 +49,8 @@ class RequestDocuments(ClaimAction):
         return _paid_in_full(claim) if reason is None and _paid_in_full(claim) else reason
 
     def form_kwargs(self, claim):
-        received = [f for f in claim.shown_files if f.status == DocumentFile.Status.RECEIVED]
+        received = [f for f in claim.page_rows.shown_files
+                    if f.status == DocumentFile.Status.RECEIVED]
         pending = {r.doc_type for r in claim.document_requests.all() if r.approved_at is None}
         titles = {r.doc_type: r.title for r in claim.document_requests.all()}
         return {

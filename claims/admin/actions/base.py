@@ -72,15 +72,13 @@ def unsettled_payments(claim: Claim) -> list[Payment]:
 
 
 def pending_proposal(claim: Claim) -> Proposal | None:
-    """The claim page's selector loads it (``pending_proposals``); elsewhere, a query."""
-    pending = getattr(claim, "pending_proposals", None)
-    if pending is None:
-        pending = list(claim.proposals.filter(status=Proposal.Status.PENDING))
+    """The claim's pending proposal (loaded by ``selectors.claim_for_analyst``)."""
+    pending = claim.page_rows.pending_proposals
     return pending[0] if pending else None
 
 
 def documents_progress(claim: Claim) -> str:
-    received = {f.doc_type for f in getattr(claim, "shown_files", [])
+    received = {f.doc_type for f in claim.page_rows.shown_files
                 if f.status == DocumentFile.Status.RECEIVED}
     pending = [r for r in claim.document_requests.all() if r.approved_at is None]
     done = sum(1 for r in pending if r.doc_type in received)

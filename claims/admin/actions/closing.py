@@ -171,11 +171,9 @@ DENIER_DOES_NOT_DECIDE = ("quem recusou o sinistro (ou propôs a recusa) não de
 
 
 def pending_reconsideration(claim: Claim) -> Reconsideration | None:
-    """The claim page's list (``reconsiderations_shown``) when loaded; else a query."""
-    shown = getattr(claim, "reconsiderations_shown", None)
-    if shown is None:
-        shown = list(claim.reconsiderations.all())
-    return next((r for r in shown if r.status == Reconsideration.Status.PENDING), None)
+    """The pending request for reconsideration (loaded by ``selectors.claim_for_analyst``)."""
+    return next((r for r in claim.page_rows.reconsiderations
+                 if r.status == Reconsideration.Status.PENDING), None)
 
 
 def _took_part(claim: Claim, user) -> bool:
