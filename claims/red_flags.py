@@ -19,6 +19,8 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from claims.banks import bank_by_code
+from claims.models import Beneficiary, Claim, Payment
 from claims.payment_words import masked_destination
 from claims.validators import mask_tax_id
 
@@ -34,8 +36,6 @@ def destination_of(payment_method: dict | None) -> str:
     if kind == "pix" and "key" in detail:
         return f"pix:{detail['key'].lower()}"
     if kind in ("pix", "ted"):
-        from claims.banks import bank_by_code
-
         account = detail.get("bank_account", detail)
         bank = bank_by_code(account.get("bank", ""))
         number = account.get("account", "").lstrip("0") + account.get("account_check_digit", "")
@@ -62,8 +62,6 @@ def for_payment(claim, *, beneficiary, payee: dict, payment_method: dict | None)
 def _shared_destination(claim, destination: str, tax_id: str) -> str:
     if not destination:
         return ""
-    from claims.models import Beneficiary, Payment
-
     others = {}
     for number, other_tax_id in (
         Payment.objects.filter(destination=destination, claim__is_sandbox=claim.is_sandbox)
@@ -87,8 +85,6 @@ def _shared_destination(claim, destination: str, tax_id: str) -> str:
 def for_claim(claim, *, beneficiaries=None, payments=None) -> list[dict]:
     """Every flag of ``claim`` as ``{"codigo", "texto"}``, from its rows as they are now
     (``beneficiaries`` and ``payments`` when the caller has them in hand)."""
-    from claims.models import Claim
-
     alerts = []
     started = claim.sale.valid_from
     notified = timezone.localdate(claim.notified_at)
@@ -125,8 +121,6 @@ def for_claim(claim, *, beneficiaries=None, payments=None) -> list[dict]:
 def refresh(claim, *, beneficiaries=None, payments=None) -> None:
     """Store ``claim``'s flags (the caller's transaction); no version change: a flag is
     information, not a change an open form must see."""
-    from claims.models import Claim
-
     alerts = for_claim(claim, beneficiaries=beneficiaries, payments=payments)
     if alerts != claim.alerts:
         claim.alerts = alerts
@@ -135,8 +129,6 @@ def refresh(claim, *, beneficiaries=None, payments=None) -> None:
 
 def refresh_same_insured(claim) -> None:
     """A new claim may raise ``cpf-em-varios-canais`` on the insured's other claims."""
-    from claims.models import Claim
-
     for other in (Claim.objects.select_related("sale").prefetch_related("payments", "beneficiaries")
                   .filter(sale__insured_cpf=claim.sale.insured_cpf, is_sandbox=claim.is_sandbox)
                   .exclude(pk=claim.pk)[:50]):
@@ -146,8 +138,6 @@ def refresh_same_insured(claim) -> None:
 def refresh_sharing(claim, destination: str) -> None:
     """The other claims whose payees or beneficiaries use ``destination``: the flag is
     theirs too, now that someone else uses it."""
-    from claims.models import Beneficiary, Claim, Payment
-
     if not destination:
         return
     same_world = {"destination": destination, "claim__is_sandbox": claim.is_sandbox}
