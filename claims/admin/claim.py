@@ -310,13 +310,15 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
             "actions": offered,
             "action_slugs": {action.slug for action, _ in offered},
             "unavailable": unavailable,
-            "can_take": is_open and claim.owner_id is None and user.has_perm(Permission.WORK_CLAIM.perm)
+            "can_take": is_open and claim.owner_id is None
+                        and user.has_perm(Permission.WORK_CLAIM.perm)
                         and services.team_lets_take(claim, user, team_ids(user)),
             "can_reassign": is_open and user.has_perm(Permission.ASSIGN_CLAIM.perm),
             "proposal": proposal,
             "proposal_facts": proposal_facts(claim, proposal) if proposal else [],
             "proposal_stale": proposal is not None and proposal.claim_version != claim.version,
-            "can_decide_proposal": proposal is not None and user.has_perm(Permission.APPROVE_PROPOSAL.perm)
+            "can_decide_proposal": proposal is not None
+                                   and user.has_perm(Permission.APPROVE_PROPOSAL.perm)
                                    and proposal.proposed_by_id != user.pk
                                    and services.may_decide(user, claim),
             "proposal_form": ProposalDecisionForm(),

@@ -145,7 +145,8 @@ def needs_proposal(kind: str, user, *, amount: Decimal | None = None,
 
 @transaction.atomic
 def propose(*, kind: str, claim_id, user, arguments: dict, expected_version: int) -> Proposal:
-    require_permission(user, Permission.WORK_CLAIM, "Somente analistas e supervisores fazem propostas.")
+    require_permission(user, Permission.WORK_CLAIM,
+                       "Somente analistas e supervisores fazem propostas.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     if claim.proposals.filter(status=Proposal.Status.PENDING).exists():
         raise errors.ProposalNotAllowed(

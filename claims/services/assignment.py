@@ -88,7 +88,8 @@ def take_claim(*, claim_id, user) -> Claim:
     """An analyst takes an unassigned open claim of their team (or of no team).
     Compare-and-set: of two analysts taking it at once, one gets it and the other is
     told who did."""
-    require_permission(user, Permission.WORK_CLAIM, "Somente analistas e supervisores assumem sinistros.")
+    require_permission(user, Permission.WORK_CLAIM,
+                       "Somente analistas e supervisores assumem sinistros.")
     # A sandbox claim is nobody's work: as unknown to an analyst as a missing one.
     claim = Claim.objects.select_related("team").filter(pk=claim_id, is_sandbox=False).first()
     if claim is None:
@@ -139,7 +140,8 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
     """A supervisor gives open claims to another analyst (or to nobody: ``to_user``
     None); says how many changed owner and which were skipped, and why. Each change is
     a timeline row."""
-    require_permission(user, Permission.ASSIGN_CLAIM, "Somente supervisores de sinistros reatribuem.")
+    require_permission(user, Permission.ASSIGN_CLAIM,
+                       "Somente supervisores de sinistros reatribuem.")
     reason = reason.strip()
     if not reason:
         raise errors.AssignmentNotAllowed("Informe o motivo da reatribuição.")

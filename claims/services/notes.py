@@ -16,7 +16,8 @@ NOTE_MAX_LENGTH = 5000
 
 @transaction.atomic
 def add_note(*, claim_id, user, text: str) -> ClaimHistory:
-    require_permission(user, Permission.WORK_CLAIM, "Somente analistas e supervisores anotam sinistros.")
+    require_permission(user, Permission.WORK_CLAIM,
+                       "Somente analistas e supervisores anotam sinistros.")
     text = text.strip()
     if not text:
         raise errors.NoteNotAllowed("Escreva a nota.")

@@ -36,7 +36,8 @@ def _check_owner(owner) -> None:
 @transaction.atomic
 def create_task(*, claim_id, user, subject: str, due_on: dt.date, owner=None,
                 note: str = "") -> Task:
-    require_permission(user, Permission.WORK_CLAIM, "Somente analistas e supervisores criam tarefas.")
+    require_permission(user, Permission.WORK_CLAIM,
+                       "Somente analistas e supervisores criam tarefas.")
     subject = subject.strip()
     if not subject:
         raise errors.TaskNotAllowed("Informe o assunto da tarefa.")
@@ -63,7 +64,8 @@ def _task_line(task: Task) -> str:
 def close_task(*, task_id, user, done: bool, note: str = "") -> Task:
     """Complete (``done``) or cancel an open task; cancelling needs a reason. Compare-
     and-set: a task closed twice at once is closed once."""
-    require_permission(user, Permission.WORK_CLAIM, "Somente analistas e supervisores encerram tarefas.")
+    require_permission(user, Permission.WORK_CLAIM,
+                       "Somente analistas e supervisores encerram tarefas.")
     note = note.strip()
     if not done and not note:
         raise errors.TaskNotAllowed("Diga por que a tarefa é cancelada.")
