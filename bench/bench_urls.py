@@ -16,9 +16,9 @@ from django.urls import path
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.renderers import JSONRenderer
 
+from channel_auth.authentication import ChannelPrincipal, ChannelTokenAuthentication
 from claims import selectors, services
 from claims.api import ClaimDetailApi
-from claims.authentication import ChannelPrincipal, ChannelTokenAuthentication
 from claims.models import Channel
 from claims.serializers import ClaimSerializer
 from config.urls import urlpatterns as site

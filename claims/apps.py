@@ -16,13 +16,12 @@ class ClaimsConfig(AppConfig):
     verbose_name = "Sinistros"
 
     def ready(self):
-        # Registers the OpenAPI auth extension, and the problem types (each error class
-        # registers itself) for the problem pages and docs.
+        # Registers the problem types (each error class registers itself) for the problem
+        # pages and docs.
         from django.contrib.auth.signals import user_login_failed
 
-        from claims import admin_login, errors, schema  # noqa: F401
+        from claims import admin_login, errors  # noqa: F401
 
         user_login_failed.connect(admin_login.count_failure,
                                   dispatch_uid="claims.admin_login_failures")
         from claims.documents import errors as file_errors  # noqa: F401
-        from claims.oauth import errors as oauth_errors  # noqa: F401

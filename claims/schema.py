@@ -1,30 +1,7 @@
-"""OpenAPI description of the channel token (loaded by ``ClaimsConfig.ready``), and the
-links between the sales and claims operations (a post-processing hook)."""
-
-from django.conf import settings
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+"""The links between the sales and claims operations in the OpenAPI schema (a
+post-processing hook)."""
 
 from api_common.openapi_hooks import add_links, link
-
-
-class ChannelTokenScheme(OpenApiAuthenticationExtension):
-    target_class = "claims.authentication.ChannelTokenAuthentication"
-    name = "oauth2"
-
-    def get_security_definition(self, auto_schema):
-        return {
-            "type": "oauth2",
-            "description": "OAuth 2.0 client credentials; token válido por 12 horas, reutilize-o.",
-            "flows": {
-                "clientCredentials": {
-                    "tokenUrl": f"{settings.AUTH_URL}/oauth/token",
-                    "scopes": {"claims": "Sinistros do canal"},
-                }
-            },
-        }
-
-    def get_security_requirement(self, auto_schema):
-        return {self.name: ["claims"]}
 
 
 # --- links: follow the flow with values from the responses ------------------------------

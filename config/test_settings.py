@@ -17,10 +17,10 @@ WHITENOISE_USE_FINDERS = True
 # Hashing strength is not what tests measure; client secrets are hashed all the same.
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.MD5PasswordHasher",
-    "claims.oauth.hashers.ClientSecretHasher",
+    "channel_auth.hashers.ClientSecretHasher",
 ]
 # Tests see a revoked token or a deactivated channel at once; the accepted-token cache's
-# own tests (tests/claims/test_token_cache.py) switch it on.
+# own tests (tests/channel_auth/test_token_cache.py) switch it on.
 API_AUTH_CACHE_SECONDS = 0
 # Dashboards count on each view, so a test sees its own claims at once; the shared
 # figures' own tests (tests/claims/workbench/test_dashboard_figures.py) switch it on.

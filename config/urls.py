@@ -9,7 +9,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 from api_common import health
 from api_common.schema_view import SchemaView
 from api_common.problem_pages import problem_detail, problem_index
-from claims.oauth.views import RateLimitedTokenView
+from channel_auth.views import RateLimitedTokenView
 from webhooks.metrics import views as metrics_views
 
 api_v1 = [

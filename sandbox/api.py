@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 
 from api_common.http_problems import NotFound
 from api_common.schema import AUTH_ERRORS, VALIDATION_ERROR, problems
+from channel_auth.authentication import ChannelTokenAuthentication
 from claims import errors, selectors
-from claims.authentication import ChannelTokenAuthentication
 from claims.serializers import ClaimSerializer
 from idempotency.services import idempotent
 from sandbox import services

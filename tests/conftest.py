@@ -2,8 +2,8 @@
 import pytest
 from django.core.cache import cache
 
+from channel_auth.authentication import ACCEPTED_TOKENS
 from claims import roles
-from claims.authentication import ACCEPTED_TOKENS
 from tests.support.api import client_for
 from tests.support.lifecycle import logged_in, open_claim, staff
 from tests.support.factories import (

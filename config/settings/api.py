@@ -4,8 +4,8 @@ from config.settings.base import env
 
 # --- API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["claims.authentication.ChannelTokenAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["claims.authentication.IsChannel"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["channel_auth.authentication.ChannelTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["channel_auth.authentication.IsChannel"],
     "DEFAULT_PARSER_CLASSES": ["api_common.parsers.StrictJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["claims.throttles.ChannelRateThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -59,7 +59,7 @@ SPECTACULAR_SETTINGS = {
         "webhooks.events_schema.published_events",
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api_common.openapi_hooks.contract_path_parameters",
-        "claims.oauth.schema.token_operation",
+        "channel_auth.schema.token_operation",
         "claims.documents.schema.upload_operation",
         "api_common.openapi_hooks.common_responses",
         "claims.schema.operation_links",
@@ -78,8 +78,8 @@ OAUTH2_PROVIDER = {
     "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("ACCESS_TOKEN_EXPIRE_SECONDS", default=12 * 60 * 60),
     "SCOPES": {"claims": "Sinistros do canal"},
     "DEFAULT_SCOPES": ["claims"],
-    "OAUTH2_BACKEND_CLASS": "claims.oauth.backends.CheckedTokenRequestCore",
-    "OAUTH2_VALIDATOR_CLASS": "claims.oauth.validators.ChannelOAuth2Validator",
+    "OAUTH2_BACKEND_CLASS": "channel_auth.backends.CheckedTokenRequestCore",
+    "OAUTH2_VALIDATOR_CLASS": "channel_auth.validators.ChannelOAuth2Validator",
     "CLIENT_SECRET_HASHER": "client_secret_sha256",
     # RFC 9700 (OAuth 2.0 Security BCP). Only client credentials are used, but nothing
     # else should be open either; tokens are stored hashed, never in plaintext.

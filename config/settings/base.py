@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "idempotency",
     "api_common",  # the problem pages' templates and stylesheet
     "claims",
+    "channel_auth",  # channels' OAuth 2.0 token endpoint and API authentication
     "webhooks",
     "whitelabel",
     "anymail",  # e-mail providers' backends and delivery reports (correspondence)
@@ -173,8 +174,9 @@ if CACHES["default"]["BACKEND"].endswith("RedisCache"):
         socket_connect_timeout=CACHE_TIMEOUT_SECONDS, socket_timeout=CACHE_TIMEOUT_SECONDS)
 
 # People's passwords use Django's default (first) hasher; channels' random client secrets
-# use a salted SHA-256 fit for their entropy (claims/oauth/hashers.py).
-PASSWORD_HASHERS = [*global_settings.PASSWORD_HASHERS, "claims.oauth.hashers.ClientSecretHasher"]
+# use a salted SHA-256 fit for their entropy (channel_auth/hashers.py). Stored hashes name
+# the hasher's algorithm ("client_secret_sha256$..."), not this path.
+PASSWORD_HASHERS = [*global_settings.PASSWORD_HASHERS, "channel_auth.hashers.ClientSecretHasher"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

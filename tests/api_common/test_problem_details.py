@@ -8,7 +8,7 @@ import logging
 import pytest
 from rest_framework.test import APIClient
 
-import claims.oauth.views
+import channel_auth.views
 import claims.selectors
 from tests.support.api import PROBLEM_FIELDS, assert_problem, token_request
 
@@ -187,7 +187,7 @@ def test_an_unexpected_error_is_logged_with_its_instance(api, monkeypatch, caplo
 
 
 def test_an_unexpected_error_at_the_token_endpoint_is_a_bare_problem_500(channel, monkeypatch):
-    monkeypatch.setattr(claims.oauth.views, "read_token_request", _explode)
+    monkeypatch.setattr(channel_auth.views, "read_token_request", _explode)
     client = APIClient()
     client.raise_request_exception = False
 

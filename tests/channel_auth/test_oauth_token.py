@@ -16,7 +16,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application
 from rest_framework.test import APIClient
 
-from claims.oauth.views import RateLimitedTokenView
+from channel_auth.views import RateLimitedTokenView
 from tests.support.api import token_request
 from tests.support.factories import make_channel
 

@@ -9,7 +9,7 @@ from django.contrib.auth.hashers import make_password
 from oauth2_provider.models import AccessToken, Application
 from rest_framework.test import APIClient
 
-from claims.oauth.hashers import ClientSecretHasher
+from channel_auth.hashers import ClientSecretHasher
 from tests.support.api import post_token_json, token_credentials, token_request
 from tests.support.factories import make_channel
 

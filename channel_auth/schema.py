@@ -1,13 +1,37 @@
-"""``POST /oauth/token`` in the OpenAPI schema: a plain Django view, so drf-spectacular
-does not see it; described by a post-processing hook so the docs page shows the whole
-flow and Swagger UI can authorize (``clientCredentials`` flow against ``tokenUrl``)."""
+"""The channel token in the OpenAPI schema (the ``oauth2`` security scheme, loaded by
+``ChannelAuthConfig.ready``), and ``POST /oauth/token``: a plain Django view, so
+drf-spectacular does not see it; described by a post-processing hook so the docs page
+shows the whole flow and Swagger UI can authorize (``clientCredentials`` flow against
+``tokenUrl``)."""
 
 from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
 from api_common.openapi_hooks import ALLOW, PROBLEM_REF, RETRY_AFTER, problem_response
 from api_common.http_problems import MethodNotAllowed
 from api_common.problems import PROBLEM_CONTENT_TYPE
-from claims.oauth.errors import TooManyFailedTokenRequests, TooManyTokenRequests
+from channel_auth.errors import TooManyFailedTokenRequests, TooManyTokenRequests
+
+
+class ChannelTokenScheme(OpenApiAuthenticationExtension):
+    target_class = "channel_auth.authentication.ChannelTokenAuthentication"
+    name = "oauth2"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "oauth2",
+            "description": "OAuth 2.0 client credentials; token válido por 12 horas, reutilize-o.",
+            "flows": {
+                "clientCredentials": {
+                    "tokenUrl": f"{settings.AUTH_URL}/oauth/token",
+                    "scopes": {"claims": "Sinistros do canal"},
+                }
+            },
+        }
+
+    def get_security_requirement(self, auto_schema):
+        return {self.name: ["claims"]}
+
 
 TOKEN_REQUEST = {
     "type": "object",

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from oauth2_provider.models import AccessToken
 
-from claims import authentication
+from channel_auth import authentication
 from tests.support.api import bearer_client, issue_token, stored
 
 SECONDS = 10

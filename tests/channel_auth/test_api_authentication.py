@@ -218,7 +218,7 @@ def test_another_scheme_says_to_send_a_bearer_token(channel):
 
 
 def test_authentication_is_one_query(token, django_assert_num_queries):
-    from claims.authentication import ChannelTokenAuthentication
+    from channel_auth.authentication import ChannelTokenAuthentication
     from rest_framework.test import APIRequestFactory
 
     request = APIRequestFactory().get("/api/v1/vendas", HTTP_AUTHORIZATION=f"Bearer {token}")

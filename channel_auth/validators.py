@@ -8,7 +8,7 @@ from claims.models import Channel
 class ChannelOAuth2Validator(OAuth2Validator):
     """A client authenticates only while its channel exists and is active: the token
     endpoint answers 401 ``invalid_client`` otherwise (the API refuses the tokens such a
-    channel already holds, see ``claims.authentication``)."""
+    channel already holds, see ``channel_auth.authentication``)."""
 
     def authenticate_client(self, request, *args, **kwargs):
         if not super().authenticate_client(request, *args, **kwargs):

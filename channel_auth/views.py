@@ -19,13 +19,13 @@ from api_common import ratelimit
 from api_common.http_problems import MethodNotAllowed, RequestBodyTooLarge
 from api_common.problem_types import ProblemError
 from api_common.problems import PROBLEM_CONTENT_TYPE, problem_error_response, problem_json_response
-from claims.oauth.errors import (
+from channel_auth.errors import (
     BY_OAUTH_ERROR,
     TokenRequestInvalid,
     TooManyFailedTokenRequests,
     TooManyTokenRequests,
 )
-from claims.oauth.token_request import TokenRequestRefused, read_token_request
+from channel_auth.token_request import TokenRequestRefused, read_token_request
 from claims.services.channels import upgrade_client_secret_hash
 
 @receiver(app_authorized)
