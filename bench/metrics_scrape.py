@@ -58,8 +58,7 @@ def main() -> None:
 
 
 def load(delivered: int, paused: int) -> None:
-    from claims.models import Event
-    from claims.services.recording import standard_event_details
+    from claims.services.recording import standard_event_details, write_event
     from tests.support.factories import ClaimFactory, make_channel
     from webhooks.models import Subscription
 
@@ -69,8 +68,7 @@ def load(delivered: int, paused: int) -> None:
                      enabled_events=["sinistro-criado"], secret_encrypted="x")
         for channel in channels for n in range(20))
     claim = ClaimFactory(coverage__sale__channel=channels[0])
-    Event.objects.create(channel=channels[0], claim=claim, name="sinistro-criado",
-                         details=standard_event_details(claim))
+    write_event(claim, name="sinistro-criado", details=standard_event_details(claim))
     with connection.cursor() as cursor:
         # The open breaker is on one endpoint; the rest are closed.
         cursor.execute("UPDATE webhooks_subscription SET breaker_open_until = now() + "

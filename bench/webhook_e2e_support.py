@@ -256,16 +256,14 @@ def verdict(name: str, ratio: float, target: float, at_least: bool) -> str:
 def commit_event(claim) -> tuple[str, float]:
     from django.db import transaction
 
-    from claims.models import Event
-    from claims.services.recording import standard_event_details
+    from claims.services.recording import standard_event_details, write_event
 
     committed = []
     with transaction.atomic():
         # Registered first, so it runs first after the commit (before the relay's kick).
         transaction.on_commit(lambda: committed.append(time.time()))
-        event = Event.objects.create(channel_id=claim.sale.channel_id, claim=claim,
-                                     name="sinistro-criado",
-                                     details=standard_event_details(claim))
+        event = write_event(claim, name="sinistro-criado",
+                            details=standard_event_details(claim))
     return str(event.id), committed[0]
 
 

@@ -161,13 +161,8 @@ def write_history(
     step."""
     event = None
     if emit_event and WORKFLOW[action].event is not None:
-        event = Event.objects.create(
-            channel_id=claim.channel_id,
-            claim=claim,
-            name=WORKFLOW[action].event,
-            details=event_details or standard_event_details(claim),
-        )
-        event_recorded.send(sender=Event, event=event)
+        event = write_event(claim, name=WORKFLOW[action].event,
+                            details=event_details or standard_event_details(claim))
     entry = ClaimHistory.objects.create(
         claim=claim,
         action=action.value,
@@ -181,6 +176,15 @@ def write_history(
         **({"created_at": at} if at is not None else {}),
     )
     return event, entry
+
+
+def write_event(claim: Claim, *, name: str, details: dict) -> Event:
+    """The outbox row of a step, in the step's transaction, and the news of it
+    (``claims.signals.event_recorded``: the webhooks app delivers it after the commit)."""
+    event = Event.objects.create(channel_id=claim.channel_id, claim=claim, name=name,
+                                 details=details)
+    event_recorded.send(sender=Event, event=event)
+    return event
 
 
 def announce(claim: Claim, *, action: Action, entry: ClaimHistory, user=None,

@@ -5,7 +5,7 @@ import datetime as dt
 from django.utils import timezone
 
 from claims.models import Event
-from claims.services.recording import standard_event_details
+from claims.services.recording import standard_event_details, write_event
 from webhooks import relay, signing
 from webhooks.models import Delivery, Subscription
 from tests.support.factories import ClaimFactory
@@ -26,8 +26,7 @@ def make_event(channel=None, name: str = "sinistro-criado", *, claim=None) -> Ev
     """An outbox event of a claim of ``channel`` (as the claims services write them)."""
     if claim is None:
         claim = ClaimFactory(**({"coverage__sale__channel": channel} if channel else {}))
-    return Event.objects.create(channel_id=claim.sale.channel_id, claim=claim, name=name,
-                                details=standard_event_details(claim))
+    return write_event(claim, name=name, details=standard_event_details(claim))
 
 
 def backdate(obj, **ago) -> None:
