@@ -379,10 +379,10 @@ def measure(*, explain: bool) -> None:
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from claims import dashboard_figures
+    from workbench import dashboard_figures
 
     # As production runs: the dashboard's shared figures computed by the beat into the
-    # cache every DASHBOARD_FIGURES_SECONDS (claims.dashboard_figures), the page reading
+    # cache every DASHBOARD_FIGURES_SECONDS (workbench.dashboard_figures), the page reading
     # them. Their computation, in a worker, is measured apart.
     settings.DASHBOARD_FIGURES_SECONDS = int(os.environ.get("DASHBOARD_FIGURES_SECONDS", 60))
     refresh = StatementTimer()

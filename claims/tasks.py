@@ -4,7 +4,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from celery import shared_task
 from django.core.management import call_command
 
-from claims import dashboard_figures, services
+from claims import services
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -35,12 +35,3 @@ def workbench_sweep() -> None:
     """Periodic (see CELERY_BEAT_SCHEDULE): the analysts' automatic tasks and the
     escalation of overdue ones. Idempotent, safe on several workers at once."""
     services.workbench_sweep()
-
-
-@shared_task(acks_late=False, ignore_result=True)
-def refresh_dashboard_figures() -> None:
-    """Periodic (see CELERY_BEAT_SCHEDULE): the dashboard's shared figures into the
-    shared cache. Idempotent: two workers at once write the same figures. Neither acked
-    late nor retried, and expired after one interval (the schedule's options): the next
-    beat computes them anew."""
-    dashboard_figures.refresh()

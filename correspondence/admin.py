@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from claims.admin import panels
+from workbench.admin import panels
 from claims.formatting import local_moment, person
 from claims.forms import GroupedForm
 from claims.models import Claim, Task

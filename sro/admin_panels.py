@@ -3,7 +3,7 @@ supervisor's dashboard (late, refused and incomplete registrations)."""
 
 from django.conf import settings
 
-from claims.admin.panels import Card, Panel, register_card
+from workbench.admin.panels import Card, Panel, register_card
 from sro.layout import SroStatus
 from sro.models import Submission
 from sro.overview import overview

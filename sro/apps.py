@@ -6,7 +6,7 @@ class SroConfig(AppConfig):
     verbose_name = "Registro SRO (SUSEP)"
 
     def ready(self):
-        from claims.admin import panels
+        from workbench.admin import panels
         from claims.signals import claim_moved
         from sro import admin_panels, metrics, receivers
 

@@ -22,7 +22,7 @@ class ClaimsAdminSite(admin.AdminSite):
     def login(self, request, extra_context=None):
         # One address guessing many usernames (django-axes watches each pair).
         if request.method == "POST":
-            from claims.admin_login import refused
+            from workbench.admin_login import refused
 
             answer = refused(request)
             if answer is not None:
@@ -33,7 +33,7 @@ class ClaimsAdminSite(admin.AdminSite):
         """Claims roles land on their dashboard; other staff on Django's model list."""
         if not request.user.has_perm(VIEW_CLAIM):
             return super().index(request, extra_context)
-        from claims.admin.dashboard_page import dashboard_context
+        from workbench.admin.dashboard_page import dashboard_context
 
         context = {
             **self.each_context(request),

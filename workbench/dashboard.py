@@ -4,7 +4,7 @@ index alone (the ``claim_*_queue``, ``claim_notified`` and ``claim_decided`` ind
 include the columns the counts read, so PostgreSQL scans no claim row for them; each
 aggregate is written so one index answers it, e.g. mine and my team's deadlines are two
 counts rather than one over ``owner OR team``). The reader's own figures are counted on
-each view; those a team or everyone shares (claims.dashboard_figures) are read as computed
+each view; those a team or everyone shares (workbench.dashboard_figures) are read as computed
 at most ``DASHBOARD_FIGURES_SECONDS`` ago, and the page says when. Figures link to the
 claim list filtered the same way (claims.queues), so a number and its list agree (the
 shared ones, as of when they were computed)."""
@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from claims import dashboard_figures as figures
+from workbench import dashboard_figures as figures
 from claims import queues
 from claims.awaiting import Awaiting
 from claims.formatting import person
@@ -65,7 +65,7 @@ class Dashboard:
     # Decisions of the last 90 days that came after the art. 86 deadline, and all of them.
     late_decisions: Figure | None = None
     decisions_total: int = 0
-    # When the shared figures (claims.dashboard_figures) were computed.
+    # When the shared figures (workbench.dashboard_figures) were computed.
     shared_at: dt.datetime | None = None
 
     @property
@@ -148,7 +148,7 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
 
 
 def _shared_figures(teams: list[int], supervisor: bool, scope: str) -> dict:
-    """The shared figures (claims.dashboard_figures) this reader's dashboard shows."""
+    """The shared figures (workbench.dashboard_figures) this reader's dashboard shows."""
     wanted = {name: figures.GLOBAL[name] for name in ("weekly", "decisions")}
     for team in teams:
         team_figures = figures.team_figures(team)

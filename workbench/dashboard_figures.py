@@ -3,7 +3,7 @@ alike, and that read hundreds of thousands of index entries at an insurer's scal
 (docs/performance.md): claims per week, days to decision per channel, a team's open
 claims per owner with their deadlines, the claims nobody asked a document for.
 
-Every ``DASHBOARD_FIGURES_SECONDS`` a beat task (claims.tasks.refresh_dashboard_figures)
+Every ``DASHBOARD_FIGURES_SECONDS`` a beat task (workbench.tasks.refresh_dashboard_figures)
 computes them into the shared cache (Redis in production, so every web process reads the
 same), kept three intervals, and a page reads them in one round trip. What a page does
 not find (the first view after a deploy, the beat stopped, the cache away) it computes

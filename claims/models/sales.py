@@ -92,7 +92,7 @@ class Sale(models.Model):
                                      db_default="")
     certificate_number = models.CharField("número do certificado", max_length=60, blank=True,
                                           default="", db_default="")
-    # What the sale list's name search reads (claims.admin.search.sale_search): the insured
+    # What the sale list's name search reads (workbench.admin.search.sale_search): the insured
     # person's name folded (claims.folding), so "joao" finds "João"; a trigram index
     # serves it on PostgreSQL (migration 0032). Set by save() and by the bulk writers
     # (claims.services.sales), from the name only. A database default like the other
@@ -153,7 +153,7 @@ class Coverage(models.Model):
         verbose_name_plural = "coberturas"
         ordering = ["name"]
         indexes = [
-            # The admin's coverage filter lists the distinct names (claims.admin.filters).
+            # The admin's coverage filter lists the distinct names (workbench.admin.filters).
             models.Index(fields=["name"], name="coverage_name"),
         ]
         constraints = [

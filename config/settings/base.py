@@ -42,7 +42,7 @@ AUTH_URL = env.str("AUTH_URL", default=BASE_URL).rstrip("/")
 PROBLEMS_URL = env.str("PROBLEMS_URL", default=f"{BASE_URL}/api/v1/problemas").rstrip("/")
 
 INSTALLED_APPS = [
-    "claims.apps.ClaimsAdminConfig",  # django.contrib.admin with the dashboard home
+    "workbench.apps.WorkbenchAdminConfig",  # django.contrib.admin with the dashboard home
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "api_common",  # the problem pages' templates and stylesheet
     "claims",
     "channel_auth",  # channels' OAuth 2.0 token endpoint and API authentication
+    "workbench",  # the analysts' admin, dashboard and demo workload
     "webhooks",
     "whitelabel",
     "anymail",  # e-mail providers' backends and delivery reports (correspondence)
@@ -92,7 +93,7 @@ MIDDLEWARE = [
 # that address* for AXES_COOLOFF_HOURS (the pair: typos behind a shared NAT lock only
 # their author, and knowing a login does not let anyone lock its owner out). An address
 # alone is refused past ADMIN_LOGIN_FAILURES_PER_ADDRESS failures in the window
-# (claims.admin_login). Unlock with `manage.py axes_reset_username USER` or
+# (workbench.admin_login). Unlock with `manage.py axes_reset_username USER` or
 # `manage.py axes_reset_ip IP` (README).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -129,7 +130,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "claims.admin.context_processors.admin_branding",
+                "workbench.admin.context_processors.admin_branding",
             ],
         },
     },

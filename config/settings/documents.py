@@ -80,12 +80,12 @@ DOCUMENT_REMINDER_DAYS = env.int("DOCUMENT_REMINDER_DAYS", default=7)
 # A regulatory deadline this many days away makes a "Decidir até"/"Pagar até" task.
 DEADLINE_TASK_DAYS = env.int("DEADLINE_TASK_DAYS", default=5)
 # The admin's long lists (claims, events) count their matches up to this many; past it:
-# "mais de 10.000 sinistros" (claims.admin.pagination), so a broad search costs what a
+# "mais de 10.000 sinistros" (workbench.admin.pagination), so a broad search costs what a
 # narrow one does.
 ADMIN_LIST_COUNT_LIMIT = env.int("ADMIN_LIST_COUNT_LIMIT", default=10_000)
 # The dashboard's shared figures (claims per week, days to decision, each team's load and
 # deadlines) are computed this often by the beat into the shared cache and read from it
-# (claims.dashboard_figures); 0 counts them on each view.
+# (workbench.dashboard_figures); 0 counts them on each view.
 DASHBOARD_FIGURES_SECONDS = env.int("DASHBOARD_FIGURES_SECONDS", default=60)
 # Brazil's minimum wage (R$), for the regulatory clock: a coverage whose LMI is at most
 # 500 minimum wages allows one suspension of the decision deadline (Lei 15.040/2024).

@@ -48,9 +48,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "claims.tasks.workbench_sweep",
         "schedule": env.int("WORKBENCH_SWEEP_SECONDS", default=15 * 60),
     },
-    # The dashboard's shared figures, into the shared cache (claims.dashboard_figures).
+    # The dashboard's shared figures, into the shared cache (workbench.dashboard_figures).
     "refresh-dashboard-figures": {
-        "task": "claims.tasks.refresh_dashboard_figures",
+        "task": "workbench.tasks.refresh_dashboard_figures",
         "schedule": max(env.int("DASHBOARD_FIGURES_SECONDS", default=60), 1),
         "options": {"expires": max(env.int("DASHBOARD_FIGURES_SECONDS", default=60), 1)},
     },

@@ -4,7 +4,7 @@ below it, the exact count."""
 
 import pytest
 
-from claims.admin.claim import ClaimAdmin
+from workbench.admin.claim import ClaimAdmin
 from tests.support.factories import ClaimFactory
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def test_below_the_limit_the_count_is_exact(supervisor, settings):
 
 
 def test_the_words_use_the_thousands_separator(supervisor, settings):
-    from claims.admin.pagination import IdsFirstPaginator
+    from workbench.admin.pagination import IdsFirstPaginator
     from claims.models import Claim
 
     settings.ADMIN_LIST_COUNT_LIMIT = 1
@@ -45,7 +45,7 @@ def test_the_words_use_the_thousands_separator(supervisor, settings):
 
 
 def test_the_events_list_counts_up_to_the_limit_too(supervisor, settings, monkeypatch):
-    from claims.admin.requirements_and_events import EventAdmin
+    from workbench.admin.requirements_and_events import EventAdmin
     from tests.support.deliveries import make_event
 
     monkeypatch.setattr(EventAdmin, "list_per_page", 2)
@@ -58,7 +58,7 @@ def test_the_events_list_counts_up_to_the_limit_too(supervisor, settings, monkey
 
 
 def test_the_sale_list_counts_up_to_the_limit_too(supervisor, settings, monkeypatch):
-    from claims.admin.sales import SaleAdmin
+    from workbench.admin.sales import SaleAdmin
     from tests.support.factories import SaleFactory
 
     monkeypatch.setattr(SaleAdmin, "list_per_page", 2)

@@ -1,6 +1,6 @@
 """Admin login is protected against password guessing without becoming a weapon:
 django-axes locks a (username, address) pair; an address alone is refused only past a
-far higher count of failures (claims.admin_login). Each case from separate addresses."""
+far higher count of failures (workbench.admin_login). Each case from separate addresses."""
 
 import pytest
 from django.core.management import call_command

@@ -1,4 +1,4 @@
-"""The sale list's search (claims.admin.search.sale_search) finds what Django's search of
+"""The sale list's search (workbench.admin.search.sale_search) finds what Django's search of
 ``["=id", "insured_name", "=insured_cpf", "=proposal_id"]`` found, word by word, through
 one indexed comparison per word; it also finds a name typed without its accents and a
 CPF typed with its punctuation, which that search did not. The partners' sandbox sales
@@ -14,7 +14,7 @@ from django.db import connection
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
-from claims.admin.sales import SaleAdmin
+from workbench.admin.sales import SaleAdmin
 from claims.models import Sale
 from claims.services import upsert_sales
 from tests.support.factories import SaleFactory, make_channel

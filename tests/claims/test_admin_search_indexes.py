@@ -203,7 +203,7 @@ def test_searches_and_the_default_orders_are_index_scans_on_postgresql(analyst, 
 
 @postgres_only
 def test_the_sale_lists_searches_are_index_scans_on_postgresql(analyst, db):
-    """Each word by its shape (claims.admin.search.sale_search), each through its index:
+    """Each word by its shape (workbench.admin.search.sale_search), each through its index:
     no search reads every sale any more."""
     sale = load_rows().sale
     cpf, sales = sale.insured_cpf, "/admin/claims/sale/"

@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 
-from claims import dashboard, roles
+from claims import roles
+from workbench import dashboard
 from claims.models import AssignmentRule, Channel, Claim, Task, Team, TeamMember
 from correspondence.models import Message
 from sro.models import Registration

@@ -12,14 +12,14 @@ from django.utils.html import format_html
 
 from api_common.problem_types import ProblemError
 from claims import errors, selectors, services
-from claims.admin import panels
+from workbench.admin import panels
 from claims.permissions import Permission
 from claims.serializers.common import unrequested_title
-from claims.admin.actions import ACTIONS
-from claims.admin.actions.base import pending_proposal
-from claims.admin.actions.payments import proposal_facts
-from claims.admin.export import ExportView
-from claims.admin.filters import (
+from workbench.admin.actions import ACTIONS
+from workbench.admin.actions.base import pending_proposal
+from workbench.admin.actions.payments import proposal_facts
+from workbench.admin.export import ExportView
+from workbench.admin.filters import (
     AlertsFilter,
     CoverageFilter,
     DeadlineFilter,
@@ -30,10 +30,10 @@ from claims.admin.filters import (
     RequirementsFilter,
     queue_shown,
 )
-from claims.admin.pagination import IdsFirstPaginator
-from claims.admin.search import claim_search
-from claims.admin.workbench import WorkbenchViews
-from claims.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
+from workbench.admin.pagination import IdsFirstPaginator
+from workbench.admin.search import claim_search
+from workbench.admin.workbench import WorkbenchViews
+from workbench.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
 from claims.coverages import coverage_label
 from claims.denials import lateness_words
 from claims.documents import storage
@@ -61,7 +61,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
                    RequirementsFilter, OpenFilter, "status", DecisionFilter,
                    "channel", CoverageFilter, "nature", "notified_at"]
     actions = ["reassign_selected"]
-    # Searched by claims.admin.search.claim_search (every word in the folded search text);
+    # Searched by workbench.admin.search.claim_search (every word in the folded search text);
     # listed only so the admin shows the search box.
     search_fields = ["search_text"]
     search_help_text = ("Nome do segurado, do solicitante ou do contato (qualquer palavra, "

@@ -1,12 +1,12 @@
-"""The admin home page of claims roles (see claims.admin_site): figures from
-claims.dashboard, and its two pictures drawn on the server (claims.charts)."""
+"""The admin home page of claims roles (see workbench.admin_site): figures from
+workbench.dashboard, and its two pictures drawn on the server (workbench.charts)."""
 
 from django.conf import settings
 from django.utils import timezone
 
-from claims import dashboard
-from claims.admin import panels
-from claims.charts import bar_chart
+from workbench import dashboard
+from workbench.admin import panels
+from workbench.charts import bar_chart
 
 
 def dashboard_context(request) -> dict:
@@ -18,7 +18,7 @@ def dashboard_context(request) -> dict:
         # Other apps' cards (the SRO's registrations), for supervisors only.
         "cards": panels.rendered_cards(request) if board.supervisor else [],
         "today": timezone.localdate(),
-        # How often the shared figures are computed (claims.dashboard_figures), in words.
+        # How often the shared figures are computed (workbench.dashboard_figures), in words.
         "figures_every": _interval(settings.DASHBOARD_FIGURES_SECONDS),
         "weekly_chart": bar_chart(
             board.weekly, title="Sinistros abertos por semana (últimas 12 semanas)",

@@ -27,7 +27,7 @@ from django.http import HttpResponseNotAllowed, HttpResponseRedirect, StreamingH
 from django.urls import path, reverse
 from django.utils import timezone
 
-from claims.admin.filters import QueueFilter
+from workbench.admin.filters import QueueFilter
 from claims.coverages import coverage_label
 from claims.formatting import person, tax_id
 from claims.models import Claim

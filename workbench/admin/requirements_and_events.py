@@ -7,10 +7,10 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from claims.admin.base import ReadOnlyMixin
-from claims.admin.filters import RequirementCoverageFilter, coverage_names
-from claims.admin.pagination import IdsFirstPaginator
-from claims.admin.search import event_search
+from workbench.admin.base import ReadOnlyMixin
+from workbench.admin.filters import RequirementCoverageFilter, coverage_names
+from workbench.admin.pagination import IdsFirstPaginator
+from workbench.admin.search import event_search
 from claims.coverages import CATALOGUE, coverage_label
 from claims.models import DocumentRequirement, Event
 

@@ -9,9 +9,9 @@ from django.utils.html import format_html
 
 from api_common.problem_types import ProblemError
 from claims import errors, services
-from claims.admin.pagination import IdsFirstPaginator
-from claims.admin.base import ReadOnlyMixin
-from claims.admin.search import sale_search
+from workbench.admin.pagination import IdsFirstPaginator
+from workbench.admin.base import ReadOnlyMixin
+from workbench.admin.search import sale_search
 from claims.coverages import coverage_label
 from claims.formatting import brl, phone, tax_id
 from claims.forms import OpenClaimForm
@@ -94,7 +94,7 @@ class ClaimInline(ReadOnlyMixin, admin.TabularInline):
 class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["id", "insured_name", "cpf", "channel", "status", "valid_until", "lmg"]
     list_filter = ["status", "channel"]
-    # Searched by claims.admin.search.sale_search (each word by its shape, each through an
+    # Searched by workbench.admin.search.sale_search (each word by its shape, each through an
     # index); listed only so the admin shows the search box.
     search_fields = ["search_name"]
     search_help_text = ("Nome do segurado (qualquer parte de cada palavra, com ou sem "

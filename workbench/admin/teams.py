@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from claims.admin.base import ReadOnlyMixin
+from workbench.admin.base import ReadOnlyMixin
 from claims.coverages import coverage_label
 from claims.formatting import person
 from claims.models import AssignmentRule, Proposal, Task, Team, TeamMember

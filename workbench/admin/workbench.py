@@ -10,7 +10,7 @@ from django.urls import path, reverse
 
 from api_common.problem_types import ProblemError
 from claims import services
-from claims.admin import workbench_forms as forms
+from workbench.admin import workbench_forms as forms
 from claims.models import Claim, Task
 from claims.permissions import Permission
 from claims.queues import INSURER_CLAIMS

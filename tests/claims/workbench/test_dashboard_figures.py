@@ -1,4 +1,4 @@
-"""The dashboard's shared figures (claims.dashboard_figures): read from the shared cache
+"""The dashboard's shared figures (workbench.dashboard_figures): read from the shared cache
 as the beat computed them, the page saying when; computed by the page itself when the
 cache has none or is away; a reader's own figures always counted at the view; real
 workers computing them at once write the same figures."""
@@ -13,9 +13,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from claims import dashboard, dashboard_figures
+from workbench import dashboard, dashboard_figures
 from claims.models import Team, TeamMember
-from claims.tasks import refresh_dashboard_figures
+from workbench.tasks import refresh_dashboard_figures
 from tests.support.concurrency import postgres_only
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 from tests.support.workers import CeleryWorkers, wait_until

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from claims import dashboard
+from workbench import dashboard
 from claims.models import Claim
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 

@@ -3,12 +3,12 @@ and one service call. What is offered comes from the workflow table and the user
 permissions (each action's row: ``permission``, ``authority``); the service decides again
 under the claim's lock."""
 
-from claims.admin import forms
-from claims.admin.actions.analysis import Approve, RequestDocuments, RequestPaymentData
-from claims.admin.actions.base import ClaimAction
-from claims.admin.actions.beneficiaries import HoldShare, RemoveBeneficiary, SaveBeneficiary
-from claims.admin.actions.closing import CorrectOccurrence, Deny, Finalize, KeepDenial, Reopen
-from claims.admin.actions.payments import (
+from workbench.admin import forms
+from workbench.admin.actions.analysis import Approve, RequestDocuments, RequestPaymentData
+from workbench.admin.actions.base import ClaimAction
+from workbench.admin.actions.beneficiaries import HoldShare, RemoveBeneficiary, SaveBeneficiary
+from workbench.admin.actions.closing import CorrectOccurrence, Deny, Finalize, KeepDenial, Reopen
+from workbench.admin.actions.payments import (
     AdjustReserve,
     RegisterExpense,
     RegisterPayment,

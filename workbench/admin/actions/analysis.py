@@ -3,7 +3,7 @@
 from django.utils import timezone
 
 from claims import services
-from claims.admin.actions.base import ClaimAction, documents_progress
+from workbench.admin.actions.base import ClaimAction, documents_progress
 from claims.models import DocumentFile
 from claims.selectors import document_types_in_use
 from claims.workflow import CLOSED_STATUSES, ClaimStatus

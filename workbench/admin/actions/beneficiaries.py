@@ -1,8 +1,8 @@
 """Who is paid: recording a beneficiary or heir (or correcting one), holding a share."""
 
 from claims import services
-from claims.admin.actions.base import ClaimAction
-from claims.admin.forms import BeneficiaryForm
+from workbench.admin.actions.base import ClaimAction
+from workbench.admin.forms import BeneficiaryForm
 from claims.coverages import pays_on_death
 from claims.formatting import brl, percent
 from claims.shares import total_share

@@ -5,7 +5,7 @@ import datetime as dt
 from django.utils import timezone
 
 from claims import services
-from claims.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
+from workbench.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
 from claims.denials import DenialCode, days_late_now
 from claims.services.closing import days
 from claims.formatting import brl

@@ -8,9 +8,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from claims import errors, services
-from claims.admin import forms
-from claims.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
-from claims.admin.actions.closing import denial_proposal_facts
+from workbench.admin import forms
+from workbench.admin.actions.base import ClaimAction, pending_proposal, unsettled_payments
+from workbench.admin.actions.closing import denial_proposal_facts
 from claims import red_flags
 from claims.formatting import actor_label, brl, percent
 from claims.payment_words import payment_method_summary

@@ -1,7 +1,7 @@
 """Demo data for a local run: a channel with known credentials, sales, document
 requirements, two analysts and two supervisors in one team that receives every new claim,
 and a workload of a few hundred claims across every state on two channels
-(claims.demo_workload). Safe to run again (it converges to the same state; the workload
+(workbench.demo_workload). Safe to run again (it converges to the same state; the workload
 is made once)."""
 
 import datetime as dt
@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import roles
-from claims.demo_workload import Workload, sale_rows
+from workbench.demo_workload import Workload, sale_rows
 from claims.validators import cpf_for
 from claims.management.commands.load_default_requirements import default_requirements
 from claims.models import AssignmentRule, Channel, Claim, DocumentRequirement, Team, TeamMember
