@@ -105,13 +105,15 @@ class Presence:
         self.saturated, self.gone = saturated, False
 
     def leave(self) -> None:
+        """Delete the row (committed on return: the pump runs in autocommit between its
+        rounds); the caller then looks once more or asks for a pump (the rule above)."""
         if not self.gone:
             Pump.objects.filter(pk=self.pump.pk).delete()
             self.gone = True
 
 
 # What pump_at_work reads, written once: it runs after every event's commit, and the
-# ORM's exists() cost three times the round trip itself (docs/performance.md).
+# ORM's exists() cost about 0.4 ms a check here against 0.15 ms (bench/wakeup_check.py).
 AT_WORK_SQL = (f"SELECT EXISTS (SELECT 1 FROM {Pump._meta.db_table} "
                f"WHERE alive_until > %s AND NOT saturated)")
 
