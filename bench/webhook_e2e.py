@@ -4,9 +4,11 @@ the receiver, through the real Redis broker and real Celery workers.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python bench/webhook_e2e.py [-n 1000] [--slow-events 1000] [--endpoints 10]
         [--fair-rate 150] [--only fast|slow|fair] [--timeout 600] [--keep-db]
+        [--receiver-processes 2] [--port 0]
 
 DATABASE_URL only says where PostgreSQL is (its database is never written): the bench
-creates ``bench_e2e_<pid>``, migrates it once, and starts each run from a copy of it;
+creates ``<prefix>_<pid>`` (``BENCH_E2E_NAME`` in the environment sets the prefix,
+``bench_e2e`` by default), migrates it once, and starts each run from a copy of it;
 everything is dropped at the end, also on failure or Ctrl-C (``--keep-db`` keeps the last
 run's database). Broker: Redis DB 12, with queue names of this run only. Each run starts
 two workers as production does (``celery -A config worker -Q <webhook queue> -c 2``, and
@@ -16,7 +18,8 @@ per event, committed in a loop; the after-commit signal asks the workers to deli
 When no awaited webhook arrives for 5 s, the bench runs the sweep (beat's job) and says so.
 The receiver (bench/webhook_e2e_receiver.py) is aiohttp in other processes on loopback:
 /rapido answers 204 at once, /lento after 200 ms, /pendura after 30 s; it records each
-request's arrival (time.time()), its webhook-id and when it was answered.
+request's arrival (time.time()), its webhook-id and when it was answered; it listens on
+``--port`` (a free port by default: a shared machine may give each user a range).
 
 Figures:
 - receiver capacity: requests/s to /rapido from an aiohttp client with 64 in flight; the
@@ -61,7 +64,8 @@ from bench.webhook_e2e_support import (  # noqa: E402
     verdict, wait_for_receipts)
 
 BROKER = "redis://127.0.0.1:6379/12"
-RUN = f"bench_e2e_{os.getpid()}"
+# The names of this run only (databases, queues, folder); BENCH_E2E_NAME sets the prefix.
+RUN = f"{os.environ.get('BENCH_E2E_NAME', 'bench_e2e')}_{os.getpid()}"
 WEBHOOK_QUEUE, DEFAULT_QUEUE = f"{RUN}_webhooks", f"{RUN}_default"
 
 
@@ -83,6 +87,8 @@ def parse_args():
                         help="seconds each run waits for its webhooks (600)")
     parser.add_argument("--receiver-processes", type=int, default=2)
     parser.add_argument("--keep-db", action="store_true")
+    parser.add_argument("--port", type=int, default=0,
+                        help="the receiver's port (0: a free one)")
     return parser.parse_args()
 
 
@@ -340,7 +346,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix=f"{RUN}_") as folder:
         workers = Workers(Path(folder))
         try:
-            receiver, base_url = start_receiver(Path(folder), args.receiver_processes)
+            receiver, base_url = start_receiver(Path(folder), args.receiver_processes,
+                                              port=args.port)
             databases.create()
             run_all(Bench(args, databases, workers, Path(folder), base_url))
         except KeyboardInterrupt:

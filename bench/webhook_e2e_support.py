@@ -212,10 +212,12 @@ async def post_all(url: str, bodies: list[bytes], in_flight: int, tag: str) -> f
         return time.perf_counter() - started
 
 
-def start_receiver(folder: Path, processes: int) -> tuple[subprocess.Popen, str]:
-    with socket.socket() as probe:  # a free port
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+def start_receiver(folder: Path, processes: int, *, port: int = 0
+                   ) -> tuple[subprocess.Popen, str]:
+    if not port:
+        with socket.socket() as probe:  # a free port
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
     receiver = subprocess.Popen(
         [sys.executable, str(ROOT / "bench" / "webhook_e2e_receiver.py"), "--port", str(port),
          "--processes", str(processes), "--out", str(folder)], start_new_session=True)

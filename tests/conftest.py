@@ -13,7 +13,7 @@ from tests.support.factories import (
     make_channel,
 )
 from api_common.ratelimit import cache_is_back
-from webhooks.wakeup import broker_away, forget_pumps_at_work
+from webhooks.wakeup import broker_away
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
 pytest_plugins = ["tests.support.s3"]
@@ -22,13 +22,11 @@ pytest_plugins = ["tests.support.s3"]
 def _clear_cache():
     cache.clear()  # token rate-limit counters must not leak between tests
     ACCEPTED_TOKENS.clear()  # nor this process's accepted bearer tokens
-    forget_pumps_at_work()  # nor a remembered live delivery pump
     cache_is_back()  # nor an outage of the cache or the broker another test made
     broker_away.end()
     yield
     cache.clear()
     ACCEPTED_TOKENS.clear()
-    forget_pumps_at_work()
     cache_is_back()
     broker_away.end()
 

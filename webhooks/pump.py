@@ -106,11 +106,9 @@ def run(*, max_seconds: float | None = None, linger_seconds: float = 0.0) -> Sum
                     presence.keep(saturated=False)
                     time.sleep(max(next_fan_out - time.monotonic(), 0))
                     continue
-                # Events committed while this pump was seen alive asked for no pump:
-                # leave the register first, then look once more, after the web
-                # processes' remembered answers that it was at work have run out.
+                # Events whose check saw this pump alive asked for no pump: leave the
+                # register (committed) first, then look once more (webhooks.wakeup).
                 presence.leave()
-                wakeup.wait_out_remembered_answers()
                 continue
             last_work = time.monotonic()
             # Another pump is worth asking for when every slot is taken, or when only

@@ -247,13 +247,11 @@ def test_while_a_pump_with_free_slots_is_at_work_a_new_event_asks_for_no_other(
     assert delivery_requests == []
 
     Pump.objects.filter(pk=alive.pk).update(saturated=True)
-    wakeup.forget_pumps_at_work()  # else remembered for a tenth of a second
     with django_capture_on_commit_callbacks(execute=True):
         make_event()
     assert delivery_requests == [None]
 
     Pump.objects.filter(pk=alive.pk).update(saturated=False, alive_until=timezone.now())
-    wakeup.forget_pumps_at_work()
     with django_capture_on_commit_callbacks(execute=True):
         make_event()  # that pump died: its row expired
     assert delivery_requests == [None, None]
@@ -268,32 +266,32 @@ def test_a_pump_leaves_the_register_when_it_stops():
     assert not Pump.objects.exists()
 
 
-def test_a_yes_is_remembered_for_a_tenth_of_a_second_sparing_a_read_per_event(
-        django_assert_num_queries):
+def test_every_check_reads_the_register_and_no_answer_is_kept(django_assert_num_queries):
     alive = Pump.objects.create(alive_until=timezone.now() + dt.timedelta(seconds=10))
-    assert wakeup.pump_at_work()
+    with django_assert_num_queries(1):
+        assert wakeup.pump_at_work()
     alive.delete()
-    with django_assert_num_queries(0):
-        assert wakeup.pump_at_work()  # remembered
-    wakeup.forget_pumps_at_work()
-    assert not wakeup.pump_at_work()
-    assert not wakeup.pump_at_work()  # a "no" is never remembered
+    with django_assert_num_queries(1):
+        assert not wakeup.pump_at_work()  # the "yes" a moment ago counts for nothing
 
 
-def test_an_event_committed_on_a_remembered_yes_as_the_pump_leaves_is_still_delivered(
+def test_an_event_committed_as_the_pump_leaves_the_register_is_found_by_its_last_look(
         monkeypatch):
+    """The pump's half of the rule (webhooks.wakeup), in one connection; the two
+    connections racing are in test_wakeup_races.py."""
     with Receiver(Reply(204)) as receiver:
         subscription = endpoint(receiver.url, 1)
-
         committed = []
+        real_leave = wakeup.Presence.leave
 
-        def a_web_process_commits_an_event():
-            assert not Pump.objects.exists()  # the pump has left the register
-            if not committed:
+        def leave_as_an_event_commits(presence):
+            # Just before the row goes: a check would have seen this pump at work.
+            if not committed and not presence.gone:
                 committed.append(make_event(subscription.channel))
+            real_leave(presence)
 
-        monkeypatch.setattr(wakeup, "wait_out_remembered_answers",
-                            a_web_process_commits_an_event)
-        pump.run()
+        monkeypatch.setattr(wakeup.Presence, "leave", leave_as_an_event_commits)
+        pump.run(linger_seconds=0.05)
 
+    assert len(committed) == 1
     assert len(receiver.requests) == 2
