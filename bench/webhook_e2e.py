@@ -13,8 +13,9 @@ everything is dropped at the end, also on failure or Ctrl-C (``--keep-db`` keeps
 run's database). Broker: Redis DB 12, with queue names of this run only. Each run starts
 two workers as production does (``celery -A config worker -Q <webhook queue> -c 2``, and
 ``-Q <default queue> -c 1``) and stops them after. The events are written as the services
-write them: ``claims.models.Event`` created in ``transaction.atomic()``, one transaction
-per event, committed in a loop; the after-commit signal asks the workers to deliver.
+write them (``claims.services.recording.write_event``) in ``transaction.atomic()``, one
+transaction per event, committed in a loop; its signal asks the workers to deliver once
+the transaction commits.
 When no awaited webhook arrives for 5 s, the bench runs the sweep (beat's job) and says so.
 The receiver (bench/webhook_e2e_receiver.py) is aiohttp in other processes on loopback:
 /rapido answers 204 at once, /lento after 200 ms, /pendura after 30 s; it records each
