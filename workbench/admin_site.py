@@ -1,7 +1,7 @@
 """The admin site: Django's, with the analysts' dashboard as its home page.
 
-Lives outside ``claims.admin`` because Django builds the default site (``admin.site``)
-from ``ClaimsAdminConfig.default_site`` before that package registers its model admins.
+Lives outside ``workbench.admin`` because Django builds the default site (``admin.site``)
+from ``WorkbenchAdminConfig.default_site`` before that package registers its model admins.
 """
 
 from django.contrib import admin
