@@ -86,7 +86,8 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
     supervisor = user.has_perm(Permission.ASSIGN_CLAIM.perm)
     scope = queues.default_queue(user, teams)
     today = figures.local_midnight(now)
-    shared = figures.read(_shared_figures(teams, supervisor, scope), now)
+    wanted, unasked_names = _shared_figures(teams, supervisor, scope)
+    shared = figures.read(wanted, now)
     mine_rows = figures.counted_by("awaiting", queues.queue_filter(queues.MINE, user), today)
     team_rows = (_summed_by_owner(shared.values[f"team-load:{team}"] for team in teams)
                  if teams else None)
@@ -122,8 +123,7 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
                                   claims_url(fila="todos", decisao="com-atraso-90d"),
                                   alarm=late > 0)
     unasked = (figures.unasked(queues.queue_filter(scope, user, teams)) if scope == queues.MINE
-               else sum(shared.values[name] for name in shared.values
-                        if name.startswith(("team-unasked:", "everyone-unasked"))))
+               else sum(shared.values[name] for name in unasked_names))
     if unasked:
         board.no_requirements = Figure(
             f"sem documentos exigidos ({queues.QUEUE_LABELS[scope]})", unasked,
@@ -147,19 +147,24 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
     return board
 
 
-def _shared_figures(teams: list[int], supervisor: bool, scope: str) -> dict:
-    """The shared figures (workbench.dashboard_figures) this reader's dashboard shows."""
+def _shared_figures(teams: list[int], supervisor: bool, scope: str) -> tuple[dict, list]:
+    """The shared figures (workbench.dashboard_figures) this reader's dashboard shows, and
+    the names of those whose sum is "sem documentos exigidos" in ``scope`` (none for the
+    reader's own claims, counted at each view)."""
     wanted = {name: figures.GLOBAL[name] for name in ("weekly", "decisions")}
+    unasked = []
     for team in teams:
         team_figures = figures.team_figures(team)
         wanted[f"team-load:{team}"] = team_figures[f"team-load:{team}"]
         if scope == queues.TEAM:
-            wanted[f"team-unasked:{team}"] = team_figures[f"team-unasked:{team}"]
+            unasked.append(f"team-unasked:{team}")
+            wanted[unasked[-1]] = team_figures[unasked[-1]]
     if supervisor and not teams:
         wanted["everyone-load"] = figures.GLOBAL["everyone-load"]
     if scope == queues.ALL:
-        wanted["everyone-unasked"] = figures.GLOBAL["everyone-unasked"]
-    return wanted
+        unasked.append("everyone-unasked")
+        wanted[unasked[-1]] = figures.GLOBAL[unasked[-1]]
+    return wanted, unasked
 
 
 def _summed_by_owner(team_rows) -> list[dict]:
