@@ -26,17 +26,29 @@ from claims.workflow import NON_CONSUMING_STATUSES
 ZERO = Decimal("0.00")
 
 
-# What an API answer shows of a claim besides its own row (ClaimSerializer).
-DETAILS = (
-    Prefetch("payments", queryset=Payment.objects.select_related("beneficiary")),
-    "beneficiaries",
-    "document_requests",
-    Prefetch(
-        "files",
-        queryset=DocumentFile.objects.filter(status=DocumentFile.Status.RECEIVED),
-        to_attr="received_files",
-    ),
-)
+def _details(*, just_opened: bool) -> tuple:
+    """What an API answer shows of a claim besides its own row (ClaimSerializer). A claim
+    just opened has requested documents and beneficiaries (rows just written) but no
+    payments and no received files yet: those read as empty without a query."""
+
+    def unless_just_opened(queryset: QuerySet) -> QuerySet:
+        return queryset.none() if just_opened else queryset
+
+    return (
+        Prefetch("payments", queryset=unless_just_opened(
+            Payment.objects.select_related("beneficiary"))),
+        "beneficiaries",
+        "document_requests",
+        Prefetch(
+            "files",
+            queryset=unless_just_opened(
+                DocumentFile.objects.filter(status=DocumentFile.Status.RECEIVED)),
+            to_attr="received_files",
+        ),
+    )
+
+
+DETAILS = _details(just_opened=False)
 
 
 def claims_with_details() -> QuerySet[Claim]:
@@ -44,16 +56,9 @@ def claims_with_details() -> QuerySet[Claim]:
 
 
 def load_details_of_new_claim(claim: Claim) -> None:
-    """Load on a claim just opened what ``DETAILS`` loads, as Django's prefetch does: its
-    requested documents and beneficiaries (two reads of rows just written); it has no
-    payments and no received files yet (empty querysets: no query)."""
-    prefetch_related_objects(
-        [claim],
-        Prefetch("payments", queryset=Payment.objects.none()),
-        "beneficiaries",
-        "document_requests",
-        Prefetch("files", queryset=DocumentFile.objects.none(), to_attr="received_files"),
-    )
+    """Load on a claim just opened what ``DETAILS`` loads, as Django's prefetch does (two
+    reads: its requested documents and its beneficiaries)."""
+    prefetch_related_objects([claim], *_details(just_opened=True))
 
 
 def claim_for_channel(*, channel: Channel, number: str) -> Claim:
