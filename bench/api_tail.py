@@ -7,8 +7,9 @@ paced at 70 % of the capacity measured in the same run.
 
 It makes a scratch database like the test suite's (``test_`` + the configured name,
 destroyed at the end) and starts gunicorn with the shipped ``gunicorn.conf.py`` (its
-workers, threads and worker recycling: ``GUNICORN_MAX_REQUESTS`` and the other
-variables in the environment apply). Then:
+workers, threads, connections and worker recycling: ``GUNICORN_*`` variables in the
+environment apply), its jobs sent to Redis (``BENCH_BROKER_URL``, default
+``redis://127.0.0.1:6379/13``; purged at the end). Then:
 
 1. capacity: 16 clients in a closed loop for 10 s, for GET and for POST (each POST opens
    a claim on a fresh sale);
@@ -43,12 +44,17 @@ import django  # noqa: E402
 django.setup()
 
 import aiohttp  # noqa: E402
-import requests  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
+from kombu import Connection  # noqa: E402
 
-from api_requests import OPEN_BODY, setup_data  # noqa: E402
+from api_requests import OPEN_BODY, setup_data, start_gunicorn  # noqa: E402
 
 LOAD = 0.70
+# An opening sends jobs (the webhook pump's nudge among them) after it commits. In an
+# in-process broker they would pile up in each worker's memory, and its garbage
+# collector's passes would lengthen round after round; production sends them to Redis.
+BROKER_URL = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/13")
 CAPACITY_CLIENTS = 16
 CAPACITY_SECONDS = 10
 
@@ -69,30 +75,18 @@ def main() -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
-def start_gunicorn(port: int) -> subprocess.Popen:
-    """gunicorn as production starts it (gunicorn.conf.py), on the scratch database."""
-    db = connection.settings_dict
-    environment = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "bench_settings",
-        "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'bench'}",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
-        "GUNICORN_BIND": f"127.0.0.1:{port}",
-        "SECURE_SSL_REDIRECT": "false",
-        "API_THROTTLE_PER_MINUTE": "100000000",
-        "LOG_LEVEL": "WARNING",
-    }
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py"],
-                               cwd=ROOT, env=environment, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            requests.get(f"http://127.0.0.1:{port}/saude/vivo", timeout=5)
-            return process
-        except requests.RequestException:
-            time.sleep(0.5)
-    process.kill()
-    raise RuntimeError(f"gunicorn did not start on port {port}")
+def start_shipped_gunicorn(port: int) -> subprocess.Popen:
+    """gunicorn as production starts it (gunicorn.conf.py), on the scratch database,
+    sending its jobs to a real broker (nothing consumes them here)."""
+    return start_gunicorn(port, ["-c", "gunicorn.conf.py"], GUNICORN_BIND=f"127.0.0.1:{port}",
+                          CELERY_BROKER_URL=BROKER_URL)
+
+
+def purge_broker() -> None:
+    """Drop the jobs the openings sent (the benchmark's own Redis database)."""
+    with Connection(BROKER_URL) as broker:
+        for queue in (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_WEBHOOK_QUEUE):
+            broker.default_channel.queue_purge(queue)
 
 
 class Load:
@@ -170,7 +164,7 @@ def run(args) -> None:
     sales_needed = 200 * CAPACITY_SECONDS + int(200 * LOAD * args.seconds * args.rounds)
     channel, token, number, sales = setup_data(sales_needed)
     settle_database()
-    server = start_gunicorn(args.port)
+    server = start_shipped_gunicorn(args.port)
     try:
         load = Load(f"http://127.0.0.1:{args.port}", token, number, sales)
         get_capacity = asyncio.run(capacity(load.get, CAPACITY_SECONDS))
@@ -190,6 +184,7 @@ def run(args) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+        purge_broker()
     print(f"tail p99/p50 at 70%: GET {worst['GET']:.1f} POST {worst['POST']:.1f} "
           f"(capacity GET {get_capacity:.0f}/s POST {post_capacity:.0f}/s)")
 
