@@ -28,13 +28,24 @@ bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000").split(",")
 workers = _int("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1)
 worker_class = "gthread"
 threads = _int("GUNICORN_THREADS", 4)
+# A worker takes a connection only when one of its threads is free for it, and closes it
+# after the response (no keep-alive: with as many connections as threads, Gunicorn keeps
+# none alive). Otherwise a busy worker accepts connections, and a client's keep-alive
+# connection stays with the worker that served it, so requests queue behind a worker's
+# own while another worker is idle: the API's p99 was 2.6-11 times its median for GET
+# and up to 41 times for an opening at 70 % of capacity, against 2.5-3.8 and 1.5-1.7
+# with this (bench/api_tail.py, docs/performance.md). Waiting connections stay in the
+# listening socket's queue, which every worker takes from.
+worker_connections = _int("GUNICORN_WORKER_CONNECTIONS", threads)
 
 # A worker that stops answering its arbiter for this long is killed and replaced.
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30)
-# Longer than the proxy's upstream keepalive_timeout (4 s), so the proxy, not Gunicorn,
-# closes idle connections and never reuses one Gunicorn is closing.
-keepalive = _int("GUNICORN_KEEPALIVE", 5)
+# Idle seconds on a kept-alive connection, only when GUNICORN_WORKER_CONNECTIONS exceeds
+# the threads (the difference is how many a worker keeps; Gunicorn warns of a keep-alive
+# it cannot keep): longer than the proxy's upstream keepalive_timeout (4 s), so the
+# proxy, not Gunicorn, closes an idle connection.
+keepalive = _int("GUNICORN_KEEPALIVE", 5 if worker_connections > threads else 0)
 # Workers are not recycled by default: at 1,000 requests (the old default) each worker of
 # a busy server restarted every half minute, each restart took a second of one of two
 # cores, and the API's p99 went to 19-82 times its median under a steady load
