@@ -4,7 +4,7 @@ the receiver, through the real Redis broker and real Celery workers.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python bench/webhook_e2e.py [-n 1000] [--slow-events 1000] [--endpoints 10]
         [--fair-rate 150] [--only fast|slow|fair] [--timeout 600] [--keep-db]
-        [--receiver-processes 2] [--port 0]
+        [--receiver-processes 2] [--port 0] [--engine pump|simple]
 
 DATABASE_URL only says where PostgreSQL is (its database is never written): the bench
 creates ``<prefix>_<pid>`` (``BENCH_E2E_NAME`` in the environment sets the prefix,
@@ -87,6 +87,9 @@ def parse_args():
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds each run waits for its webhooks (600)")
     parser.add_argument("--receiver-processes", type=int, default=2)
+    parser.add_argument("--engine", choices=["pump", "simple"],
+                        help="WEBHOOK_ENGINE of this process, its producers and its "
+                             "workers (default: the environment's, else the settings')")
     parser.add_argument("--keep-db", action="store_true")
     parser.add_argument("--port", type=int, default=0,
                         help="the receiver's port (0: a free one)")
@@ -341,6 +344,8 @@ def main() -> None:
     admin_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
     if not admin_url.startswith(("postgres://", "postgresql://")):
         sys.exit("needs PostgreSQL: DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres")
+    if args.engine:
+        os.environ["WEBHOOK_ENGINE"] = args.engine  # the workers inherit it
     databases = configure(admin_url)
     signal.signal(signal.SIGTERM, interrupted)
     receiver = None

@@ -231,6 +231,27 @@ def _since(started: float) -> int:
     return round((time.monotonic() - started) * 1000)
 
 
+def open_sessions() -> dict[str, aiohttp.ClientSession]:
+    """One connection pool per scheme, each with its pinning resolver; call it on the
+    event loop that will use them."""
+    # The same trust store as before (requests' certifi), whatever the host has.
+    tls = ssl.create_default_context(cafile=certifi.where())
+    sessions = {}
+    for scheme, https in (("http", False), ("https", True)):
+        connector = aiohttp.TCPConnector(
+            resolver=PinningResolver(https=https), use_dns_cache=False, limit=0,
+            keepalive_timeout=30, ssl=tls if https else False)
+        sessions[scheme] = aiohttp.ClientSession(
+            connector=connector, headers={"User-Agent": settings.WEBHOOK_USER_AGENT},
+            auto_decompress=False, skip_auto_headers=("Accept-Encoding",))
+    return sessions
+
+
+def unsent(job: Job) -> "Result":
+    """A job never started: no attempt, its lease handed back (webhooks.recording)."""
+    return Result(job, dt.datetime.now(dt.timezone.utc), Outcome(sent=False))
+
+
 # --- the event loop thread -----------------------------------------------------------------
 
 
@@ -257,15 +278,7 @@ class Sender:
         asyncio.run_coroutine_threadsafe(self._open(), self._loop).result()
 
     async def _open(self) -> None:
-        # The same trust store as before (requests' certifi), whatever the host has.
-        tls = ssl.create_default_context(cafile=certifi.where())
-        for scheme, https in (("http", False), ("https", True)):
-            connector = aiohttp.TCPConnector(
-                resolver=PinningResolver(https=https), use_dns_cache=False, limit=0,
-                keepalive_timeout=30, ssl=tls if https else False)
-            self._sessions[scheme] = aiohttp.ClientSession(
-                connector=connector, headers={"User-Agent": settings.WEBHOOK_USER_AGENT},
-                auto_decompress=False, skip_auto_headers=("Accept-Encoding",))
+        self._sessions.update(open_sessions())
 
     def submit(self, jobs: Iterable[Job], results: "queue.SimpleQueue[Result]") -> None:
         """Start each job's POST; its result is put on ``results`` when done."""
@@ -283,7 +296,7 @@ class Sender:
         while waiting and self._active[endpoint] < settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT:
             job, results = waiting.popleft()
             if time.monotonic() > job.start_by:
-                results.put(_unsent(job))
+                results.put(unsent(job))
                 continue
             self._active[endpoint] += 1
             self._loop.create_task(self._run(job, results))
@@ -296,7 +309,7 @@ class Sender:
         """The waiting jobs (of one endpoint, or all), unsent."""
         for key in [endpoint] if endpoint is not None else list(self._waiting):
             for job, results in self._waiting.pop(key, ()):
-                results.put(_unsent(job))
+                results.put(unsent(job))
 
     async def _run(self, job: Job, results) -> None:
         attempted_at = dt.datetime.now(dt.timezone.utc)
@@ -324,10 +337,6 @@ class Sender:
         finally:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=5)
-
-
-def _unsent(job: Job) -> Result:
-    return Result(job, dt.datetime.now(dt.timezone.utc), Outcome(sent=False))
 
 
 _sender: Sender | None = None

@@ -68,7 +68,13 @@ def request_delivery(*, countdown: float | None = None) -> None:
 
 def request_delivery_after_commit() -> None:
     """Once the current transaction commits (at once outside one), unless a pump with
-    free slots is at work: it looks for new events every round (webhooks.pump)."""
+    free slots is at work: it looks for new events every round (webhooks.pump). The
+    simple engine (webhooks.engine) is woken by the transaction's NOTIFY instead."""
+    if settings.WEBHOOK_ENGINE == "simple":
+        from webhooks import leases
+
+        leases.notify()
+        return
     transaction.on_commit(_request_unless_a_pump_is_at_work)
 
 

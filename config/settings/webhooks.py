@@ -31,6 +31,13 @@ WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = env.int("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT
 WEBHOOK_BREAKER_FAILURES = env.int("WEBHOOK_BREAKER_FAILURES", default=5)
 WEBHOOK_BREAKER_OPEN_SECONDS = env.float("WEBHOOK_BREAKER_OPEN_SECONDS", default=30.0)
 WEBHOOK_BREAKER_MAX_OPEN_SECONDS = env.float("WEBHOOK_BREAKER_MAX_OPEN_SECONDS", default=3600.0)
+# Which delivery engine the workers run: "pump" (webhooks.pump, asked for through the
+# broker) or "simple" (webhooks.engine: one event loop per worker process, always on,
+# woken by PostgreSQL's NOTIFY). Both read the same tables.
+WEBHOOK_ENGINE = env.str("WEBHOOK_ENGINE", default="pump")
+# The simple engine looks for due work (retries, probes, expired leases, a missed
+# notification) at least this often.
+WEBHOOK_POLL_SECONDS = env.float("WEBHOOK_POLL_SECONDS", default=1.0)
 # A pump hands its worker process back after this long (a new one goes on at once), so
 # a worker serving every queue still runs the other tasks during a long backlog.
 WEBHOOK_PUMP_MAX_SECONDS = env.float("WEBHOOK_PUMP_MAX_SECONDS", default=60.0)
