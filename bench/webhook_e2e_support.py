@@ -359,8 +359,7 @@ def print_setup(bench, broker: str, workers: list[tuple[str, int]]) -> None:
           f"({bench.databases.name}, a fresh copy per run); broker {broker}")
     for queue, concurrency in workers:
         print("worker: " + " ".join(worker_command(queue, concurrency)[1:]))
-    print(f"settings: WEBHOOK_ENGINE={getattr(settings, 'WEBHOOK_ENGINE', 'pump')}, "
-          f"WEBHOOK_MAX_IN_FLIGHT={bench.max_in_flight}, "
+    print(f"settings: WEBHOOK_MAX_IN_FLIGHT={bench.max_in_flight}, "
           f"WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT={bench.per_endpoint}, "
           f"WEBHOOK_READ_TIMEOUT_SECONDS={read}; cores: {os.cpu_count()}, load average "
           f"{os.getloadavg()[0]:.1f} (other work on the machine skews every figure)")

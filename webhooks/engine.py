@@ -1,5 +1,5 @@
-"""The simple delivery engine (``WEBHOOK_ENGINE=simple``): one asyncio event loop per
-delivery worker process, always on.
+"""The delivery engine: one asyncio event loop per delivery worker process, always on
+(docs/webhooks.md, "Webhook delivery at scale").
 
 Each cycle is one short transaction on the database thread: new outbox events fanned
 out (when a notification came, or at the poll), the attempts that finished recorded
@@ -18,7 +18,7 @@ notification missed while the listening connection was down are found by a poll 
 ``WEBHOOK_POLL_SECONDS``.
 
 The database work runs through ``sync_to_async(thread_sensitive=True)``: under
-``async_to_sync`` (a worker's engine thread, a test, the sweep) that is the calling
+``async_to_sync`` (a worker's engine thread, a test) that is the calling
 thread, so the ORM never runs on the event loop.
 """
 
@@ -227,7 +227,7 @@ def start_in_worker(**_) -> None:
     """``worker_process_init``: a worker that consumes the webhook queue runs an engine
     in a thread of its own (the database thread; async_to_sync adds the loop's)."""
     global _engine, _thread
-    if settings.WEBHOOK_ENGINE != "simple" or not _consumes_webhooks():
+    if not _consumes_webhooks():
         return
     _engine = Engine()
     _thread = threading.Thread(target=_serve, args=(_engine,), daemon=True,

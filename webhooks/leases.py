@@ -10,23 +10,28 @@ worker's semaphore then keeps the endpoint's cap for every worker together. A le
 lasts the attempt deadline plus a margin, so a dead worker's deliveries come back once
 it expires; the next claim records that lost attempt (the receiver may have had it).
 
-PostgreSQL only (the engine's wake-up is its NOTIFY as well).
+On SQLite (``make run``, the quick test pass) the same rule runs through the ORM and
+nothing is notified: the engine's poll finds new work.
 """
 
 import dataclasses
 import datetime as dt
+import itertools
 import time
 import uuid
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Exists, F, OuterRef, Q
 
 from claims.models import Channel
-from webhooks import signing
-from webhooks.claiming import (CLAIM_LOCK_KEY, _healthy_since, _record_lost_attempts,
-                               lease_seconds)
-from webhooks.models import Delivery, Subscription
+from webhooks import breaker, metrics, signing
+from webhooks.models import Delivery, DeliveryAttempt, Subscription, deliverable, lease_free
 from webhooks.sender import Job
+
+LEASE_EXPIRED = "LeaseExpired"
+# Any constant will do: it only has to be the same for every worker.
+CLAIM_LOCK_KEY = 0x5E6B_0001
 
 # NOTIFY'd in the transaction that writes an event, a ping or a redelivery (delivered
 # when it commits, dropped when it rolls back); every engine LISTENs.
@@ -35,6 +40,10 @@ CHANNEL = "webhook_deliveries"
 # semaphore starts the next the moment one finishes, with no round trip in between.
 LEASE_AHEAD = 8
 
+PENDING = Delivery.Status.PENDING
+ENDPOINT_FIELDS = ("url", "secret_encrypted", "previous_secret_encrypted",
+                   "previous_secret_expires_at", "breaker_open_until", "breaker_trips",
+                   "consecutive_failures", "last_success_at")
 DELIVERY = Delivery._meta.db_table
 SUBSCRIPTION = Subscription._meta.db_table
 CHANNEL_TABLE = Channel._meta.db_table
@@ -60,7 +69,7 @@ WITH mine AS (
       AND NOT EXISTS (
           SELECT 1 FROM {DELIVERY} o
           WHERE o.subscription_id = s.id AND o.status = %(pending)s AND o.lease_until > %(now)s
-            AND (o.leased_by <> %(me)s OR s.breaker_open_until IS NOT NULL))
+            AND (o.leased_by IS DISTINCT FROM %(me)s OR s.breaker_open_until IS NOT NULL))
 ), picked AS (
     SELECT d.id AS delivery_id, d.previous_lease, e.url, e.secret_encrypted,
            e.previous_secret_encrypted, e.previous_secret_expires_at, e.breaker_open_until,
@@ -84,6 +93,10 @@ RETURNING d.id, d.subscription_id, p.previous_lease, d.message_id, d.body, p.url
 """
 
 
+def lease_seconds() -> float:
+    return settings.WEBHOOK_ATTEMPT_DEADLINE_SECONDS + settings.WEBHOOK_LEASE_MARGIN_SECONDS
+
+
 @dataclasses.dataclass
 class Claim:
     jobs: list[Job]
@@ -96,44 +109,109 @@ def claim(*, worker: uuid.UUID, held: dict, room: int, now: dt.datetime) -> Clai
     the transaction's."""
     if room <= 0:
         return Claim([])
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLAIM_LOCK_KEY])
-        cursor.execute(CLAIM_SQL, {
-            "endpoints": list(held), "held": list(held.values()),
-            "ahead": settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT * LEASE_AHEAD,
-            "now": now, "pending": Delivery.Status.PENDING.value, "me": worker,
-            "room": room, "until": now + dt.timedelta(seconds=lease_seconds()),
-        })
-        rows = cursor.fetchall()
+    query = _claim_postgresql if connection.vendor == "postgresql" else _claim_portable
+    rows, endpoints = query(worker=worker, held=held, room=room, now=now,
+                            until=now + dt.timedelta(seconds=lease_seconds()))
     if not rows:
         return Claim([])
     lost = [(row[0], row[2]) for row in rows if row[2] is not None]
     if lost:
-        _record_lost_attempts(lost)
+        record_lost_attempts(lost)
     # A job still waiting for its endpoint's semaphore after half the lease's margin is
     # handed back unsent: begun later, its attempt could outlast the lease.
     start_by = time.monotonic() + settings.WEBHOOK_LEASE_MARGIN_SECONDS / 2
-    endpoints = {}
-    for row in rows:
-        if row[1] not in endpoints:
-            endpoint = Subscription(
-                pk=row[1], url=row[5], secret_encrypted=row[6],
-                previous_secret_encrypted=row[7], previous_secret_expires_at=row[8],
-                breaker_open_until=row[9], breaker_trips=row[10],
-                consecutive_failures=row[11], last_success_at=row[12])
-            endpoints[row[1]] = (endpoint, tuple(signing.signing_secrets(endpoint, now=now)))
+    secrets_ = {pk: tuple(signing.signing_secrets(e, now=now)) for pk, e in endpoints.items()}
     jobs = [
-        Job(delivery_id=row[0], subscription_id=row[1], lease_token=worker, url=row[5],
-            body=row[4].encode("utf-8"), message_id=str(row[3]),
-            secrets=endpoints[row[1]][1], healthy_since=_healthy_since(endpoints[row[1]][0]),
+        Job(delivery_id=delivery_id, subscription_id=endpoint, lease_token=worker,
+            url=endpoints[endpoint].url, body=body.encode("utf-8"), message_id=str(message_id),
+            secrets=secrets_[endpoint], healthy_since=healthy_since(endpoints[endpoint]),
             start_by=start_by)
-        for row in rows
+        for delivery_id, endpoint, _, message_id, body in rows
     ]
     return Claim(jobs, len(lost))
 
 
+def _budget() -> int:
+    return settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT * LEASE_AHEAD
+
+
+def _claim_postgresql(*, worker, held, room, now, until):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLAIM_LOCK_KEY])
+        cursor.execute(CLAIM_SQL, {
+            "endpoints": list(held), "held": list(held.values()), "ahead": _budget(),
+            "now": now, "pending": PENDING.value, "me": worker, "room": room,
+            "until": until,
+        })
+        found = cursor.fetchall()
+    endpoints = {
+        row[1]: Subscription(
+            pk=row[1], url=row[5], secret_encrypted=row[6], previous_secret_encrypted=row[7],
+            previous_secret_expires_at=row[8], breaker_open_until=row[9],
+            breaker_trips=row[10], consecutive_failures=row[11], last_success_at=row[12])
+        for row in found
+    }
+    return [row[:5] for row in found], endpoints
+
+
+def _claim_portable(*, worker, held, room, now, until):
+    """The same rule through the ORM, for SQLite (``make run``, the quick test pass):
+    its IMMEDIATE transactions make every claim take its turn."""
+    live = Delivery.objects.filter(subscription=OuterRef("pk"), status=PENDING,
+                                   lease_until__gt=now)
+    endpoints = {e.pk: e for e in (
+        Subscription.objects.filter(deliverable(), breaker.lets_requests_through(now))
+        .exclude(Exists(live.exclude(leased_by=worker)))
+        .exclude(Q(breaker_open_until__isnull=False) & Exists(live))
+        .only(*ENDPOINT_FIELDS))}
+    per_endpoint = []
+    for pk, endpoint in endpoints.items():
+        budget = 1 if endpoint.breaker_open_until else _budget() - held.get(pk, 0)
+        if budget > 0:
+            per_endpoint.append(list(
+                Delivery.objects.filter(lease_free(now), subscription=pk, status=PENDING,
+                                        next_attempt_at__lte=now)
+                .order_by("next_attempt_at", "id")
+                .values_list("id", "subscription_id", "lease_until", "message_id", "body")
+                [:budget]))
+    # Round-robin between endpoints up to the room, as the statement's ORDER BY turn.
+    rows = [row for turn in itertools.zip_longest(*per_endpoint) for row in turn
+            if row is not None][:room]
+    Delivery.objects.filter(pk__in=[row[0] for row in rows]).update(
+        lease_until=until, leased_by=worker)
+    return rows, endpoints
+
+
+def healthy_since(endpoint: Subscription) -> dt.datetime | None:
+    """Its last success if it is healthy (no failures, breaker closed): recording then
+    skips writing a health that has not changed."""
+    healthy = not endpoint.consecutive_failures and not endpoint.breaker_trips and \
+        endpoint.breaker_open_until is None
+    return endpoint.last_success_at if healthy else None
+
+
+def record_lost_attempts(lost: list[tuple[uuid.UUID, dt.datetime]]) -> None:
+    """Leases taken over had expired: the worker that held them died (or was cut off).
+    Its POST may well have reached the receiver; it counts as an attempt (one it held
+    waiting, never sent, counts too: nothing says which)."""
+    DeliveryAttempt.objects.bulk_create(
+        DeliveryAttempt(
+            delivery_id=delivery_id,
+            attempted_at=previous_lease - dt.timedelta(seconds=lease_seconds()),
+            duration_ms=0, error_class=LEASE_EXPIRED,
+            response_excerpt=("A tentativa anterior não terminou dentro da reserva (worker "
+                              "parado ou requisição lenta); o receptor pode tê-la recebido."),
+        )
+        for delivery_id, previous_lease in lost
+    )
+    Delivery.objects.filter(pk__in=[pk for pk, _ in lost]).update(
+        attempt_count=F("attempt_count") + 1)
+    metrics.record_attempts(("lease_expired", 0.0) for _ in lost)
+
+
 def notify() -> None:
-    """Wake the engines once the current transaction commits (at once outside one)."""
+    """Wake the engines once the current transaction commits (at once outside one; never
+    if it rolls back). Called where an event, a ping or a redelivery is written."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(f"NOTIFY {CHANNEL}")
