@@ -226,19 +226,21 @@ _thread: threading.Thread | None = None
 def start_in_worker(**_) -> None:
     """``worker_process_init``: a worker that consumes the webhook queue runs an engine
     in a thread of its own (the database thread; async_to_sync adds the loop's)."""
-    global _engine, _thread
+    global _thread
     if not _consumes_webhooks():
         return
-    _engine = Engine()
-    _thread = threading.Thread(target=_serve, args=(_engine,), daemon=True,
-                               name="webhook-engine")
+    _thread = threading.Thread(target=_serve, daemon=True, name="webhook-engine")
     _thread.start()
 
 
-def _serve(engine: Engine) -> None:
-    while not engine.stopping:
+def _serve() -> None:
+    global _engine
+    while _engine is None or not _engine.stopping:
+        # A fresh engine after a crash: the old one's leases expire and are taken over
+        # (recorded as lost), never sent twice under two holders' names.
+        _engine = Engine()
         try:
-            async_to_sync(engine.run)()
+            async_to_sync(_engine.run)()
         except Exception:
             logger.exception("Webhook engine stopped; starting again")
             time.sleep(RETRY_SECONDS)
