@@ -351,8 +351,8 @@ def test_with_two_workers_one_killed_mid_burst_nothing_is_lost(workers):
     assert set(received) == {str(e.pk) for e in events}  # none lost
     again = len(received) - len(set(received))
     lost = DeliveryAttempt.objects.filter(error_class="LeaseExpired").count()
-    # At least once: only what the killed worker had in flight (2 at most) went twice,
-    # and each of those is on record as a lost attempt, as is each one it held leased
-    # without having sent it yet (twice its in-flight limit at most).
-    assert again <= 2 and again <= lost and 1 <= lost <= 4
+    # At least once: only what the killed worker held leased went twice (in flight, or
+    # answered but not yet recorded), and each of those is on record as a lost attempt,
+    # as is each one it held without having sent it yet (twice its in-flight limit).
+    assert again <= lost and 1 <= lost <= 4
     assert DeliveryAttempt.objects.exclude(error_class="LeaseExpired").count() == 20
