@@ -201,7 +201,9 @@ def test_failures_in_a_row_open_the_breaker_and_nothing_is_sent_while_it_is_open
         subscription = endpoint(receiver.url, 2)
         engine.drain()
 
-    assert len(receiver.requests) == 3  # the third failure opened it
+    # The third failure opened it; a request claimed before that failure was recorded
+    # may still go (at most the endpoint's cap of 1 more).
+    assert 3 <= len(receiver.requests) <= 4
     subscription.refresh_from_db()
     now = timezone.now()
     assert breaker.state(subscription, now) is breaker.State.OPEN
