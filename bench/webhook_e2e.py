@@ -1,5 +1,5 @@
 """Benchmark (not a test): webhook delivery end to end, from the committed outbox event to
-the receiver, through the real Redis broker and real Celery workers.
+the receiver, through real Celery workers (their delivery engines) and PostgreSQL.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python bench/webhook_e2e.py [-n 1000] [--slow-events 1000] [--endpoints 10]
@@ -14,8 +14,8 @@ run's database). Broker: Redis DB 12, with queue names of this run only. Each ru
 two workers as production does (``celery -A config worker -Q <webhook queue> -c 2``, and
 ``-Q <default queue> -c 1``) and stops them after. The events are written as the services
 write them (``claims.services.recording.write_event``) in ``transaction.atomic()``, one
-transaction per event, committed in a loop; its signal asks the workers to deliver once
-the transaction commits.
+transaction per event, committed in a loop; its signal NOTIFYs the workers' engines, woken
+once the transaction commits.
 When no awaited webhook arrives for 5 s, the bench runs the sweep (beat's job) and says so.
 The receiver (bench/webhook_e2e_receiver.py) is aiohttp in other processes on loopback:
 /rapido answers 204 at once, /lento after 200 ms, /pendura after 30 s; it records each
@@ -215,8 +215,8 @@ class Bench:
         return rate
 
     def producer(self) -> None:
-        """The commits alone (no worker running; the kicks wait in the broker and are
-        dropped): what the services' side costs, a ceiling on any end-to-end rate."""
+        """The commits alone (no worker running; nobody listens to their notifications):
+        what the services' side costs, a ceiling on any end-to-end rate."""
         from tests.support.factories import ClaimFactory, make_channel
 
         self.databases.fresh()
@@ -227,7 +227,7 @@ class Bench:
         rate = 300 / (time.perf_counter() - started)
         clean_broker(BROKER, [WEBHOOK_QUEUE, DEFAULT_QUEUE])
         print(f"producer alone: {rate:,.0f} commits/s (an event's transaction and its "
-              f"after-commit kick to the broker; no worker running)")
+              f"NOTIFY; no worker running)")
 
     def fast(self, capacity: float) -> None:
         count = self.args.n

@@ -13,7 +13,6 @@ from tests.support.factories import (
     make_channel,
 )
 from api_common.ratelimit import cache_is_back
-from webhooks.wakeup import broker_away
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
 pytest_plugins = ["tests.support.s3"]
@@ -22,13 +21,11 @@ pytest_plugins = ["tests.support.s3"]
 def _clear_cache():
     cache.clear()  # token rate-limit counters must not leak between tests
     ACCEPTED_TOKENS.clear()  # nor this process's accepted bearer tokens
-    cache_is_back()  # nor an outage of the cache or the broker another test made
-    broker_away.end()
+    cache_is_back()  # nor an outage of the cache another test made
     yield
     cache.clear()
     ACCEPTED_TOKENS.clear()
     cache_is_back()
-    broker_away.end()
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The sweep and the redelivery: deliveries handed back to the pump (webhooks.pump).
+"""The sweep and the redelivery: deliveries handed back to the engine (webhooks.engine).
 What a failed attempt means is webhooks.retry_policy.
 
 Delivery is at least once, in no particular order (docs/webhooks.md, "Webhook
@@ -12,7 +12,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from webhooks import pump, wakeup
+from webhooks import leases
 from webhooks.models import Delivery, Subscription, deliverable, lease_free
 
 logger = logging.getLogger(__name__)
@@ -24,18 +24,17 @@ FAILED = Delivery.Status.FAILED
 
 
 def sweep() -> dict[str, int]:
-    """Give up the deliveries of disabled subscriptions, then run the pump: it fans out
-    events a lost request left behind and sends every pending delivery that is due and
-    not held by a live worker (an expired lease: its worker died mid-delivery)."""
+    """Give up the deliveries of disabled subscriptions, make a delivery written without
+    a time due now, and wake the engines. What is due (a retry, a probe, a dead worker's
+    expired lease) the engines find by their poll without it."""
     given_up = give_up_undeliverable()
     # A delivery written without a time (none of ours) is due now.
     Delivery.objects.filter(status=PENDING, next_attempt_at__isnull=True).update(
         next_attempt_at=timezone.now())
-    summary = pump.run()
-    if given_up or summary.fanned_out or summary.sent:
-        logger.info("Webhook sweep: %d delivery(ies) given up, %d event(s) fanned out, "
-                    "%d attempt(s) made", given_up, summary.fanned_out, summary.sent)
-    return {"given_up": given_up, "fanned_out": summary.fanned_out, "sent": summary.sent}
+    leases.notify()
+    if given_up:
+        logger.info("Webhook sweep: %d delivery(ies) given up", given_up)
+    return {"given_up": given_up}
 
 
 def give_up_undeliverable() -> int:
@@ -74,7 +73,7 @@ def redeliver_matching(*, channel, since: dt.datetime | None = None,
 
 def requeue(delivery_ids) -> int:
     """Send deliveries again (same body and ``id-evento``): pending, due now, with a
-    fresh retry series, and enqueued after commit. One a live worker holds is left to
+    fresh retry series; the engines are woken when the transaction commits. One a live worker holds is left to
     it. The one way to redeliver: the API, the admin and the command all come here.
     Returns how many were marked."""
     now = timezone.now()
@@ -82,5 +81,5 @@ def requeue(delivery_ids) -> int:
         marked = Delivery.objects.filter(lease_free(now), pk__in=list(delivery_ids)).update(
             status=PENDING, next_attempt_at=now, lease_until=None, leased_by=None,
             attempt_count=0, delivered_at=None)
-        wakeup.request_delivery_after_commit()
+        leases.notify()
     return marked

@@ -146,18 +146,3 @@ class DeliveryAttempt(models.Model):
     def succeeded(self) -> bool:
         return self.status_code is not None and 200 <= self.status_code < 300
 
-
-class Pump(models.Model):
-    """A delivery pump at work (webhooks.pump): while one is alive and has free slots,
-    a new event needs no request to the workers, since the pump looks for new events
-    every round. Kept alive by the pump itself; a dead one's row expires."""
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    alive_until = models.DateTimeField("ativa até")
-    # Every slot in use, or only slow requests in flight: a request for another pump
-    # (another worker process) is worth it.
-    saturated = models.BooleanField("ocupada", default=False)
-
-    class Meta:
-        verbose_name = "bomba de entregas"
-        verbose_name_plural = "bombas de entregas"

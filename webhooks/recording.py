@@ -1,7 +1,7 @@
 """Recording a batch of attempts: the attempt rows, what follows for each delivery
 (delivered, another try later, given up) and the endpoints' health and breakers, in
-bulk and in the caller's transaction (the pump records a batch and claims the next in
-one).
+bulk and in the caller's transaction (the engine records a batch and claims the next
+in one).
 
 Only the lease holder (the batch id on the row) decides what follows a failure; a
 worker whose lease was taken over only leaves its attempt on record. A success stands

@@ -1,8 +1,8 @@
 """The outbox relay: each committed claims ``Event`` becomes one ``Delivery`` per
 subscription that wants it (a unique constraint keeps it to one), in the transaction
-that marks the event relayed. The pump does it in batches at the start of each round;
-the on-commit signal receiver asks a worker to run the pump at once, and the periodic
-sweep runs it too, so a lost request or a broker that was down loses nothing."""
+that marks the event relayed. The engine does it in batches when it is woken (the
+event's transaction NOTIFYs it) and at its poll, so a missed notification loses
+nothing."""
 
 import json
 import logging
@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims.models import Event
-from webhooks import wakeup
+from webhooks import leases
 from webhooks.models import Delivery, Subscription, deliverable
 
 logger = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ def delivery_body(envelope: dict) -> str:
 def fan_out_pending(*, batch: int = FAN_OUT_BATCH) -> int:
     """Fan out up to ``batch`` events not relayed yet, oldest first; returns how many.
     Events another worker is fanning out (their rows locked) are skipped, not waited for.
-    Inside the caller's transaction when there is one (the pump's round)."""
+    Inside the caller's transaction when there is one (the engine's cycle)."""
     with transaction.atomic(savepoint=False):
         events = list(Event.objects.select_for_update(skip_locked=True)
                       .filter(relayed_at__isnull=True).order_by("created_at", "id")[:batch])
@@ -67,6 +67,6 @@ def subscribers(events: list[Event]) -> dict[object, list[Subscription]]:
 
 
 def relay_new_event(sender, event, **kwargs) -> None:
-    """``claims.signals.event_recorded`` (connected in WebhooksConfig.ready): once the
-    transaction that wrote ``event`` commits, ask a worker to deliver."""
-    wakeup.request_delivery_after_commit()
+    """``claims.signals.event_recorded`` (connected in WebhooksConfig.ready), inside the
+    transaction that wrote ``event``: the engines are woken when it commits."""
+    leases.notify()

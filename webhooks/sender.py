@@ -1,6 +1,5 @@
-"""The delivery workers' HTTP side: many signed POSTs in flight at once on one asyncio
-event loop (aiohttp), run in a thread of its own beside the worker's main thread, which
-keeps the database (webhooks.pump).
+"""The delivery workers' HTTP side: one signed POST of a leased delivery, many in flight
+at once on the engine's asyncio event loop (aiohttp; webhooks.engine).
 
 Webhook URLs are untrusted input, so:
 
@@ -25,27 +24,19 @@ one blocking request per thread and no total deadline.
 """
 
 import asyncio
-import atexit
 import dataclasses
 import datetime as dt
 import ipaddress
 import logging
 import math
-import os
-import queue
 import socket
 import ssl
-import threading
 import time
-from collections import defaultdict, deque
-from collections.abc import Iterable
 
 import aiohttp
 import certifi
 from aiohttp.abc import AbstractResolver, ResolveResult
 from django.conf import settings
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from multidict import CIMultiDict
 from yarl import URL
 
@@ -231,140 +222,22 @@ def _since(started: float) -> int:
     return round((time.monotonic() - started) * 1000)
 
 
-# --- the event loop thread -----------------------------------------------------------------
+def open_sessions() -> dict[str, aiohttp.ClientSession]:
+    """One connection pool per scheme, each with its pinning resolver; call it on the
+    event loop that will use them."""
+    # The same trust store as before (requests' certifi), whatever the host has.
+    tls = ssl.create_default_context(cafile=certifi.where())
+    sessions = {}
+    for scheme, https in (("http", False), ("https", True)):
+        connector = aiohttp.TCPConnector(
+            resolver=PinningResolver(https=https), use_dns_cache=False, limit=0,
+            keepalive_timeout=30, ssl=tls if https else False)
+        sessions[scheme] = aiohttp.ClientSession(
+            connector=connector, headers={"User-Agent": settings.WEBHOOK_USER_AGENT},
+            auto_decompress=False, skip_auto_headers=("Accept-Encoding",))
+    return sessions
 
 
-class Sender:
-    """An event loop in a daemon thread with one connection pool per scheme. The caller
-    hands it jobs and reads :class:`Result` objects from the queue it gave.
-
-    At most ``WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`` of one endpoint's jobs are in flight
-    at once; the others wait their turn here and start as soon as one of its requests
-    finishes, with no round trip to the database (a pump may lease a fast endpoint's
-    deliveries ahead: webhooks.claiming). A failure hands the endpoint's waiting jobs
-    back unsent, so a failing endpoint gets no more requests than its cap before the
-    failures are counted."""
-
-    def __init__(self):
-        self._loop = asyncio.new_event_loop()
-        self._sessions: dict[str, aiohttp.ClientSession] = {}
-        # Touched only on the event loop's thread.
-        self._waiting: dict[object, deque] = defaultdict(deque)
-        self._active: dict[object, int] = defaultdict(int)
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
-                                        name="webhook-sender")
-        self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._open(), self._loop).result()
-
-    async def _open(self) -> None:
-        # The same trust store as before (requests' certifi), whatever the host has.
-        tls = ssl.create_default_context(cafile=certifi.where())
-        for scheme, https in (("http", False), ("https", True)):
-            connector = aiohttp.TCPConnector(
-                resolver=PinningResolver(https=https), use_dns_cache=False, limit=0,
-                keepalive_timeout=30, ssl=tls if https else False)
-            self._sessions[scheme] = aiohttp.ClientSession(
-                connector=connector, headers={"User-Agent": settings.WEBHOOK_USER_AGENT},
-                auto_decompress=False, skip_auto_headers=("Accept-Encoding",))
-
-    def submit(self, jobs: Iterable[Job], results: "queue.SimpleQueue[Result]") -> None:
-        """Start each job's POST; its result is put on ``results`` when done."""
-        jobs = list(jobs)
-        self._loop.call_soon_threadsafe(self._start, jobs, results)
-
-    def _start(self, jobs: list[Job], results) -> None:
-        for job in jobs:
-            self._waiting[job.subscription_id].append((job, results))
-        for endpoint in {job.subscription_id for job in jobs}:
-            self._start_waiting(endpoint)
-
-    def _start_waiting(self, endpoint) -> None:
-        waiting = self._waiting[endpoint]
-        while waiting and self._active[endpoint] < settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT:
-            job, results = waiting.popleft()
-            if time.monotonic() > job.start_by:
-                results.put(_unsent(job))
-                continue
-            self._active[endpoint] += 1
-            self._loop.create_task(self._run(job, results))
-        if not waiting:
-            del self._waiting[endpoint]
-        if not self._active[endpoint]:
-            del self._active[endpoint]
-
-    def _hand_back(self, endpoint=None) -> None:
-        """The waiting jobs (of one endpoint, or all), unsent."""
-        for key in [endpoint] if endpoint is not None else list(self._waiting):
-            for job, results in self._waiting.pop(key, ()):
-                results.put(_unsent(job))
-
-    async def _run(self, job: Job, results) -> None:
-        attempted_at = dt.datetime.now(dt.timezone.utc)
-        outcome = Outcome(error_class="CancelledError")
-        try:
-            outcome = await post(self._sessions, job)
-        except BaseException as error:  # never lose a result: the slot must come back
-            outcome = Outcome(error_class=type(error).__name__, error_text=str(error))
-            raise
-        finally:
-            results.put(Result(job, attempted_at, outcome))
-            self._active[job.subscription_id] -= 1
-            if not outcome.succeeded:
-                self._hand_back(job.subscription_id)
-            self._start_waiting(job.subscription_id)
-
-    def close(self) -> None:
-        async def close_sessions():
-            self._hand_back()
-            for session in self._sessions.values():
-                await session.close()
-
-        try:
-            asyncio.run_coroutine_threadsafe(close_sessions(), self._loop).result(timeout=5)
-        finally:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=5)
-
-
-def _unsent(job: Job) -> Result:
+def unsent(job: Job) -> "Result":
+    """A job never started: no attempt, its lease handed back (webhooks.recording)."""
     return Result(job, dt.datetime.now(dt.timezone.utc), Outcome(sent=False))
-
-
-_sender: Sender | None = None
-_sender_lock = threading.Lock()
-
-
-def sender() -> Sender:
-    """This process's sender, started on first use (never inherited across a fork)."""
-    global _sender
-    with _sender_lock:
-        if _sender is None:
-            _sender = Sender()
-        return _sender
-
-
-def reset() -> None:
-    """Close the process's sender (its pools with it); the next use starts a new one."""
-    global _sender
-    with _sender_lock:
-        current, _sender = _sender, None
-    if current is not None:
-        current.close()
-
-
-@receiver(setting_changed)
-def _forget_sender(*, setting, **kwargs):
-    # Pooled connections were judged under the old rule; the User-Agent may change.
-    if setting.startswith("WEBHOOK_"):
-        reset()
-
-
-def _forget_in_child() -> None:
-    global _sender, _sender_lock
-    _sender, _sender_lock = None, threading.Lock()
-
-
-# A forked worker has no copy of the parent's thread: it must start its own.
-os.register_at_fork(after_in_child=_forget_in_child)
-# Close the pools while the interpreter still can (aiohttp warns about open ones).
-atexit.register(reset)

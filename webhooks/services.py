@@ -20,7 +20,7 @@ from api_common.http_problems import InvalidField
 from claims.models import Channel, webhook_envelope
 from claims.workflow import EventName
 from webhooks import delivery as delivery_engine
-from webhooks import errors, relay, selectors, signing, wakeup
+from webhooks import errors, leases, relay, selectors, signing
 from webhooks.destinations import validate_destination
 from webhooks.events import BY_NAME, PING
 from webhooks.models import Delivery, Subscription
@@ -166,7 +166,7 @@ def send_test_delivery(*, channel: Channel, subscription_id, event: str = PING) 
             event_id=message_id, name=event, created_at=now, details=BY_NAME[event].example)),
         next_attempt_at=now,
     )
-    wakeup.request_delivery_after_commit()
+    leases.notify()
     return delivery
 
 

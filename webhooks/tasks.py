@@ -1,25 +1,21 @@
 """Celery tasks of the webhooks, on their own queue (CELERY_WEBHOOK_QUEUE): thin, they
-call webhooks.pump and webhooks.delivery. Asking for ``deliver`` is webhooks.wakeup's.
-
-Importing this module loads the pump (aiohttp with it): the worker does so when it
-starts, not when the first event after a start or a restart is waiting for it."""
+call webhooks.delivery. The delivery engine itself (webhooks.engine) is no task: it runs
+in every process of a worker that consumes the webhook queue, from its start to its end,
+and needs no asking (new events NOTIFY it; it polls for the rest)."""
 
 from celery import shared_task
-from django.conf import settings
+from celery.signals import worker_process_init, worker_process_shutdown, worker_shutdown
 
-from webhooks import delivery, pump, wakeup
+from webhooks import delivery, engine
 
-
-@shared_task(name=wakeup.DELIVER_TASK, acks_late=True, ignore_result=True)
-def deliver() -> None:
-    """Run the pump: fan out new events and deliver what is due until nothing has been
-    for a moment (a no-op look when another worker's pump has it all)."""
-    pump.run(linger_seconds=settings.WEBHOOK_PUMP_LINGER_SECONDS)
+worker_process_init.connect(engine.start_in_worker, weak=False)
+# A prefork child is told by the first; a solo worker (make run) only by the second.
+worker_process_shutdown.connect(engine.stop_in_worker, weak=False)
+worker_shutdown.connect(engine.stop_in_worker, weak=False)
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def sweep_deliveries() -> None:
     """Periodic (CELERY_BEAT_SCHEDULE): give up deliveries of disabled subscriptions and
-    run the pump, which finds what a lost request, a dead worker (an expired lease), a
-    retry or a breaker's probe left due."""
+    wake the engines (which poll anyway)."""
     delivery.sweep()

@@ -15,7 +15,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "control_folder": str(VAR_DIR / "broker-control"),
     }
     if CELERY_BROKER_URL.startswith("filesystem")
-    # Publishing tries the broker once: a request (or a pump) never waits out kombu's
+    # Publishing tries the broker once: a request never waits out kombu's
     # reconnection backoff (6 s against a stopped Redis); what it asked for is covered by
     # the outbox and the sweep. Workers' consumers reconnect on their own terms.
     else {"max_retries": 0}
@@ -32,7 +32,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
-    # Fans out outbox events the relay missed and re-enqueues due or stuck deliveries.
+    # Gives up deliveries of disabled subscriptions and wakes the delivery engines.
     "sweep-webhook-deliveries": {
         "task": "webhooks.tasks.sweep_deliveries",
         "schedule": env.int("WEBHOOK_SWEEP_SECONDS", default=30),

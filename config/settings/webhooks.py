@@ -22,7 +22,7 @@ WEBHOOK_ATTEMPT_DEADLINE_SECONDS = env.float("WEBHOOK_ATTEMPT_DEADLINE_SECONDS",
 # A worker holds a delivery for the deadline + this margin; past that, another worker
 # takes it over (the first one is taken for dead).
 WEBHOOK_LEASE_MARGIN_SECONDS = env.float("WEBHOOK_LEASE_MARGIN_SECONDS", default=30.0)
-# Requests in flight at once in each delivery worker process (webhooks.pump), and to one
+# Requests in flight at once in each delivery worker process (webhooks.engine), and to one
 # subscription's endpoint at once, every worker together (docs/webhooks.md).
 WEBHOOK_MAX_IN_FLIGHT = env.int("WEBHOOK_MAX_IN_FLIGHT", default=100)
 WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = env.int("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT", default=8)
@@ -31,12 +31,9 @@ WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = env.int("WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT
 WEBHOOK_BREAKER_FAILURES = env.int("WEBHOOK_BREAKER_FAILURES", default=5)
 WEBHOOK_BREAKER_OPEN_SECONDS = env.float("WEBHOOK_BREAKER_OPEN_SECONDS", default=30.0)
 WEBHOOK_BREAKER_MAX_OPEN_SECONDS = env.float("WEBHOOK_BREAKER_MAX_OPEN_SECONDS", default=3600.0)
-# A pump hands its worker process back after this long (a new one goes on at once), so
-# a worker serving every queue still runs the other tasks during a long backlog.
-WEBHOOK_PUMP_MAX_SECONDS = env.float("WEBHOOK_PUMP_MAX_SECONDS", default=60.0)
-# A pump with nothing to do keeps looking for new events this long before it returns,
-# so a steady stream of events finds one at work instead of asking the broker each time.
-WEBHOOK_PUMP_LINGER_SECONDS = env.float("WEBHOOK_PUMP_LINGER_SECONDS", default=2.0)
+# The delivery engine (webhooks.engine) looks for due work it was not told of (retries,
+# breaker probes, a dead worker's expired leases, a notification missed) this often.
+WEBHOOK_POLL_SECONDS = env.float("WEBHOOK_POLL_SECONDS", default=1.0)
 # Seconds to wait after each failed attempt (about three days in all), with jitter.
 WEBHOOK_RETRY_SCHEDULE = [
     int(seconds) for seconds in env.list(

@@ -33,9 +33,8 @@ INSERTs (3); at a later move that changes a registered fact (the reserve, the
 documentation complete), the claim's latest submission, its dated history steps, its
 settled payments, the codes, the registration's sequence UPDATE and the change's INSERT
 (6; 4 when nothing registered changed).
-Each limit is that plus, after the commit, the one read that decides whether the workers are
-asked to deliver the event (none when a delivery pump with free slots is at work:
-docs/webhooks.md, "Webhook delivery at scale").
+Each limit is that plus, in the transaction, the NOTIFY that wakes the delivery engines
+(PostgreSQL; none on SQLite: docs/webhooks.md, "Webhook delivery at scale").
 """
 
 from urllib.parse import urlparse

@@ -18,7 +18,7 @@ from claims.workflow import EventName
 from tests.support.api import opening_body
 from tests.support.lifecycle import send_document
 from tests.support.receiver import Receiver
-from webhooks import pump
+from webhooks import engine
 
 pytestmark = pytest.mark.django_db
 
@@ -126,7 +126,7 @@ def test_a_partner_moves_its_claims_alone_and_receives_every_event_as_the_schema
         assert asked.status_code in (200, 201), asked.content
         simulate(api, denied, "manter-recusa", motivo="O laudo não muda a exclusão.")
 
-        pump.run()
+        engine.drain()
         assert receiver.wait_for(len(EventName.values) + 1, timeout=10)
 
     schema = json.loads(Client().get("/api/v1/schema/", {"format": "json"}).content)

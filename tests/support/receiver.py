@@ -9,7 +9,7 @@ import time
 
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
-    request_queue_size = 128  # a pump opens many connections at once
+    request_queue_size = 128  # an engine opens many connections at once
 
 
 @dataclasses.dataclass

@@ -1,5 +1,5 @@
-"""Tests that make subscriptions touch neither real DNS nor the broker (the fixtures
-``fake_dns`` and ``delivery_requests``, used by tests/webhooks and tests/idempotency):
+"""Tests that make subscriptions touch neither real DNS nor the delivery engines (the
+fixtures ``fake_dns`` and ``delivery_requests``, used by tests/webhooks and tests/idempotency):
 a few made-up names resolve here, every other ``*.example.com`` name does not exist,
 and IP literals and ``localhost`` go to the system resolver (no network needed)."""
 
@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from webhooks import wakeup
+from webhooks import leases
 
 PUBLIC_IPV4 = "93.184.215.14"
 PUBLIC_IPV6 = "2606:2800:21f:cb07:6820:80da:af6b:8b2c"
@@ -47,10 +47,9 @@ def fake_dns(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def delivery_requests(monkeypatch):
-    """The pumps asked of the workers, as their countdowns (None: at once); the broker
-    is not called."""
+    """The wake-ups of the delivery engines (webhooks.leases.notify), one None each;
+    nothing is notified."""
     asked = []
-    monkeypatch.setattr(wakeup, "request_delivery",
-                        lambda *, countdown=None: asked.append(countdown))
+    monkeypatch.setattr(leases, "notify", lambda: asked.append(None))
     return asked
 

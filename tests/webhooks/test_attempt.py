@@ -11,7 +11,7 @@ from standardwebhooks import Webhook
 from tests.support.factories import make_channel
 from tests.support.deliveries import fan_out, make_event, make_subscription
 from tests.support.receiver import Receiver, Reply
-from webhooks import delivery, pump, retry_policy, signing
+from webhooks import delivery, engine, retry_policy, signing
 from webhooks.models import Delivery, DeliveryAttempt
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ def _loopback_allowed(settings):
     settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
     settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS = 1.0
     settings.WEBHOOK_READ_TIMEOUT_SECONDS = 2.0
-    settings.WEBHOOK_RETRY_SCHEDULE = [600, 600, 600]  # one attempt per pump run
+    settings.WEBHOOK_RETRY_SCHEDULE = [600, 600, 600]  # one attempt per drain
 
 
 def pending_delivery(url: str, events=("sinistro-criado",), **subscription_fields):
@@ -35,9 +35,9 @@ def pending_delivery(url: str, events=("sinistro-criado",), **subscription_field
 
 
 def attempt(pending: Delivery) -> Delivery:
-    """Run a pump (what a worker does when asked): it sends what is due, retries what
-    fails and is due again, and returns when nothing is."""
-    pump.run()
+    """Run the engine until it is idle (what a worker's does all the time): it sends
+    what is due, retries what fails and is due again, and returns when nothing is."""
+    engine.drain()
     pending.refresh_from_db()
     pending.subscription.refresh_from_db()
     return pending
@@ -110,7 +110,7 @@ def test_after_the_overlap_only_the_current_secret_signs():
 
 
 def test_a_receiver_failing_twice_gets_the_same_webhook_id_three_times(settings):
-    settings.WEBHOOK_RETRY_SCHEDULE = [0, 0, 0]  # each retry due at once: one pump run
+    settings.WEBHOOK_RETRY_SCHEDULE = [0, 0, 0]  # each retry due at once: one drain
     with Receiver(Reply(500), Reply(503), Reply(204)) as receiver:
         pending, secret = pending_delivery(receiver.url)
         done = attempt(pending)
@@ -187,22 +187,8 @@ def test_a_shorter_retry_after_does_not_shorten_the_schedule(settings):
     assert (done.next_attempt_at - before).total_seconds() >= 540
 
 
-def test_a_retry_due_soon_asks_for_a_pump_with_a_countdown_a_later_one_is_the_sweeps(
-        settings, delivery_requests):
-    settings.WEBHOOK_RETRY_SCHEDULE = [30, 3600]
-    with Receiver(Reply(500)) as receiver:
-        pending, _ = pending_delivery(receiver.url)
-        attempt(pending)
-        [countdown] = delivery_requests
-        assert 27 <= countdown <= 33
-        Delivery.objects.filter(pk=pending.pk).update(next_attempt_at=timezone.now())
-        attempt(pending)  # an hour away: the sweep's job
-
-    assert len(delivery_requests) == 1
-
-
 def test_when_the_schedule_is_exhausted_the_delivery_fails(settings):
-    settings.WEBHOOK_RETRY_SCHEDULE = [0, 0, 0]  # four attempts, all in one pump run
+    settings.WEBHOOK_RETRY_SCHEDULE = [0, 0, 0]  # four attempts, all in one drain
     with Receiver(Reply(500)) as receiver:
         pending, _ = pending_delivery(receiver.url)
         done = attempt(pending)

@@ -225,7 +225,7 @@ def test_redelivering_answers_202_with_the_delivery_pending_again(
     assert len(item["historico-tentativas"]) == 3
     next_at = dt.datetime.fromisoformat(item["proxima-tentativa-em"].replace("Z", "+00:00"))
     assert next_at <= timezone.now()
-    assert delivery_requests == [None]  # a pump, at once
+    assert delivery_requests == [None]  # the engines woken
 
 
 def test_redelivering_a_delivery_in_flight_leaves_it_to_the_worker_sending_it(api, subscription):

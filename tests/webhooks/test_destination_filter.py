@@ -2,7 +2,7 @@
 (webhooks.networks' rule, with WEBHOOK_ALLOWED_NETWORKS), so DNS rebinding changes
 nothing; it pins the connection to that address and follows no redirect."""
 
-import queue
+import asyncio
 import socket
 import threading
 
@@ -37,12 +37,19 @@ def dns(monkeypatch):
 
 
 def post(url: str) -> sender.Outcome:
-    """One POST through this process's sender, as the pump makes it."""
+    """One POST through the sender, as the engine makes it."""
     job = sender.Job(delivery_id="d", subscription_id="s", lease_token=None, url=url,
                      body=b"{}", message_id="msg_1", secrets=(signing.new_secret(),))
-    results = queue.SimpleQueue()
-    sender.sender().submit([job], results)
-    return results.get(timeout=30).outcome
+
+    async def send():
+        sessions = sender.open_sessions()
+        try:
+            return await sender.post(sessions, job)
+        finally:
+            for session in sessions.values():
+                await session.close()
+
+    return asyncio.run(send())
 
 
 @pytest.mark.parametrize("scheme", ["http", "https"])
@@ -108,13 +115,6 @@ def test_a_name_that_does_not_resolve_is_a_connection_error(settings, monkeypatc
     outcome = post(f"https://{NAME}/webhooks")
 
     assert outcome.error_class == "ConnectionError"
-
-
-def test_one_sender_per_process_started_again_when_the_webhook_settings_change(settings):
-    first = sender.sender()
-    assert sender.sender() is first
-    settings.WEBHOOK_READ_TIMEOUT_SECONDS = 3.0
-    assert sender.sender() is not first
 
 
 def test_a_receiver_dripping_its_answer_is_cut_off_at_the_attempt_deadline(settings):

@@ -13,7 +13,7 @@ from standardwebhooks import Webhook
 from claims.workflow import EventName
 from tests.support.deliveries import make_subscription
 from tests.support.receiver import Receiver
-from webhooks import pump
+from webhooks import engine
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,7 @@ def test_a_sample_of_each_event_reaches_the_receiver_signed_and_as_the_schema_sa
                                 {"evento": event}, format="json")
             assert response.status_code == 202, response.content
             assert Delivery.objects.get(pk=response.json()["id-entrega"]).event_name == event
-        pump.run()
+        engine.drain()
         assert receiver.wait_for(len(EventName.values), timeout=10)
 
     received = sorted(receiver.requests, key=lambda r: json.loads(r.body)["evento"])

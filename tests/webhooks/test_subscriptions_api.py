@@ -428,7 +428,7 @@ def test_ping_answers_202_with_the_delivery_id(api, delivery_requests, django_ca
     assert response.json() == {"id-entrega": str(delivery.id)}
     assert delivery.event_name == "ping" and delivery.status == "pendente"
     assert json.loads(delivery.body)["evento"] == "ping"
-    assert delivery_requests == [None]  # a pump, at once
+    assert delivery_requests == [None]  # the engines woken
 
 
 def test_ping_to_an_inactive_webhook_is_refused(api):

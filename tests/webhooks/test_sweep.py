@@ -1,5 +1,5 @@
-"""The sweep (Celery beat): what a lost request, a dead worker or a disabled
-subscription left behind."""
+"""What a dead worker or a disabled subscription left behind: the engine's poll takes
+expired leases over, the sweep (Celery beat) gives up what cannot be delivered."""
 
 import datetime as dt
 
@@ -9,7 +9,7 @@ from django.utils import timezone
 from tests.support.factories import make_channel
 from tests.support.deliveries import fan_out, make_event, make_subscription
 from tests.support.receiver import Receiver, Reply
-from webhooks import delivery
+from webhooks import delivery, engine
 from webhooks.models import Delivery
 
 pytestmark = pytest.mark.django_db
@@ -44,11 +44,11 @@ def test_due_deliveries_and_those_whose_worker_died_are_sent():
         set_(later, next_attempt_at=now + dt.timedelta(minutes=5))
         set_(done, status=Delivery.Status.DELIVERED)
 
-        result = delivery.sweep()
+        sent_count = engine.drain()
 
     sent = {r.headers["webhook-id"] for r in receiver.requests}
     assert sent == {str(due.message_id), str(dead_worker.message_id)}
-    assert result["sent"] == 2
+    assert sent_count == 2
     dead_worker.refresh_from_db()
     assert [a.error_class for a in dead_worker.attempts.all()] == ["LeaseExpired", ""]
     for untouched in (live_worker, waiting_for_it, later):
@@ -56,12 +56,13 @@ def test_due_deliveries_and_those_whose_worker_died_are_sent():
         assert untouched.status == Delivery.Status.PENDING and not untouched.attempts.exists()
 
 
-def test_a_retry_an_hour_away_is_left_for_a_later_sweep(delivery_requests):
+def test_a_retry_an_hour_away_is_left_for_later(delivery_requests):
     [pending] = deliveries(1)
     set_(pending, next_attempt_at=timezone.now() + dt.timedelta(hours=1))
 
-    assert delivery.sweep()["sent"] == 0
-    assert delivery_requests == []  # no countdown of an hour on the broker
+    assert engine.drain() == 0
+    assert delivery.sweep() == {"given_up": 0}
+    assert delivery_requests[-1:] == [None]  # the sweep wakes the engines
 
 
 def test_deliveries_of_a_disabled_subscription_are_given_up_without_being_sent():

@@ -43,6 +43,7 @@ def test_failed_only_marks_the_failed_deliveries_pending_due_now_and_enqueues_th
                         next_attempt_at=None)
     fanned_out(channel, status=Delivery.Status.DELIVERED, delivered_at=timezone.now())
     before = timezone.now()
+    delivery_requests.clear()  # the events' own wake-ups
 
     with django_capture_on_commit_callbacks(execute=True):
         out = redeliver("--channel", channel.slug, "--failed-only")
@@ -52,7 +53,7 @@ def test_failed_only_marks_the_failed_deliveries_pending_due_now_and_enqueues_th
     assert failed.status == Delivery.Status.PENDING
     assert failed.attempt_count == 0  # a fresh retry series
     assert failed.next_attempt_at >= before and failed.lease_until is None
-    assert delivery_requests == [None]  # a pump, at once
+    assert delivery_requests == [None]  # the engines woken
 
 
 def test_without_filters_delivered_ones_are_sent_again_too(channel, delivery_requests):
