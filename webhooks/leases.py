@@ -1,4 +1,4 @@
-"""The simple engine's side of the database (webhooks.engine): leasing due deliveries
+"""The delivery engine's side of the database (webhooks.engine): leasing due deliveries
 to one worker process in one statement, and the notification that wakes the workers.
 
 A claim is one short transaction: a transaction-level advisory lock (claims of every
