@@ -32,10 +32,10 @@ threads = _int("GUNICORN_THREADS", 4)
 # after the response (no keep-alive: with as many connections as threads, Gunicorn keeps
 # none alive). Otherwise a busy worker accepts connections, and a client's keep-alive
 # connection stays with the worker that served it, so requests queue behind a worker's
-# own while another worker is idle: the API's p99 was 2.6-11 times its median for GET
-# and up to 41 times for an opening at 70 % of capacity, against 2.5-3.8 and 1.5-1.7
-# with this (bench/api_tail.py, docs/performance.md). Waiting connections stay in the
-# listening socket's queue, which every worker takes from.
+# own while another worker is idle: at 70 % of capacity the worst round's p99 was
+# 2.6-11 times its median for GET and 2.0-41 for an opening, against 2.7-4.0 and
+# 1.7-2.2 with this (bench/api_tail.py, docs/performance.md). Waiting connections stay
+# in the listening socket's queue, which every worker takes from.
 worker_connections = _int("GUNICORN_WORKER_CONNECTIONS", threads)
 
 # A worker that stops answering its arbiter for this long is killed and replaced.

@@ -51,9 +51,8 @@ from kombu import Connection  # noqa: E402
 from api_requests import OPEN_BODY, setup_data, start_gunicorn  # noqa: E402
 
 LOAD = 0.70
-# An opening sends jobs (the webhook pump's nudge among them) after it commits. In an
-# in-process broker they would pile up in each worker's memory, and its garbage
-# collector's passes would lengthen round after round; production sends them to Redis.
+# An opening sends a job after it commits (its letter to the insured person). Production
+# sends it to Redis; an in-process broker would keep every job in the worker's memory.
 BROKER_URL = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/13")
 CAPACITY_CLIENTS = 16
 CAPACITY_SECONDS = 10
