@@ -73,9 +73,9 @@ def redeliver_matching(*, channel, since: dt.datetime | None = None,
 
 def requeue(delivery_ids) -> int:
     """Send deliveries again (same body and ``id-evento``): pending, due now, with a
-    fresh retry series; the engines are woken when the transaction commits. One a live worker holds is left to
-    it. The one way to redeliver: the API, the admin and the command all come here.
-    Returns how many were marked."""
+    fresh retry series; the engines are woken when the transaction commits. One a live
+    worker holds is left to it. The one way to redeliver: the API, the admin and the
+    command all come here. Returns how many were marked."""
     now = timezone.now()
     with transaction.atomic():
         marked = Delivery.objects.filter(lease_free(now), pk__in=list(delivery_ids)).update(
