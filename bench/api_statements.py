@@ -52,7 +52,7 @@ def run() -> None:
     from claims import roles, services
     from claims.models import Claim, DocumentRequirement
     from tests.support.documents import OPEN_BODY, PDF, upload_body
-    from tests.support.lifecycle import staff
+    from tests.support.lifecycle import HEIR_DETAILS, staff
     from tests.support.factories import CoverageFactory, SaleFactory, make_channel
 
     channel = make_channel("Banco Contagem")
@@ -98,10 +98,7 @@ def run() -> None:
     analyst = staff("analista-contagem", roles.ANALYST)
     services.approve_documents(claim_id=claim.pk, user=analyst, request_payment_data=True)
     count("POST /sinistros/{n}/detalhes-pagamento", lambda: api.post(
-        f"/api/v1/sinistros/{number}/detalhes-pagamento", {
-            "beneficiario": {"tipo": "segurado", "nome": "Maria", "cpf-ou-cnpj": "52998224725"},
-            "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": "maria@example.com"}},
-        }, format="json"))
+        f"/api/v1/sinistros/{number}/detalhes-pagamento", HEIR_DETAILS, format="json"))
     count("POST /sinistros/whitelabel/gerar-url", lambda: api.post(
         "/api/v1/sinistros/whitelabel/gerar-url", {"id-venda": str(sale.id),
                                                    "id-usuario": "cliente-1"}, format="json"))
