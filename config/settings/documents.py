@@ -83,6 +83,9 @@ DEADLINE_TASK_DAYS = env.int("DEADLINE_TASK_DAYS", default=5)
 # "mais de 10.000 sinistros" (workbench.admin.pagination), so a broad search costs what a
 # narrow one does.
 ADMIN_LIST_COUNT_LIMIT = env.int("ADMIN_LIST_COUNT_LIMIT", default=10_000)
+# A search (claims, sales) reads its first matches' ids once, up to this many, for its
+# count and its pages; past it: "mais de 1.000 sinistros" (workbench.admin.pagination).
+ADMIN_SEARCH_COUNT_LIMIT = env.int("ADMIN_SEARCH_COUNT_LIMIT", default=1_000)
 # The dashboard's shared figures (claims per week, days to decision, each team's load and
 # deadlines) are computed this often by the beat into the shared cache and read from it
 # (workbench.dashboard_figures); 0 counts them on each view.

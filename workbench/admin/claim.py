@@ -30,7 +30,7 @@ from workbench.admin.filters import (
     RequirementsFilter,
     queue_shown,
 )
-from workbench.admin.pagination import IdsFirstPaginator
+from workbench.admin.pagination import LongListAdmin
 from workbench.admin.search import claim_search
 from workbench.admin.workbench import WorkbenchViews
 from workbench.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
@@ -50,7 +50,7 @@ STALE = (errors.ClaimChangedConcurrently, errors.TransitionNotAllowed)
 
 
 @admin.register(Claim)
-class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
+class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
     # The deadline right after the number: the queues are ordered by it. The status rides
     # under the number (as channel and coverage under the insured person), so the columns
     # and a supervisor's checkboxes fit 1280 px beside the filters.
@@ -71,9 +71,6 @@ class ClaimAdmin(ExportView, WorkbenchViews, admin.ModelAdmin):
     # The queues' order (claims.queues): the deadline, overdue first, then age.
     ordering = QUEUE_ORDER
     list_per_page = 50
-    paginator = IdsFirstPaginator
-    # A filtered list counts its own rows only, not the whole table as well.
-    show_full_result_count = False
 
     class Media:
         css = {"all": ["claims/admin.css"]}

@@ -9,7 +9,7 @@ from django.utils.html import format_html
 
 from workbench.admin.base import ReadOnlyMixin
 from workbench.admin.filters import RequirementCoverageFilter, coverage_names
-from workbench.admin.pagination import IdsFirstPaginator
+from workbench.admin.pagination import LongListAdmin
 from workbench.admin.search import event_search
 from claims.coverages import CATALOGUE, coverage_label
 from claims.models import DocumentRequirement, Event
@@ -47,15 +47,13 @@ class DocumentRequirementAdmin(admin.ModelAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class EventAdmin(ReadOnlyMixin, LongListAdmin, admin.ModelAdmin):
     list_display = ["created_at", "event_label", "code", "claim_link", "channel"]
     list_filter = ["name", "channel"]
     search_fields = ["id", "claim__number"]  # see get_search_results
     search_help_text = "Id do evento ou número do sinistro."
     list_select_related = ["claim", "channel"]
     ordering = ["-created_at", "-id"]
-    show_full_result_count = False  # a filtered list counts its own rows only
-    paginator = IdsFirstPaginator  # and up to ADMIN_LIST_COUNT_LIMIT: millions of events
     fields = ["id", "event_label", "code", "claim_link", "channel", "created_at", "envelope_json"]
 
     def get_queryset(self, request):

@@ -9,7 +9,7 @@ from django.utils.html import format_html
 
 from api_common.problem_types import ProblemError
 from claims import errors, services
-from workbench.admin.pagination import IdsFirstPaginator
+from workbench.admin.pagination import LongListAdmin
 from workbench.admin.base import ReadOnlyMixin
 from workbench.admin.search import sale_search
 from claims.coverages import coverage_label
@@ -91,7 +91,7 @@ class ClaimInline(ReadOnlyMixin, admin.TabularInline):
 
 
 @admin.register(Sale)
-class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class SaleAdmin(ReadOnlyMixin, LongListAdmin, admin.ModelAdmin):
     list_display = ["id", "insured_name", "cpf", "channel", "status", "valid_until", "lmg"]
     list_filter = ["status", "channel"]
     # Searched by workbench.admin.search.sale_search (each word by its shape, each through an
@@ -100,12 +100,9 @@ class SaleAdmin(ReadOnlyMixin, admin.ModelAdmin):
     search_help_text = ("Nome do segurado (qualquer parte de cada palavra, com ou sem "
                         "acento), CPF (com ou sem pontuação), id da venda ou da proposta.")
     list_select_related = ["channel"]
-    # A million sales: the list counts up to ADMIN_LIST_COUNT_LIMIT ("mais de 10.000
-    # vendas"), as the claim list does, and reads its page's ids first.
-    paginator = IdsFirstPaginator
-    # A search counts its own rows only: the total of every sale read the whole table on
-    # each search (a million rows in a large book), as the claim list's did.
-    show_full_result_count = False
+    # A million sales: LongListAdmin counts up to ADMIN_LIST_COUNT_LIMIT ("mais de 10.000
+    # vendas"), as the claim list does, and never the total of every sale beside a
+    # search's (it read the whole table on each search).
     inlines = [CoverageInline, ClaimInline]
     fieldsets = [
         (None, {"fields": ["id", "channel", "status", "proposal_id", "product_combo_id",
