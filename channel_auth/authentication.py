@@ -129,16 +129,17 @@ class ChannelTokenAuthentication(BaseAuthentication):
         accepted = ACCEPTED_TOKENS.get(checksum)
         if accepted is not None:
             return accepted
-        row = (
-            get_access_token_model().objects
-            .select_related("application__channel")
-            .filter(token_checksum=checksum)
-            .first()
-        )
-        if row is None:
+        token_model = get_access_token_model()
+        try:
+            # get, not first(): the checksum is unique, and an ordering by id could let
+            # PostgreSQL walk the tokens in that order looking for it (as it walked a
+            # channel's claims for a number with statistics behind the table).
+            row = token_model.objects.select_related("application__channel").get(
+                token_checksum=checksum)
+        except token_model.DoesNotExist:
             raise self._invalid(
                 request, "O token de acesso é desconhecido ou foi revogado; peça um novo em /oauth/token."
-            )
+            ) from None
         if row.expires <= timezone.now():
             raise self._invalid(request, "O token de acesso expirou; peça um novo em /oauth/token.")
         if CLAIMS_SCOPE not in row.scope.split():

@@ -51,9 +51,11 @@ def request_document_upload(
     ``doc_type`` must be a type requested on this claim (so the file answers it);
     without one the file is filed under "outros".
     """
-    claim = Claim.objects.filter(number=number, channel=channel).first()
-    if claim is None:
-        raise errors.ClaimNotFound()
+    try:
+        # get, not first(): no ordering to walk an index in (selectors.claim_for_channel)
+        claim = Claim.objects.get(number=number, channel=channel)
+    except Claim.DoesNotExist:
+        raise errors.ClaimNotFound() from None
     if claim.status in CLOSED_STATUSES and not _reconsideration_file(claim, doc_type):
         raise errors.ClaimNotAcceptingDocuments()
     if doc_type == RECONSIDERATION_DOCUMENTS:
