@@ -58,8 +58,8 @@ max_requests_jitter = _int("GUNICORN_MAX_REQUESTS_JITTER", 100)
 # Each worker freezes what loading the application made (modules, URL patterns, models,
 # settings) once loaded: the collector then never scans those objects again. Unfrozen,
 # a full collection in a worker took 110-870 ms, each worker had one every half minute or
-# so under load, and each showed as a cluster of slow requests in the API's p99 (20-44 ms
-# frozen, once the first requests are served: bench/api_tail.py, docs/performance.md).
+# so under load, and each showed as a cluster of slow requests in the API's p99 (mostly
+# 20-44 ms frozen, once the first requests are served: bench/api_tail.py, docs/performance.md).
 # GUNICORN_GC_FREEZE=0 leaves the collector as Python sets it.
 gc_freeze = os.environ.get("GUNICORN_GC_FREEZE", "1") != "0"
 
