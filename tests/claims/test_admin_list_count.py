@@ -99,6 +99,8 @@ def test_a_search_counts_up_to_its_own_limit_and_pages_in_the_lists_order(
     first, _ = searched(supervisor, "quiteria")
     second, _ = searched(supervisor, "quiteria", page=2)
     assert "mais de 3 sinistros" in first
+    # The search bar too: not "3 resultados", as if the limit were the number found.
+    assert "mais de 3 resultados" in first and ">3 resultados" not in first
     # The list's first three matches, two on the first page and one on the second.
     assert [n for n in in_order if n in first] == in_order[:2]
     assert [n for n in in_order if n in second] == in_order[2:3]
@@ -106,7 +108,7 @@ def test_a_search_counts_up_to_its_own_limit_and_pages_in_the_lists_order(
 
     settings.ADMIN_SEARCH_COUNT_LIMIT = 10
     exact, _ = searched(supervisor, "quiteria")
-    assert "5 sinistros" in exact and "mais de" not in exact
+    assert "5 sinistros" in exact and "5 resultados" in exact and "mais de" not in exact
 
 
 def test_a_search_reads_its_matches_once_whatever_their_number(supervisor, settings):
