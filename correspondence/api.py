@@ -7,6 +7,7 @@ from rest_framework.views import APIView
 from api_common.schema import AUTH_ERRORS, problems
 from claims import errors
 from claims.models import Claim
+from claims.selectors import by_number
 from correspondence import downloads
 from correspondence.letters import shown
 from correspondence.models import Message
@@ -28,11 +29,10 @@ class LetterListApi(APIView):
         ),
     )
     def get(self, request, number):
-        claim_id = Claim.objects.filter(number=number, channel=request.user.channel) \
-            .values_list("pk", flat=True).first()
-        if claim_id is None:
+        claim = by_number(Claim.objects.filter(channel=request.user.channel).only("pk"), number)
+        if claim is None:
             raise errors.ClaimNotFound()
-        letters = list(Message.objects.filter(claim_id=claim_id).order_by("-created_at", "id"))
+        letters = list(Message.objects.filter(claim=claim).order_by("-created_at", "id"))
         for message in letters:
             message.pdf_url, message.pdf_url_expires_at = downloads.download_link(message)
             message.body_text = shown(message.body_text)

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from claims import errors, services
 from claims.models import Channel, Claim, Payment
+from claims.selectors import by_number
 from claims.services.analysis import RequestedDocument
 from claims.workflow import Action, allows
 from sandbox.deciders import REGULATOR, REVIEWER, decider
@@ -118,7 +119,7 @@ ACTIONS = {
 def simulate(*, channel: Channel, number: str, action: str, data: dict) -> None:
     """Move the sandbox channel's claim ``number`` by ``action``. Another channel's claim,
     or a claim of a production channel, is not found."""
-    claim = Claim.objects.filter(number=number, channel=channel, is_sandbox=True).first()
+    claim = by_number(Claim.objects.filter(channel=channel, is_sandbox=True), number)
     if claim is None or not channel.is_sandbox:
         raise errors.ClaimNotFound()
     ACTIONS[action](claim, data)

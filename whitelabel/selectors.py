@@ -9,6 +9,7 @@ from django.utils import timezone
 from claims.coverages import coverage_label
 from claims.models import Claim, ClaimHistory, Coverage, DocumentFile, Sale
 from claims.regulatory_clock import ClockKind
+from claims.selectors import by_number
 from claims.workflow import CLOSED_STATUSES, OPEN_STATUSES
 from whitelabel import wording
 
@@ -28,11 +29,7 @@ def open_claim_numbers(sale: Sale) -> dict[str, str]:
 
 
 def claim_of_sale(sale: Sale, number: str) -> Claim | None:
-    # get, not first(): no ordering to walk an index in (claims.selectors.claim_for_channel)
-    try:
-        return sale.claims.select_related("coverage").get(number=number)
-    except Claim.DoesNotExist:
-        return None
+    return by_number(sale.claims.select_related("coverage"), number)
 
 
 def payees(claim: Claim) -> list:
@@ -88,7 +85,7 @@ def _deadline_text(claim: Claim) -> str:
 
 def claim_page(sale: Sale, number: str) -> ClaimPage | None:
     """Everything the claim page shows, in a fixed number of queries."""
-    claim = (
+    claim = by_number(
         sale.claims.select_related("coverage")
         .prefetch_related(
             "document_requests", "payments",
@@ -97,9 +94,8 @@ def claim_page(sale: Sale, number: str) -> ClaimPage | None:
             ).order_by("created_at"), to_attr="shown_files"),
             Prefetch("history", queryset=ClaimHistory.objects.order_by("created_at", "id")),
             "reconsiderations",
-        )
-        .filter(number=number)
-        .first()
+        ),
+        number,
     )
     if claim is None:
         return None

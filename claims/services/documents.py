@@ -9,7 +9,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from api_common.http_problems import InvalidField
-from claims import errors
+from claims import errors, selectors
 from claims.documents import errors as file_errors
 from claims.documents import checks, storage
 from claims.formatting import file_size, media_type_label, media_types_in_words
@@ -51,11 +51,9 @@ def request_document_upload(
     ``doc_type`` must be a type requested on this claim (so the file answers it);
     without one the file is filed under "outros".
     """
-    try:
-        # get, not first(): no ordering to walk an index in (selectors.claim_for_channel)
-        claim = Claim.objects.get(number=number, channel=channel)
-    except Claim.DoesNotExist:
-        raise errors.ClaimNotFound() from None
+    claim = selectors.by_number(Claim.objects.filter(channel=channel), number)
+    if claim is None:
+        raise errors.ClaimNotFound()
     if claim.status in CLOSED_STATUSES and not _reconsideration_file(claim, doc_type):
         raise errors.ClaimNotAcceptingDocuments()
     if doc_type == RECONSIDERATION_DOCUMENTS:

@@ -1,4 +1,5 @@
-"""A claim found by its number, and a token by its checksum, is read without an ORDER BY.
+"""A claim found by its number (claims.selectors.by_number), and a token by its checksum,
+is read without an ORDER BY.
 
 Both are unique: ``first()`` ordered the claim by the model's newest-first and the token
 by id, and with statistics a little behind a busy table PostgreSQL answered the claim's
@@ -36,10 +37,12 @@ def test_a_claim_is_read_by_its_number_and_a_token_by_its_checksum_without_an_or
     read = statements(lambda: api.get(f"/api/v1/sinistros/{claim.number}"))
     upload = statements(lambda: api.post(f"/api/v1/sinistros/{claim.number}/enviar-documento",
                                          upload_body(tipo=None), format="json"))
+    letters = statements(lambda: api.get(f"/api/v1/sinistros/{claim.number}/cartas"))
 
-    by_number = [s for s in reads_of("claims_claim", read + upload) if '"number" =' in s]
+    by_number = [s for s in reads_of("claims_claim", read + upload + letters)
+                 if '"number" =' in s]
     tokens = reads_of("oauth2_provider_accesstoken", read)
-    assert len(by_number) == 2 and len(tokens) == 1
+    assert len(by_number) == 3 and len(tokens) == 1
     assert not any("ORDER BY" in s for s in by_number + tokens), by_number + tokens
 
 
@@ -48,3 +51,4 @@ def test_another_channels_number_is_still_not_found(api, other_api):
     assert api.get(f"/api/v1/sinistros/{claim.number}").status_code == 404
     assert api.post(f"/api/v1/sinistros/{claim.number}/enviar-documento", upload_body(tipo=None),
                     format="json").status_code == 404
+    assert api.get(f"/api/v1/sinistros/{claim.number}/cartas").status_code == 404
