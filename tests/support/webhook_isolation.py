@@ -1,7 +1,8 @@
 """Tests that make subscriptions touch neither real DNS nor the delivery engines (the
 fixtures ``fake_dns`` and ``delivery_requests``, used by tests/webhooks and tests/idempotency):
 a few made-up names resolve here, every other ``*.example.com`` name does not exist,
-and IP literals and ``localhost`` go to the system resolver (no network needed)."""
+and IP literals and ``localhost`` go to the system resolver (no network needed). The
+tests that send real HTTP to a local receiver take ``local_receivers``."""
 
 import socket
 
@@ -53,3 +54,11 @@ def delivery_requests(monkeypatch):
     monkeypatch.setattr(leases, "notify", lambda: asked.append(None))
     return asked
 
+
+@pytest.fixture
+def local_receivers(settings):
+    """Real HTTP to a receiver on this machine (tests/support/receiver.py): loopback
+    allowed as a destination, and short timeouts so a test waits seconds, not minutes."""
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS = 1.0
+    settings.WEBHOOK_READ_TIMEOUT_SECONDS = 2.0

@@ -1,2 +1,6 @@
 # Every webhook test: the fake resolver and no broker (tests/support/webhook_isolation.py).
-from tests.support.webhook_isolation import delivery_requests, fake_dns  # noqa: F401
+from tests.support.webhook_isolation import (  # noqa: F401
+    delivery_requests,
+    fake_dns,
+    local_receivers,
+)

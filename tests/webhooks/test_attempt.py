@@ -18,10 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _loopback_allowed(settings):
-    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
-    settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS = 1.0
-    settings.WEBHOOK_READ_TIMEOUT_SECONDS = 2.0
+def _loopback_allowed(settings, local_receivers):
     settings.WEBHOOK_RETRY_SCHEDULE = [600, 600, 600]  # one attempt per drain
 
 

@@ -25,10 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _quick(settings):
-    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
-    settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS = 1.0
-    settings.WEBHOOK_READ_TIMEOUT_SECONDS = 2.0
+def _quick(settings, local_receivers):
     settings.WEBHOOK_RETRY_SCHEDULE = [0, 0, 0, 0, 0, 0, 0, 0]
     settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = 3
 
