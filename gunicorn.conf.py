@@ -9,6 +9,7 @@ stalled connections would hold every thread; it runs behind a buffering reverse 
 import gc
 import multiprocessing
 import os
+import threading
 
 from api_common.request_log import JSON_FORMATTER
 from config import gunicorn_errors
@@ -58,16 +59,46 @@ max_requests_jitter = _int("GUNICORN_MAX_REQUESTS_JITTER", 100)
 # Each worker freezes what loading the application made (modules, URL patterns, models,
 # settings) once loaded: the collector then never scans those objects again. Unfrozen,
 # a full collection in a worker took 110-870 ms, each worker had one every half minute or
-# so under load, and each showed as a cluster of slow requests in the API's p99 (mostly
-# 20-44 ms frozen, once the first requests are served: bench/api_tail.py, docs/performance.md).
-# GUNICORN_GC_FREEZE=0 leaves the collector as Python sets it.
+# so under load, and each showed as a cluster of slow requests in the API's p99.
+# Requests load more on their first use (the business-day calendars of an opening,
+# Celery's sending machinery, the admin's templates: about 20,000 objects), so a worker
+# collects and freezes again after its 100th, 1,000th and 10,000th request. With only
+# the first freeze, the objects left to scan made each full collection take 20-75 ms,
+# one every ten seconds in each worker, and most of GET's slowest requests were waiting
+# on one (bench/api_tail.py, docs/performance.md). GUNICORN_GC_FREEZE=0 leaves the
+# collector as Python sets it.
 gc_freeze = os.environ.get("GUNICORN_GC_FREEZE", "1") != "0"
+FREEZE_AGAIN_AFTER_REQUESTS = (100, 1_000, 10_000)
+_served = 0
+_served_lock = threading.Lock()
 
 
 def post_worker_init(worker):
     if gc_freeze:
+        load_url_configuration()
         gc.collect()
         gc.freeze()
+
+
+def post_request(worker, req, environ, resp):
+    global _served
+    with _served_lock:
+        _served += 1
+        freeze_again = gc_freeze and _served in FREEZE_AGAIN_AFTER_REQUESTS
+    if freeze_again:
+        gc.collect()
+        gc.freeze()
+
+
+def load_url_configuration():
+    """Import the URL configuration now, not at the first request: with it come every
+    view, serializer and admin module (about 21,000 objects), frozen with the rest, and
+    no worker's first request waits for the import."""
+    from django.urls import get_resolver
+
+    resolver = get_resolver()
+    resolver.url_patterns  # noqa: B018 -- the import is the point
+    resolver.reverse_dict  # noqa: B018 -- and the names every reverse() looks up
 
 
 # The heartbeat file in memory: a slow disk never makes a busy worker look dead.
