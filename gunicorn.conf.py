@@ -63,9 +63,9 @@ max_requests_jitter = _int("GUNICORN_MAX_REQUESTS_JITTER", 100)
 # Requests load more on their first use (the business-day calendars of an opening,
 # Celery's sending machinery, the admin's templates: about 20,000 objects), so a worker
 # collects and freezes again after its 100th, 1,000th and 10,000th request. With only
-# the first freeze, the objects left to scan made each full collection take 20-75 ms,
-# one every ten seconds in each worker, and most of GET's slowest requests were waiting
-# on one (bench/api_tail.py, docs/performance.md). GUNICORN_GC_FREEZE=0 leaves the
+# the first freeze (and the URL configuration loaded after it), each full collection
+# took 13-122 ms, one every ten seconds or so in each worker, and most of GET's slowest
+# requests were waiting on one; now 3-34 ms (bench/api_tail.py, docs/performance.md). GUNICORN_GC_FREEZE=0 leaves the
 # collector as Python sets it.
 gc_freeze = os.environ.get("GUNICORN_GC_FREEZE", "1") != "0"
 FREEZE_AGAIN_AFTER_REQUESTS = (100, 1_000, 10_000)
