@@ -65,8 +65,8 @@ max_requests_jitter = _int("GUNICORN_MAX_REQUESTS_JITTER", 100)
 # collects and freezes again after its 100th, 1,000th and 10,000th request. With only
 # the first freeze (and the URL configuration loaded after it), each full collection
 # took 13-122 ms, one every ten seconds or so in each worker, and most of GET's slowest
-# requests were waiting on one; now 3-34 ms (bench/api_tail.py, docs/performance.md). GUNICORN_GC_FREEZE=0 leaves the
-# collector as Python sets it.
+# requests were waiting on one; now 3-34 ms (bench/api_tail.py, docs/performance.md).
+# GUNICORN_GC_FREEZE=0 leaves the collector as Python sets it.
 gc_freeze = os.environ.get("GUNICORN_GC_FREEZE", "1") != "0"
 FREEZE_AGAIN_AFTER_REQUESTS = (100, 1_000, 10_000)
 _served = 0
@@ -76,8 +76,7 @@ _served_lock = threading.Lock()
 def post_worker_init(worker):
     if gc_freeze:
         load_url_configuration()
-        gc.collect()
-        gc.freeze()
+        freeze_what_survives()
 
 
 def post_request(worker, req, environ, resp):
@@ -86,8 +85,14 @@ def post_request(worker, req, environ, resp):
         _served += 1
         freeze_again = gc_freeze and _served in FREEZE_AGAIN_AFTER_REQUESTS
     if freeze_again:
-        gc.collect()
-        gc.freeze()
+        freeze_what_survives()
+
+
+def freeze_what_survives():
+    """Collect first, so only live objects are frozen (garbage frozen would never be
+    collected), then move them out of the collector's sight."""
+    gc.collect()
+    gc.freeze()
 
 
 def load_url_configuration():

@@ -11,10 +11,11 @@ the database ``DATABASE_URL`` names, which must be a scratch one: it migrates it
 the first time (or with ``--reload``), empties the claims tables and loads channels,
 sales (one per claim, three coverages each), claims in every status over two years,
 and three history rows and two outbox events per claim, with ``COPY`` (about a minute
-for 100,000 claims; bench/claims_book.py). The workbench's people are one team of twenty analysts and two
-supervisors: nearly every claim has an owner (one open claim in twenty waits in "Sem
-responsável"), what it awaits, its decision date; one open claim in ten has an open
-task, one in two hundred a pending proposal. Later runs reuse the data.
+for 100,000 claims; bench/claims_book.py). The workbench's people are one team of
+twenty analysts and two supervisors: nearly every claim has an owner (one open claim in
+twenty waits in "Sem responsável"), what it awaits, its decision date; one open claim
+in ten has an open task, one in two hundred a pending proposal. Later runs reuse the
+data.
 
 The dashboard's shared figures are computed first, as the beat computes them (their
 database time is printed apart, not a page), and the dashboards read them.

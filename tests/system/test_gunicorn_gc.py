@@ -42,13 +42,13 @@ print(before, frozen, gc.isenabled(), scanned, at_99, at_100)
 """
 
 
-def worker_run(**variables: str) -> list[int]:
+def worker_run(**variables: str) -> tuple[int, int, bool, int, int, int]:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.test_settings",
            "PYTHONPATH": str(ROOT), **variables}
     out = subprocess.run([sys.executable, "-c", WORKER], cwd=ROOT, env=env, check=True,
                          capture_output=True, text=True).stdout.split()
-    return [int(out[0]), int(out[1]), out[2] == "True", int(out[3]), int(out[4]),
-            int(out[5])]
+    return (int(out[0]), int(out[1]), out[2] == "True", int(out[3]), int(out[4]),
+            int(out[5]))
 
 
 def test_a_worker_freezes_the_loaded_application_and_keeps_collecting():
