@@ -19,13 +19,22 @@ environment apply), its jobs sent to Redis (``BENCH_BROKER_URL``, default
    every request it delays (no coordinated omission). The database is analysed
    before each round, as autovacuum keeps a database in service (analyse_database).
 
-It prints each round's p50, p99 and their ratio, the load average, and ends with one
-line: ``tail p99/p50 at 70%: GET <x> POST <y> (capacity GET <a>/s POST <b>/s)``, x and y
-the worst round's ratio. PostgreSQL only; the load generator (asyncio, aiohttp) shares
-the machine with the server, as a proxy would. Its own garbage collector is kept out of
-the rounds (what it holds is frozen first, and it collects between rounds): one of its
-collections paused it for 238 ms in a round, and every request due meanwhile was
-counted late, as if the server had stalled.
+It prints each round's p50, p99 and their ratio, the load average and the machine's
+speed (below), and ends with one line: ``tail p99/p50 at 70%: GET <x> POST <y>
+(capacity GET <a>/s POST <b>/s)``, x and y the worst round's ratio. PostgreSQL only;
+the load generator (asyncio, aiohttp) shares the machine with the server, as a proxy
+would. Its own garbage collector is kept out of the rounds (what it holds is frozen
+first, and it collects between rounds): one of its collections paused it for 238 ms in
+a round, and every request due meanwhile was counted late, as if the server had
+stalled.
+
+The machine's speed: this kind of machine is virtual, and its cores ran a fixed Python
+loop at 0.56 to 1.0 of their best speed within one session, nothing else running in it
+(docs/performance.md). So the benchmark times one such loop per core for two seconds
+before and after the capacity phases and before each round, and prints each round's
+speed as a fraction of the capacity phases'. A round whose speed is off by more than 20 % is
+paced at another fraction of what the machine could do then, and the run says it was
+not quiet (above its last line).
 """
 
 import argparse
@@ -61,6 +70,12 @@ LOAD = 0.70
 BROKER_URL = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/13")
 CAPACITY_CLIENTS = 16
 CAPACITY_SECONDS = 10
+SPEED_SECONDS = 2.0
+SPEED_TOLERANCE = 0.20
+# One busy loop, run in a bare interpreter (no site, no project): its iterations in
+# SPEED_SECONDS measure the core it ran on, not this benchmark.
+SPEED_LOOP = ("import time\nend = time.perf_counter() + {seconds}\nn = 0\n"
+              "while time.perf_counter() < end:\n    n += 1\nprint(n)")
 
 
 def main() -> None:
@@ -175,6 +190,14 @@ def analyse_database() -> None:
         cursor.execute("ANALYZE")
 
 
+def machine_speed() -> float:
+    """Iterations per second of SPEED_LOOP, one copy per core at once, summed."""
+    code = SPEED_LOOP.format(seconds=SPEED_SECONDS)
+    loops = [subprocess.Popen([sys.executable, "-I", "-S", "-c", code], stdout=subprocess.PIPE,
+                              text=True) for _ in range(os.cpu_count() or 1)]
+    return sum(int(loop.communicate()[0]) for loop in loops) / SPEED_SECONDS
+
+
 def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=1000)[int(q * 1000) - 1]
 
@@ -194,25 +217,35 @@ def run(args) -> None:
     server = start_shipped_gunicorn(args.port)
     try:
         load = Load(f"http://127.0.0.1:{args.port}", token, number, sale_ids)
+        speed_before = machine_speed()
         get_capacity = asyncio.run(capacity(load.get, CAPACITY_SECONDS))
         post_capacity = asyncio.run(capacity(load.post, CAPACITY_SECONDS))
+        speed_after = machine_speed()
+        speed = (speed_before + speed_after) / 2
         print(f"capacity ({CAPACITY_CLIENTS} clients, {CAPACITY_SECONDS} s): GET "
-              f"{get_capacity:.0f}/s, POST {post_capacity:.0f}/s")
+              f"{get_capacity:.0f}/s, POST {post_capacity:.0f}/s  (machine speed "
+              f"{speed_before / speed:.2f} before, {speed_after / speed:.2f} after)")
+        speeds = [speed_before / speed, speed_after / speed]
         worst = {"GET": 0.0, "POST": 0.0}
         for round_ in range(1, args.rounds + 1):
             for label, call, rate in (("GET", load.get, get_capacity * LOAD),
                                       ("POST", load.post, post_capacity * LOAD)):
                 analyse_database()
+                speeds.append(machine_speed() / speed)
                 latencies = paced(call, rate, args.seconds)
                 p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
                 worst[label] = max(worst[label], p99 / p50)
                 print(f"round {round_} {label:4} at {rate:5.1f}/s: p50 {p50 * 1000:6.1f} ms, "
                       f"p99 {p99 * 1000:7.1f} ms, max {max(latencies) * 1000:7.1f} ms, "
-                      f"p99/p50 {p99 / p50:5.1f}  (load average {os.getloadavg()[0]:.2f})")
+                      f"p99/p50 {p99 / p50:5.1f}  (load average {os.getloadavg()[0]:.2f}, "
+                      f"machine speed {speeds[-1]:.2f})")
     finally:
         server.terminate()
         server.wait(timeout=30)
         purge_broker()
+    if max(abs(1 - fraction) for fraction in speeds) > SPEED_TOLERANCE:
+        print(f"not a quiet run: the machine ran at {min(speeds):.2f}-{max(speeds):.2f} of "
+              f"its speed during the capacity phases (tolerance {SPEED_TOLERANCE:.0%})")
     print(f"tail p99/p50 at 70%: GET {worst['GET']:.1f} POST {worst['POST']:.1f} "
           f"(capacity GET {get_capacity:.0f}/s POST {post_capacity:.0f}/s)")
 
