@@ -32,7 +32,8 @@ The machine's speed: this kind of machine is virtual, and its cores ran a fixed 
 loop at 0.56 to 1.0 of their best speed within one session, nothing else running in it
 (docs/performance.md). So the benchmark times one such loop per core for two seconds
 before and after the capacity phases and before each round, and prints each round's
-speed as a fraction of the capacity phases'. A round whose speed is off by more than 20 % is
+speed as a fraction of the capacity phases' (the mean of the two around them). When a
+round, or either end of the capacity phases, is off by more than 20 %, the rounds were
 paced at another fraction of what the machine could do then, and the run says it was
 not quiet (above its last line).
 """
@@ -222,10 +223,10 @@ def run(args) -> None:
         post_capacity = asyncio.run(capacity(load.post, CAPACITY_SECONDS))
         speed_after = machine_speed()
         speed = (speed_before + speed_after) / 2
+        speeds = [speed_before / speed, speed_after / speed]
         print(f"capacity ({CAPACITY_CLIENTS} clients, {CAPACITY_SECONDS} s): GET "
               f"{get_capacity:.0f}/s, POST {post_capacity:.0f}/s  (machine speed "
-              f"{speed_before / speed:.2f} before, {speed_after / speed:.2f} after)")
-        speeds = [speed_before / speed, speed_after / speed]
+              f"{speeds[0]:.2f} before, {speeds[1]:.2f} after)")
         worst = {"GET": 0.0, "POST": 0.0}
         for round_ in range(1, args.rounds + 1):
             for label, call, rate in (("GET", load.get, get_capacity * LOAD),
