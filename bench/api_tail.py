@@ -95,11 +95,12 @@ def main() -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
-def start_shipped_gunicorn(port: int) -> subprocess.Popen:
-    """gunicorn as production starts it (gunicorn.conf.py), on the scratch database,
-    sending its jobs to a real broker (nothing consumes them here)."""
+def start_shipped_gunicorn(port: int, **env) -> subprocess.Popen:
+    """gunicorn as production starts it (gunicorn.conf.py, with ``env``'s ``GUNICORN_*``
+    settings if any), on the scratch database, sending its jobs to a real broker
+    (nothing consumes them here)."""
     return start_gunicorn(port, ["-c", "gunicorn.conf.py"], GUNICORN_BIND=f"127.0.0.1:{port}",
-                          CELERY_BROKER_URL=BROKER_URL)
+                          CELERY_BROKER_URL=BROKER_URL, **env)
 
 
 def purge_broker() -> None:
