@@ -31,11 +31,12 @@ stalled.
 The machine's speed: this kind of machine is virtual, and its cores ran a fixed Python
 loop at 0.56 to 1.0 of their best speed within one session, nothing else running in it
 (docs/performance.md). So the benchmark times one such loop per core for two seconds
-before and after the capacity phases and before each round, and prints each round's
-speed as a fraction of the capacity phases' (the mean of the two around them). When a
-round, or either end of the capacity phases, is off by more than 20 %, the rounds were
-paced at another fraction of what the machine could do then, and the run says it was
-not quiet (above its last line).
+before the capacity phases (once every worker has loaded the application and the
+server is idle), after them and before each round, and prints each round's speed as a
+fraction of the capacity phases' (the mean of the two around them). When a round, or
+either end of the capacity phases, is off by more than 20 %, the rounds were paced at
+another fraction of what the machine could do then, and the run says it was not quiet
+(above its last line).
 """
 
 import argparse
@@ -73,6 +74,10 @@ CAPACITY_CLIENTS = 16
 CAPACITY_SECONDS = 10
 SPEED_SECONDS = 2.0
 SPEED_TOLERANCE = 0.20
+# The server is idle once its processes together use under this fraction of a core over
+# one sample.
+IDLE_CORE_FRACTION = 0.05
+IDLE_SAMPLE_SECONDS = 0.5
 # One busy loop, run in a bare interpreter (no site, no project): its iterations in
 # SPEED_SECONDS measure the core it ran on, not this benchmark.
 SPEED_LOOP = ("import time\nend = time.perf_counter() + {seconds}\nn = 0\n"
@@ -193,7 +198,7 @@ def analyse_database() -> None:
 
 
 def wait_until_idle(server: subprocess.Popen, timeout: float = 30.0) -> None:
-    """Wait until gunicorn's master and workers together use under 5 % of a core: it
+    """Wait until gunicorn's master and workers together are idle (IDLE_CORE_FRACTION): it
     answers as soon as one worker is up, while the others may still be loading the
     application (a second or two of CPU each), and a speed timed meanwhile reads low
     (0.80-0.87 of the rounds' in two runs). Linux's /proc; elsewhere, a fixed wait."""
@@ -217,9 +222,9 @@ def wait_until_idle(server: subprocess.Popen, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     used = cpu_seconds()
     while time.monotonic() < deadline:
-        time.sleep(0.5)
+        time.sleep(IDLE_SAMPLE_SECONDS)
         used, before = cpu_seconds(), used
-        if used - before < 0.5 * 0.05:
+        if used - before < IDLE_SAMPLE_SECONDS * IDLE_CORE_FRACTION:
             return
 
 
