@@ -28,7 +28,6 @@ import argparse
 import asyncio
 import gc
 import statistics
-import sys
 
 # api_tail first: it sets up Django (the path, the settings) as every benchmark does.
 from api_tail import (
@@ -40,8 +39,7 @@ from api_tail import (
     settle_database,
     start_shipped_gunicorn,
 )
-from api_requests import setup_data
-from django.db import connection
+from api_requests import scratch_database, setup_data
 
 CONFIGURATIONS = {
     "shipped": {},
@@ -58,14 +56,8 @@ def main() -> None:
     parser.add_argument("--cycles", type=int, default=4)
     parser.add_argument("--port", type=int, default=8850)
     args = parser.parse_args()
-    if connection.vendor != "postgresql":
-        sys.exit("PostgreSQL only: set DATABASE_URL.")
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with scratch_database():
         run(args)
-    finally:
-        connection.close()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 def measure(name: str, port: int, token: str, number: str, sale_ids) -> tuple[float, float]:

@@ -24,6 +24,7 @@ import os
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,11 +52,19 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=300, help="requests per variant (default 300)")
     parser.add_argument("--port", type=int, default=8830, help="uses PORT and PORT+1")
     args = parser.parse_args()
+    with scratch_database():
+        run(args.n, args.port)
+
+
+@contextmanager
+def scratch_database():
+    """The benchmarks' database: a migrated ``test_`` + DATABASE_URL's name, like the
+    test suite's, dropped at the end. PostgreSQL only."""
     if connection.vendor != "postgresql":
         sys.exit("PostgreSQL only: set DATABASE_URL.")
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        run(args.n, args.port)
+        yield
     finally:
         connection.close()
         connection.creation.destroy_test_db(old_name, verbosity=0)

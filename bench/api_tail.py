@@ -64,7 +64,7 @@ from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 from kombu import Connection  # noqa: E402
 
-from api_requests import OPEN_BODY, setup_data, start_gunicorn  # noqa: E402
+from api_requests import OPEN_BODY, scratch_database, setup_data, start_gunicorn  # noqa: E402
 
 LOAD = 0.70
 # An opening sends a job after it commits (its letter to the insured person). Production
@@ -90,14 +90,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--port", type=int, default=8840)
     args = parser.parse_args()
-    if connection.vendor != "postgresql":
-        sys.exit("PostgreSQL only: set DATABASE_URL.")
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with scratch_database():
         run(args)
-    finally:
-        connection.close()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 def start_shipped_gunicorn(port: int, **env) -> subprocess.Popen:
