@@ -45,13 +45,15 @@ class SubscriptionAdmin(NothingToSaveMixin, admin.ModelAdmin):
     list_display = ["__str__", "channel", "url", "is_active", "health", "breaker_state",
                     "last_success_at", "consecutive_failures", "created_at"]
     list_filter = ["is_active", BreakerFilter, "channel",
-                   ("disabled_at", admin.EmptyFieldListFilter)]
+                   ("disabled_at", admin.EmptyFieldListFilter),
+                   ("deleted_at", admin.EmptyFieldListFilter)]
     search_fields = ["=id", "url", "description", "channel__name"]
     list_select_related = ["channel"]
     actions = ["reenable", "ping"]
     fields = ["id", "channel", "description", "url", "is_active", "events",
               "health", "breaker_state", "breaker_trips", "last_success_at",
-              "last_failure_at", "consecutive_failures", "failing_since", "disabled_at", "disabled_reason", "previous_secret_expires_at",
+              "last_failure_at", "consecutive_failures", "failing_since", "disabled_at", "disabled_reason", "deleted_at",
+              "previous_secret_expires_at",
               "created_at", "updated_at"]
     readonly_fields = fields  # the channel owns its subscriptions through the API
 
@@ -65,6 +67,8 @@ class SubscriptionAdmin(NothingToSaveMixin, admin.ModelAdmin):
 
     @admin.display(description="saúde")
     def health(self, subscription):
+        if subscription.deleted_at:
+            return f"Excluída pelo canal em {timezone.localtime(subscription.deleted_at):%d/%m/%Y %H:%M}"
         if subscription.disabled_at:
             return format_html('<strong class="prazo-vencido">Desativada: {}</strong>',
                                subscription.disabled_reason)
@@ -94,10 +98,16 @@ class SubscriptionAdmin(NothingToSaveMixin, admin.ModelAdmin):
 
     @admin.action(description="Reativar as assinaturas selecionadas", permissions=["change"])
     def reenable(self, request, queryset):
+        done = 0
         for subscription in queryset.select_related("channel"):
-            services.update_subscription(channel=subscription.channel,
-                                         subscription_id=subscription.pk, is_active=True)
-        messages.success(request, f"{queryset.count()} assinatura(s) reativada(s).")
+            try:
+                services.update_subscription(channel=subscription.channel,
+                                             subscription_id=subscription.pk, is_active=True)
+                done += 1
+            except ProblemError as refusal:  # e.g. deleted by the channel
+                messages.error(request, f"{subscription}: {refusal.detail}")
+        if done:
+            messages.success(request, f"{done} assinatura(s) reativada(s).")
 
     @admin.action(description="Enviar um ping às assinaturas selecionadas", permissions=["change"])
     def ping(self, request, queryset):

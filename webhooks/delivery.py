@@ -9,7 +9,8 @@ after the receiver answered means the receiver gets the same webhook-id again.
 import datetime as dt
 import logging
 
-from django.db import transaction
+from django.conf import settings
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from webhooks import leases
@@ -25,16 +26,19 @@ FAILED = Delivery.Status.FAILED
 
 def sweep() -> dict[str, int]:
     """Give up the deliveries of disabled subscriptions, make a delivery written without
-    a time due now, and wake the engines. What is due (a retry, a probe, a dead worker's
-    expired lease) the engines find by their poll without it."""
+    a time due now, purge the subscriptions deleted long enough ago, and wake the
+    engines. What is due (a retry, a probe, a dead worker's expired lease) the engines
+    find by their poll without it."""
     given_up = give_up_undeliverable()
     # A delivery written without a time (none of ours) is due now.
     Delivery.objects.filter(status=PENDING, next_attempt_at__isnull=True).update(
         next_attempt_at=timezone.now())
+    purged = purge_deleted_subscriptions()
     leases.notify()
-    if given_up:
-        logger.info("Webhook sweep: %d delivery(ies) given up", given_up)
-    return {"given_up": given_up}
+    if given_up or purged:
+        logger.info("Webhook sweep: %d delivery(ies) given up, %d deleted subscription(s) "
+                    "purged", given_up, purged)
+    return {"given_up": given_up, "purged": purged}
 
 
 def give_up_undeliverable() -> int:
@@ -45,6 +49,41 @@ def give_up_undeliverable() -> int:
     return Delivery.objects.filter(
         lease_free(now), status=PENDING, subscription__in=undeliverable,
     ).update(status=FAILED, lease_until=None, leased_by=None, next_attempt_at=None)
+
+
+def give_up_pending(*, subscription: Subscription, now: dt.datetime) -> int:
+    """In the caller's transaction: the subscription's pending deliveries that no worker
+    holds are given up. Rows another transaction has locked (an engine recording or
+    claiming them) are skipped, never waited for: the sweep gives them up later, and a
+    claim never hands out a delivery of a subscription that may not receive."""
+    free = (Delivery.objects.select_for_update(skip_locked=True)
+            .filter(lease_free(now), subscription=subscription, status=PENDING)
+            .values_list("pk", flat=True))
+    return Delivery.objects.filter(pk__in=list(free)).update(
+        status=FAILED, lease_until=None, leased_by=None, next_attempt_at=None)
+
+
+def purge_deleted_subscriptions() -> int:
+    """Subscriptions deleted more than ``WEBHOOK_DELETED_SUBSCRIPTION_DAYS`` ago go, with
+    their deliveries and attempts, each in a transaction of its own. One that a worker
+    still holds a lease of waits for the next sweep (its attempt is recorded first);
+    one that fails is logged and left for the next sweep, never stopping the others."""
+    now = timezone.now()
+    before = now - dt.timedelta(days=settings.WEBHOOK_DELETED_SUBSCRIPTION_DAYS)
+    purged = 0
+    for pk in Subscription.objects.filter(deleted_at__lt=before).values_list("pk", flat=True):
+        try:
+            with transaction.atomic():
+                subscription = Subscription.objects.select_for_update().filter(pk=pk).first()
+                if subscription is None or subscription.deliveries.filter(
+                        status=PENDING, lease_until__gt=now).exists():
+                    continue
+                subscription.delete()
+                purged += 1
+        except DatabaseError:
+            logger.exception("Webhook sweep: deleted subscription %s not purged; trying "
+                             "again at the next sweep", pk)
+    return purged
 
 
 # --- redelivery (manage.py webhooks_redeliver) ------------------------------------------

@@ -37,7 +37,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from webhooks import leases, metrics, recording, relay
+from webhooks import leases, metrics, recording, relay, savepoints
 from webhooks import sender as sender_module
 
 logger = logging.getLogger(__name__)
@@ -95,6 +95,7 @@ class Engine:
                             finished, fan_out=fan_out, claiming=claiming)
                     except Exception:
                         logger.exception("Webhook delivery cycle failed; trying again")
+                        metrics.record_engine_failure("cycle")
                         self.finished = finished + self.finished
                         self.new_events = self.new_events or fan_out
                         await sync_to_async(_close_connection, thread_sensitive=True)()
@@ -138,7 +139,7 @@ class Engine:
         held.subtract(r.job.subscription_id for r in finished)
         with transaction.atomic():
             fanned = relay.fan_out_pending() if fan_out else 0
-            recording.record(finished, now=now)
+            _record(finished, now)
             claim = leases.claim(worker=self.worker, held=+held, room=room if claiming else 0,
                                  now=now)
         metrics.flush()
@@ -205,6 +206,20 @@ class Engine:
     def _new_events(self) -> None:
         self.new_events = True
         self.wake.set()
+
+
+def _record(finished, now) -> None:
+    """The batch's results at once; should that fail, each in a savepoint of its own: a
+    result that cannot be written is dropped (logged and counted), and its delivery,
+    still leased to this worker, is taken over as a lost attempt when the lease ends.
+    Never the whole cycle, for every channel, again and again."""
+    if not finished or savepoints.isolated(lambda: recording.record(finished, now=now),
+                                           stage=None, what="recording a batch"):
+        return
+    for result in finished:
+        savepoints.isolated(lambda result=result: recording.record([result], now=now),
+                            stage="record",
+                            what=f"recording an attempt of delivery {result.job.delivery_id}")
 
 
 def _close_connection() -> None:

@@ -64,7 +64,7 @@ WITH mine AS (
     FROM {SUBSCRIPTION} s
     JOIN {CHANNEL_TABLE} c ON c.id = s.channel_id
     LEFT JOIN mine m ON m.subscription_id = s.id
-    WHERE s.is_active AND c.is_active AND c.claims_api_enabled
+    WHERE s.is_active AND s.deleted_at IS NULL AND c.is_active AND c.claims_api_enabled
       AND (s.breaker_open_until IS NULL OR s.breaker_open_until <= %(now)s)
       AND NOT EXISTS (
           SELECT 1 FROM {DELIVERY} o

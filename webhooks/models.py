@@ -12,9 +12,10 @@ from django.db.models import Q
 
 
 def deliverable() -> Q:
-    """Subscriptions that may receive: active, of an active channel with the claims API
-    on (the contract's rule 3)."""
-    return Q(is_active=True, channel__is_active=True, channel__claims_api_enabled=True)
+    """Subscriptions that may receive: active, not deleted, of an active channel with the
+    claims API on (the contract's rule 3)."""
+    return Q(is_active=True, deleted_at__isnull=True, channel__is_active=True,
+             channel__claims_api_enabled=True)
 
 
 def lease_free(now) -> Q:
@@ -52,6 +53,11 @@ class Subscription(models.Model):
     # How many times in a row it opened without a success in between: each time the
     # pause doubles. Zero: closed.
     breaker_trips = models.PositiveIntegerField("pausas seguidas", default=0)
+    # Deleted by the channel: the row stays (webhooks.services.delete_subscription) so
+    # that attempts in flight when it was deleted are still recorded against their
+    # deliveries; nothing more is sent, and the sweep purges it after
+    # WEBHOOK_DELETED_SUBSCRIPTION_DAYS.
+    deleted_at = models.DateTimeField("excluída pelo canal em", null=True, blank=True)
     created_at = models.DateTimeField("criada em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizada em", auto_now=True)
 

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims.models import Event
-from webhooks import leases
+from webhooks import leases, savepoints
 from webhooks.models import Delivery, Subscription, deliverable
 
 logger = logging.getLogger(__name__)
@@ -28,25 +28,37 @@ def delivery_body(envelope: dict) -> str:
 def fan_out_pending(*, batch: int = FAN_OUT_BATCH) -> int:
     """Fan out up to ``batch`` events not relayed yet, oldest first; returns how many.
     Events another worker is fanning out (their rows locked) are skipped, not waited for.
-    Inside the caller's transaction when there is one (the engine's cycle)."""
+    Inside the caller's transaction when there is one (the engine's cycle).
+
+    The batch is written at once; should that fail, each event is written in a savepoint
+    of its own, so one event that cannot be fanned out (logged and counted) waits for
+    the next call while the others go."""
     with transaction.atomic(savepoint=False):
         events = list(Event.objects.select_for_update(skip_locked=True)
                       .filter(relayed_at__isnull=True).order_by("created_at", "id")[:batch])
         if not events:
             return 0
-        now = timezone.now()
-        wanted = subscribers(events)
-        candidates = [
-            Delivery(subscription=subscription, event=event, message_id=event.id,
-                     event_name=event.name, body=delivery_body(event.envelope()),
-                     next_attempt_at=now)
-            for event in events for subscription in wanted[event.pk]
-        ]
-        # The constraint (one delivery per event and subscription) has the last word: a
-        # row that exists already is skipped.
-        Delivery.objects.bulk_create(candidates, ignore_conflicts=True)
-        Event.objects.filter(pk__in=[e.pk for e in events]).update(relayed_at=now)
-    return len(events)
+        if savepoints.isolated(lambda: _fan_out(events), stage=None, what="fanning out a batch"):
+            return len(events)
+        return sum(
+            savepoints.isolated(lambda event=event: _fan_out([event]), stage="fan_out",
+                                what=f"fanning out event {event.pk}")
+            for event in events)
+
+
+def _fan_out(events: list[Event]) -> None:
+    now = timezone.now()
+    wanted = subscribers(events)
+    candidates = [
+        Delivery(subscription=subscription, event=event, message_id=event.id,
+                 event_name=event.name, body=delivery_body(event.envelope()),
+                 next_attempt_at=now)
+        for event in events for subscription in wanted[event.pk]
+    ]
+    # The constraint (one delivery per event and subscription) has the last word: a
+    # row that exists already is skipped.
+    Delivery.objects.bulk_create(candidates, ignore_conflicts=True)
+    Event.objects.filter(pk__in=[e.pk for e in events]).update(relayed_at=now)
 
 
 def subscribers(events: list[Event]) -> dict[object, list[Subscription]]:

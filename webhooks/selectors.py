@@ -19,17 +19,20 @@ def _as_uuid(value) -> uuid.UUID | None:
 
 
 def subscriptions_for_channel(*, channel: Channel) -> QuerySet[Subscription]:
-    return Subscription.objects.filter(channel=channel)
+    """The channel's subscriptions; a deleted one is gone for it."""
+    return Subscription.objects.filter(channel=channel, deleted_at__isnull=True)
 
 
 def subscription_for_channel(
-    *, channel: Channel, subscription_id, for_update: bool = False
+    *, channel: Channel, subscription_id, for_update: bool = False, no_key: bool = False
 ) -> Subscription:
-    """The channel's subscription; another channel's (or a malformed id) is the same
-    404 as an unknown one. ``for_update`` locks the row (inside a transaction)."""
+    """The channel's subscription; another channel's, a deleted one (or a malformed id)
+    is the same 404 as an unknown one. ``for_update`` locks the row (inside a
+    transaction); ``no_key`` leaves its key free, so rows referencing it can still be
+    written meanwhile (a change that deletes nothing needs no more)."""
     subscriptions = subscriptions_for_channel(channel=channel)
     if for_update:
-        subscriptions = subscriptions.select_for_update()
+        subscriptions = subscriptions.select_for_update(no_key=no_key)
     subscription = subscriptions.filter(pk=_as_uuid(subscription_id)).first()
     if subscription is None:
         raise errors.SubscriptionNotFound()

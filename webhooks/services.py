@@ -115,10 +115,30 @@ def update_subscription(*, channel: Channel, subscription_id, **changes) -> Subs
 
 @transaction.atomic
 def delete_subscription(*, channel: Channel, subscription_id) -> None:
-    """Removes the subscription with its deliveries and their attempts."""
-    selectors.subscription_for_channel(
-        channel=channel, subscription_id=subscription_id, for_update=True
-    ).delete()
+    """The subscription is gone for the channel (a 404 from now on) and receives nothing
+    more; its secrets are wiped.
+
+    The row and its deliveries stay until the sweep purges them
+    (``WEBHOOK_DELETED_SUBSCRIPTION_DAYS``): an attempt in flight when the channel
+    deletes is recorded against its delivery as any other, so neither this delete nor
+    the delivery engine ever meets a row the other removed (docs/webhooks.md,
+    "Deleting a subscription"). Only the subscription's row is locked, and not its key
+    (the engine's new deliveries reference it meanwhile); its pending deliveries that no
+    worker holds are given up here, skipping any another transaction holds, which the
+    sweep gives up instead."""
+    subscription = selectors.subscription_for_channel(
+        channel=channel, subscription_id=subscription_id, for_update=True, no_key=True
+    )
+    now = timezone.now()
+    subscription.deleted_at = now
+    subscription.is_active = False
+    subscription.secret_encrypted = ""
+    subscription.previous_secret_encrypted = ""
+    subscription.previous_secret_expires_at = None
+    subscription.save(update_fields=[
+        "deleted_at", "is_active", "secret_encrypted", "previous_secret_encrypted",
+        "previous_secret_expires_at", "updated_at"])
+    delivery_engine.give_up_pending(subscription=subscription, now=now)
 
 
 @transaction.atomic

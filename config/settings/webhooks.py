@@ -43,6 +43,9 @@ WEBHOOK_RETRY_SCHEDULE = [
 ]
 # A subscription failing without a single success for this long is disabled.
 WEBHOOK_DISABLE_AFTER_DAYS = env.float("WEBHOOK_DISABLE_AFTER_DAYS", default=5.0)
+# A subscription the channel deleted is kept this long (its deliveries and attempts, for
+# the staff's questions), then the sweep purges it.
+WEBHOOK_DELETED_SUBSCRIPTION_DAYS = env.float("WEBHOOK_DELETED_SUBSCRIPTION_DAYS", default=30.0)
 # After a rotation, deliveries are signed with the old key too for this long.
 WEBHOOK_SECRET_OVERLAP_DAYS = env.float("WEBHOOK_SECRET_OVERLAP_DAYS", default=7.0)
 WEBHOOK_RESPONSE_EXCERPT_BYTES = env.int("WEBHOOK_RESPONSE_EXCERPT_BYTES", default=1024)

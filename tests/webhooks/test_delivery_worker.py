@@ -27,6 +27,7 @@ from celery import current_app
 from kombu.exceptions import OperationalError
 from standardwebhooks import Webhook
 
+from tests.support.api import client_for
 from tests.support.lifecycle import open_claim
 from tests.support.concurrency import postgres_only
 from tests.support.factories import make_channel
@@ -356,3 +357,47 @@ def test_with_two_workers_one_killed_mid_burst_nothing_is_lost(workers):
     # as is each one it held without having sent it yet (twice its in-flight limit).
     assert again <= lost and 1 <= lost <= 4
     assert DeliveryAttempt.objects.exclude(error_class="LeaseExpired").count() == 20
+
+
+def test_a_channel_deleting_subscriptions_mid_attempt_never_stops_another_channels_events(
+        workers):
+    """One channel creates a subscription to a receiver that holds every request, pings
+    it and deletes it 0.2 s later, again and again, while another channel's events flow
+    through two workers: every one of those arrives, within seconds, and no delete
+    answers anything but 204 (the attempt in flight is recorded after its delete)."""
+    workers.start()
+    workers.start()
+    prober, victim = make_channel("Canal A"), make_channel("Canal B")
+    api = client_for(prober)
+    with Receiver(Reply(204, delay=1.5)) as hanging, Receiver(Reply(204)) as healthy:
+        make_subscription(victim, healthy.url)
+        committed, deletes = {}, []
+        for _ in range(8):
+            created = api.post("/api/v1/webhooks", {
+                "url": hanging.url, "eventos-habilitados": ["sinistro-criado"]}, format="json")
+            assert created.status_code == 201, created.content
+            subscription_id = created.json()["id-webhook"]
+            assert api.post(f"/api/v1/webhooks/{subscription_id}/ping").status_code == 202
+            for _ in range(2):
+                event = make_event(channel=victim)
+                committed[str(event.pk)] = time.monotonic()
+                time.sleep(0.1)
+            deletes.append(api.delete(f"/api/v1/webhooks/{subscription_id}").status_code)
+        assert hanging.wait_for(4, timeout=30), workers.logs()  # pings were in flight
+        assert healthy.wait_for(len(committed), timeout=30), workers.logs()
+        time.sleep(2)  # the held pings' results are recorded after their deletes
+
+        # The engines are still at work for everybody after all that.
+        late = make_event(channel=victim)
+        committed[str(late.pk)] = time.monotonic()
+        assert healthy.wait_for(len(committed), timeout=10), workers.logs()
+
+    assert deletes == [204] * 8
+    latencies = [r.at - committed[r.headers["webhook-id"]] for r in healthy.requests]
+    assert sorted(committed) == sorted(r.headers["webhook-id"] for r in healthy.requests)
+    assert max(latencies) < 3.0, latencies
+    assert "cycle failed" not in workers.logs()
+    # What reached the held receiver is on record against its (deleted) subscription.
+    pings = DeliveryAttempt.objects.filter(delivery__event_name="ping")
+    assert pings.count() == len(hanging.requests)
+    assert not Subscription.objects.filter(channel=prober, deleted_at__isnull=True).exists()

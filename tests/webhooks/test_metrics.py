@@ -205,7 +205,7 @@ def test_the_right_token_gets_every_metric_family_in_prometheus_text(client, met
         "sinistros_webhook_oldest_due_age_seconds", "sinistros_webhook_open_breakers",
         "sinistros_webhook_subscriptions_disabled", "sinistros_webhook_unrelayed_events",
         "sinistros_webhook_oldest_unrelayed_age_seconds",
-        "sinistros_webhook_metrics_source_up",
+        "sinistros_webhook_metrics_source_up", "sinistros_webhook_engine_failures",
         "sinistros_sro_registrations",  # the SRO's (sro.metrics), on the same endpoint
     }
     assert families["sinistros_webhook_attempts"].type == "counter"
@@ -213,6 +213,10 @@ def test_the_right_token_gets_every_metric_family_in_prometheus_text(client, met
     # Every outcome and every state is there from the start, so dashboards keep their shape.
     assert {s.labels["outcome"] for s in families["sinistros_webhook_attempts"].samples} == set(
         counters.OUTCOMES)
+    assert families["sinistros_webhook_engine_failures"].type == "counter"
+    assert {s.labels["stage"]: s.value
+            for s in families["sinistros_webhook_engine_failures"].samples} == {
+        "cycle": 0, "record": 0, "fan_out": 0}
     assert {(s.labels["queue"], s.labels["state"])
             for s in families["sinistros_webhook_pending_deliveries"].samples} == {
         ("webhooks", "due"), ("webhooks", "scheduled"), ("webhooks", "paused")}

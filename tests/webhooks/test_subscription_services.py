@@ -13,7 +13,7 @@ from django.utils import timezone
 from api_common.http_problems import InvalidField
 from claims.workflow import EventName
 from tests.support.factories import make_channel
-from webhooks import errors, services, signing
+from webhooks import errors, selectors, services, signing
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
 
 URL = "https://hooks.example.com/sinistros"
@@ -209,14 +209,16 @@ def test_an_update_refuses_fields_it_does_not_know(channel, subscription):
 # --- delete ------------------------------------------------------------------------------
 
 
-def test_deleting_a_subscription_removes_its_deliveries_and_attempts(channel, subscription):
+def test_deleting_a_subscription_hides_it_and_keeps_its_record_until_the_purge(
+        channel, subscription):
     failed_delivery(subscription)
 
     services.delete_subscription(channel=channel, subscription_id=subscription.id)
 
-    assert not Subscription.objects.exists()
-    assert not Delivery.objects.exists()
-    assert not DeliveryAttempt.objects.exists()
+    assert not selectors.subscriptions_for_channel(channel=channel).exists()
+    # Kept for the staff (and for an attempt in flight) until the sweep purges it.
+    assert Subscription.objects.get().deleted_at is not None
+    assert Delivery.objects.count() == 1 and DeliveryAttempt.objects.count() == 1
 
 
 # --- rotation ----------------------------------------------------------------------------

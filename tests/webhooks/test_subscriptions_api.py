@@ -365,7 +365,7 @@ def test_put_is_not_allowed(api):
     assert "PATCH" in response["Allow"]
 
 
-def test_delete_removes_the_webhook_and_its_deliveries(api):
+def test_delete_removes_the_webhook_for_the_channel_and_stops_its_deliveries(api):
     body = created(api)
     api.post(f"/api/v1/webhooks/{body['id-webhook']}/ping")
 
@@ -373,8 +373,9 @@ def test_delete_removes_the_webhook_and_its_deliveries(api):
 
     assert response.status_code == 204
     assert response.content == b""
-    assert not Subscription.objects.exists()
-    assert not Delivery.objects.exists()
+    assert api.get("/api/v1/webhooks").json()["dados"] == []
+    assert Subscription.objects.get().deleted_at is not None  # until the purge
+    assert Delivery.objects.get().status == "falhou"  # the ping is never sent
     assert api.get(f"/api/v1/webhooks/{body['id-webhook']}").status_code == 404
     assert api.delete(f"/api/v1/webhooks/{body['id-webhook']}").json()["problem-id"] == (
         "webhook-not-found")

@@ -6,6 +6,13 @@ the shared cache and the backlog from the database. This module imports neither
 prometheus_client nor the models, so the workers pay only for what they use.
 """
 
-from webhooks.metrics.counters import OUTCOMES, flush, record_attempts
+from webhooks.metrics.counters import (
+    ENGINE_FAILURE_STAGES,
+    OUTCOMES,
+    flush,
+    record_attempts,
+    record_engine_failure,
+)
 
-__all__ = ["OUTCOMES", "flush", "record_attempts"]
+__all__ = ["ENGINE_FAILURE_STAGES", "OUTCOMES", "flush", "record_attempts",
+           "record_engine_failure"]

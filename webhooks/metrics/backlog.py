@@ -98,7 +98,8 @@ def _subscriptions(now: dt.datetime) -> dict:
         .order_by("next_attempt_at").values("next_attempt_at")[:1]
     )
     closed = breaker.lets_requests_through(now)
-    return Subscription.objects.aggregate(
+    # A deleted subscription is no one's to enable again: it counts nowhere.
+    return Subscription.objects.filter(deleted_at__isnull=True).aggregate(
         open_breakers=Count("pk", filter=breaker.is_open(now)),
         disabled_automatically=Count("pk", filter=Q(is_active=False, disabled_at__isnull=False)),
         disabled_by_hand=Count("pk", filter=Q(is_active=False, disabled_at__isnull=True)),

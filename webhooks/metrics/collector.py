@@ -79,6 +79,15 @@ def _attempt_families(totals: counters.Totals):
         buckets=[("+Inf" if math.isinf(bound) else f"{bound:g}", count)
                  for bound, count in totals.buckets],
         sum_value=totals.duration_sum_seconds)
+    failures = CounterMetricFamily(
+        f"{PREFIX}engine_failures",
+        "Failures the delivery engines moved past, by stage: cycle (a whole cycle, tried "
+        "again), record (one attempt's result dropped), fan_out (one event left for the "
+        "next cycle).",
+        labels=["stage"])
+    for stage, count in totals.engine_failures.items():
+        failures.add_metric([stage], count)
+    yield failures
 
 
 def _backlog_families(state: backlog.Backlog, now):

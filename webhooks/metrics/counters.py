@@ -36,6 +36,11 @@ OUTCOMES = ("success", "http_error", "timeout", "network_error", "forbidden_dest
 NO_DURATION = frozenset({"lease_expired"})
 # Upper bounds (seconds) of the duration histogram: from a receiver on the same network
 # to WEBHOOK_ATTEMPT_DEADLINE_SECONDS (20 s), past which an attempt is cut off.
+# What went wrong inside a delivery engine, each counted and moved past (the ``stage``
+# label): ``cycle``, a whole cycle failed (the database unreachable) and is tried again;
+# ``record``, one attempt's result could not be written and was dropped; ``fan_out``,
+# one event could not be fanned out and waits for the next cycle.
+ENGINE_FAILURE_STAGES = ("cycle", "record", "fan_out")
 BUCKETS = (.005, .01, .025, .05, .1, .25, .5, 1.0, 2.5, 5.0, 10.0, 20.0)
 FLUSH_INTERVAL_SECONDS = 1.0
 
@@ -48,7 +53,9 @@ ATTEMPT_KEYS = {outcome: f"{_KEY}attempts:{outcome}" for outcome in OUTCOMES}
 BUCKET_KEYS = tuple(f"{_KEY}duration:le:{bound:g}" for bound in BUCKETS) + (
     f"{_KEY}duration:le:+Inf",)
 SUM_KEY = f"{_KEY}duration:sum_us"
-ALL_KEYS = (*ATTEMPT_KEYS.values(), *BUCKET_KEYS, SUM_KEY)
+ENGINE_FAILURE_KEYS = {stage: f"{_KEY}engine_failures:{stage}"
+                       for stage in ENGINE_FAILURE_STAGES}
+ALL_KEYS = (*ATTEMPT_KEYS.values(), *BUCKET_KEYS, SUM_KEY, *ENGINE_FAILURE_KEYS.values())
 
 # This process's counts not yet written, key -> increment. The delivery engine may run
 # attempts in threads, so every access holds the lock; the lock is never held while
@@ -82,6 +89,17 @@ def record_attempts(observations: Iterable[tuple[str, float]]) -> None:
     if unknown:
         logger.warning("Webhook metrics: attempts with an unknown outcome not counted: %s",
                        ", ".join(sorted(map(repr, unknown))))
+    flush()
+
+
+def record_engine_failure(stage: str, count: int = 1) -> None:
+    """A failure the engine moved past (``ENGINE_FAILURE_STAGES``); never raises."""
+    key = ENGINE_FAILURE_KEYS.get(stage)
+    if key is None:
+        logger.warning("Webhook metrics: engine failure of unknown stage %r not counted", stage)
+        return
+    with _lock:
+        _unwritten[key] += count
     flush()
 
 
@@ -132,6 +150,7 @@ class Totals:
     # Cumulative, as Prometheus wants them: (upper bound, attempts that took at most it).
     buckets: list[tuple[float, int]]
     duration_sum_seconds: float
+    engine_failures: dict[str, int]
 
     @property
     def duration_count(self) -> int:
@@ -151,6 +170,8 @@ def read() -> Totals:
         attempts={outcome: int(values.get(key, 0)) for outcome, key in ATTEMPT_KEYS.items()},
         buckets=buckets,
         duration_sum_seconds=int(values.get(SUM_KEY, 0)) / 1_000_000,
+        engine_failures={stage: int(values.get(key, 0))
+                         for stage, key in ENGINE_FAILURE_KEYS.items()},
     )
 
 
