@@ -199,12 +199,17 @@ class BeneficiaryNotAllowed(BusinessRuleError):
     title = "Beneficiário não cabe neste sinistro"
     cause = (
         "tipo segurado numa cobertura de morte (o segurado faleceu), ou com CPF que não é "
-        "o do segurado da venda; tipo credor sem saldo-devedor; tipo outro numa cobertura "
-        "paga ao próprio segurado; ou a troca de quem já recebeu pagamentos."
+        "o do segurado da venda, ou com participacao diferente de 100; numa cobertura de "
+        "morte, o CPF do segurado em qualquer grafia como beneficiário, credor, "
+        "representante legal, favorecido ou chave PIX; tipo credor com o CPF do segurado "
+        "ou sem saldo-devedor; tipo outro numa cobertura paga ao próprio segurado; ou a "
+        "troca de quem já recebeu pagamentos."
     )
     action = (
         "Na morte, informe os beneficiários designados ou os herdeiros (tipo outro, com "
-        "participacao); nas demais coberturas, o próprio segurado; o credor só com saldo-devedor."
+        "participacao), cada um com o próprio CPF; nas demais coberturas, o próprio "
+        "segurado (100%); o credor, com o CNPJ ou CPF de quem concedeu o crédito, só com "
+        "saldo-devedor."
     )
 
 

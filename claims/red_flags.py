@@ -7,7 +7,11 @@
 - ``sinistro-precoce``: the claim was notified within ``RED_FLAG_EARLY_CLAIM_DAYS`` of
   the sale's start;
 - ``cpf-em-varios-canais``: the insured person's CPF has claims through
-  ``RED_FLAG_CHANNELS_PER_CPF`` channels or more.
+  ``RED_FLAG_CHANNELS_PER_CPF`` channels or more;
+- ``falecido-como-favorecido``: on a death coverage, a beneficiary, representative,
+  payee or PIX key carries the deceased insured person's tax id. The services refuse
+  that since migration 0034, which raised this flag on the rows stored before; the
+  flag stays while such a row does.
 
 Each claim keeps its flags (``Claim.alerts``, refreshed by the services that change what
 they read), so the list filters "Com alertas" without recomputing them. A claim is only
@@ -20,9 +24,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from claims.banks import bank_by_code
+from claims.coverages import pays_on_death
 from claims.models import Beneficiary, Claim, Payment
 from claims.payment_words import masked_destination
-from claims.validators import mask_tax_id
+from claims.validators import mask_tax_id, same_tax_id
 
 
 def destination_of(payment_method: dict | None) -> str:
@@ -103,8 +108,12 @@ def for_claim(claim, *, beneficiaries=None, payments=None) -> list[dict]:
             f"{', '.join(channels)}.")})
     if beneficiaries is None:
         beneficiaries = list(claim.beneficiaries.all())
+    payments = list(claim.payments.all() if payments is None else payments)
+    deceased = _deceased_as_payee(claim, beneficiaries, payments)
+    if deceased:
+        alerts.append({"codigo": "falecido-como-favorecido", "texto": deceased})
     beneficiaries = {b.pk: b for b in beneficiaries}
-    for payment in claim.payments.all() if payments is None else payments:
+    for payment in payments:
         for text in for_payment(claim, beneficiary=beneficiaries.get(payment.beneficiary_id),
                                 payee={"name": payment.beneficiary_name,
                                        "tax_id": payment.beneficiary_tax_id},
@@ -116,6 +125,27 @@ def for_claim(claim, *, beneficiaries=None, payments=None) -> list[dict]:
             alerts.append({"codigo": "destino-compartilhado", "texto": (
                 f"Dados de pagamento de {beneficiary.name}: {shared}")})
     return alerts
+
+
+def deceased_as_payee_text(names: list[str]) -> str:
+    """The flag's words (migration 0034 writes the same)."""
+    return ("O CPF do segurado falecido está como favorecido de: " + ", ".join(names) +
+            ". Ninguém recebe com o CPF dele numa cobertura de morte: corrija ou remova "
+            "antes de pagar (os pagamentos a ele são recusados).")
+
+
+def _deceased_as_payee(claim, beneficiaries, payments) -> str:
+    insured = claim.sale.insured_cpf
+    key = f"pix:{insured}"
+    names = [f"{b.name} (beneficiário)" for b in beneficiaries
+             if same_tax_id(b.tax_id, insured) or same_tax_id(b.representative_tax_id, insured)
+             or b.destination == key]
+    names += [f"{p.beneficiary_name} (pagamento)" for p in payments
+              if same_tax_id(p.beneficiary_tax_id, insured) or p.destination == key]
+    # The coverage is read only when something matched: most claims never pay for it.
+    if not names or not pays_on_death(claim.coverage.name):
+        return ""
+    return deceased_as_payee_text(names)
 
 
 def refresh(claim, *, beneficiaries=None, payments=None) -> None:

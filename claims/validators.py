@@ -129,6 +129,14 @@ def compact_pix_key(value: str) -> str:
     return f"+{digits}" if value.startswith("+") else f"+55{digits}"
 
 
+def same_tax_id(one: str, other: str) -> bool:
+    """Whether two tax ids are the same, however typed (dots, dashes, slashes, spaces,
+    letters' case): the comparison a rule about a person needs, not a field's."""
+    def bare(value: str) -> str:
+        return re.sub(r"[^0-9A-Za-z]", "", value or "").upper()
+    return bool(bare(one)) and bare(one) == bare(other)
+
+
 def mask_tax_id(value: str) -> str:
     """A CPF or CNPJ as a channel may see it: ``***.982.247-**``, ``12.ABC.345/****-**``.
 

@@ -11,7 +11,11 @@ pages, the analysts' admin):
   is the sale's); a legal representative is recorded on them where needed;
 - the creditor exists only on a credit-life claim (an outstanding balance) and is paid
   first, up to the balance (Res. CNSP 365/2018); shares split what is left;
-- the same tax id again replaces that beneficiary's data; shares never pass 100%.
+- the same tax id again replaces that beneficiary's data; shares never pass 100%;
+- the insured person's tax id, in any spelling, belongs to the insured alone: on a
+  death coverage nobody (beneficiary, creditor, legal representative, payee, PIX key)
+  carries it, and a creditor never does (docs/beneficiaries.md, "The insured's tax id");
+- on a living coverage the insured person receives 100% of what the creditor leaves.
 """
 
 from decimal import Decimal
@@ -26,7 +30,7 @@ from claims.models import Beneficiary, BeneficiaryKind, Claim
 from claims.services.moves import actor_for, lock_claim, move, require_action_permission
 from claims.services.recording import record
 from claims.shares import WHOLE, entitlements, total_share
-from claims.validators import mask_tax_id
+from claims.validators import mask_tax_id, same_tax_id
 from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus
 
 
@@ -50,6 +54,16 @@ def inform_beneficiary(claim: Claim, details: dict, *, actor: str,
     existing = next((b for b in beneficiaries if b.tax_id == data["tax_id"]), None)
     others = [b for b in beneficiaries if b is not existing]
     _check_kind(claim, data, existing)
+    check_not_the_insured(claim, kind=data["kind"], tax_ids={
+        "beneficiário": data["tax_id"],
+        "representante legal": data.get("representative_tax_id", ""),
+    }, payment_method=details.get("payment_method"))
+    if data["kind"] == BeneficiaryKind.INSURED and data.get("share") not in (None, WHOLE):
+        raise errors.BeneficiaryNotAllowed(
+            f"Cobertura {coverage_label(claim.coverage.name)}: o segurado recebe 100% do que "
+            f"o credor deixar (participacao {percent(data['share'])} não cabe). Nas "
+            "coberturas pagas em vida ninguém mais é beneficiário; quem recebe por ele (um "
+            "representante legal) é registrado pela seguradora.")
     if data["kind"] == BeneficiaryKind.CREDITOR:
         previous = next((b for b in others if b.kind == BeneficiaryKind.CREDITOR), None)
         if previous is not None:
@@ -106,6 +120,42 @@ def _check_kind(claim: Claim, data: dict, existing: Beneficiary | None) -> None:
         raise errors.BeneficiaryNotAllowed(
             f"{existing.name} já recebeu pagamentos como "
             f"{existing.get_kind_display().lower()}: o tipo não muda.")
+
+
+def pix_key_of(payment_method: dict | None) -> str:
+    """The PIX key of validated ``dados-pagamento`` (English keys), or ``""``."""
+    if not payment_method or payment_method.get("method") != "pix":
+        return ""
+    return (payment_method.get("pix") or {}).get("key", "")
+
+
+def check_not_the_insured(claim: Claim, *, kind: str, tax_ids: dict[str, str],
+                          payment_method: dict | None) -> None:
+    """Refuse money bound for the insured person's tax id where it cannot go to them:
+    on a death coverage (they have died; Lei 15.040/2024, art. 115: the designated
+    beneficiaries or the heirs are paid), and to a creditor on any coverage (a creditor
+    is the lender, never the insured). ``tax_ids``: role -> tax id as given."""
+    insured = claim.sale.insured_cpf
+    on_death = pays_on_death(claim.coverage.name)
+    if not on_death and kind != BeneficiaryKind.CREDITOR:
+        return
+    carried = [role for role, tax_id in tax_ids.items() if same_tax_id(tax_id, insured)]
+    if same_tax_id(pix_key_of(payment_method), insured):
+        carried.append("chave PIX")
+    if not carried:
+        return
+    where = " e ".join(carried)
+    if on_death:
+        raise errors.BeneficiaryNotAllowed(
+            f"Cobertura {coverage_label(claim.coverage.name)}: o CPF "
+            f"{mask_tax_id(insured)} é do segurado, {claim.sale.insured_name}, que faleceu; "
+            f"informado como {where}. Ninguém recebe em nome dele nem em conta ou chave com "
+            "o CPF dele: recebem os beneficiários designados na apólice ou, sem designação, "
+            "os herdeiros, cada um com o próprio CPF (Lei 15.040/2024, art. 115).")
+    raise errors.BeneficiaryNotAllowed(
+        f"O CPF {mask_tax_id(insured)} é do segurado, {claim.sale.insured_name}; informado "
+        f"como {where} do credor. O credor é quem concedeu o crédito (o banco ou a "
+        "financeira), nunca o segurado: informe o CNPJ ou CPF do credor.")
 
 
 def _check_share_covers_payments(claim: Claim, existing: Beneficiary, share, others) -> None:

@@ -22,6 +22,7 @@ from claims.services.moves import (
     require_action_permission,
     require_authority,
 )
+from claims.services.beneficiaries import check_not_the_insured
 from claims.services.recording import record, standard_event_details
 from claims.shares import Entitlement, creditor_due, entitlements
 from claims.workflow import Action
@@ -137,6 +138,13 @@ def check_payment(claim: Claim, *, beneficiary_id, amount: Decimal, payee: dict 
         raise errors.PaymentNotAllowed(
             f"Faltam os dados de pagamento de {beneficiary.name}: informe-os no pagamento "
             "ou solicite-os ao canal.")
+    # Again at payment: a row stored before the rule (flagged by migration 0034) is
+    # never paid, nor is a payee or key the analyst types here.
+    check_not_the_insured(claim, kind=beneficiary.kind, tax_ids={
+        "beneficiário": beneficiary.tax_id,
+        "representante legal": beneficiary.representative_tax_id,
+        "favorecido": (payee or {}).get("tax_id", ""),
+    }, payment_method=payment_method)
     return PaymentPlan(beneficiary=beneficiary, payee=payee or payee_of(beneficiary),
                        payment_method=payment_method, charges=late_charges_for(claim, amount))
 
