@@ -62,6 +62,8 @@ class Engine:
         # so a failing endpoint gets no more than its cap of requests before they count.
         self.failures: collections.Counter = collections.Counter()
         self.stopping = False
+        # The connection this engine's liveness lock is held on (webhooks.leases).
+        self.alive_on = None
 
     # --- the loop ------------------------------------------------------------------------
 
@@ -92,7 +94,7 @@ class Engine:
                         self.new_events, last_fan_out = False, now
                     try:
                         fanned, jobs = await sync_to_async(self.cycle, thread_sensitive=True)(
-                            finished, fan_out=fan_out, claiming=claiming)
+                            finished, fan_out=fan_out, claiming=claiming, reap=poll)
                     except Exception:
                         logger.exception("Webhook delivery cycle failed; trying again")
                         metrics.record_engine_failure("cycle")
@@ -126,24 +128,39 @@ class Engine:
         finally:
             if listener is not None:
                 listener.cancel()
+            if self.alive_on is not None:
+                await sync_to_async(self._let_go, thread_sensitive=True)()
             for session in self.sessions.values():
                 await session.close()
             metrics.flush(force=True)
 
-    def cycle(self, finished, *, fan_out: bool, claiming: bool):
-        """The database's part of a cycle, one transaction: (events fanned out, jobs)."""
+    def cycle(self, finished, *, fan_out: bool, claiming: bool, reap: bool = False):
+        """The database's part of a cycle, one transaction: (events fanned out, jobs).
+        ``reap`` (at the poll): first end the leases of holders that died."""
         now = timezone.now()
         room = settings.WEBHOOK_MAX_IN_FLIGHT * HELD_PER_IN_FLIGHT - sum(self.held.values()) \
             + len(finished)
         held = collections.Counter(self.held)
         held.subtract(r.job.subscription_id for r in finished)
+        if self.alive_on is None or self.alive_on is not connection.connection:
+            self.alive_on = leases.keep_alive(self.worker)
         with transaction.atomic():
             fanned = relay.fan_out_pending() if fan_out else 0
             _record(finished, now)
+            if reap and claiming:
+                leases.reap_dead_holders(now=now)
             claim = leases.claim(worker=self.worker, held=+held, room=room if claiming else 0,
                                  now=now)
         metrics.flush()
         return fanned, claim.jobs
+
+    def _let_go(self) -> None:
+        try:
+            if self.alive_on is connection.connection:
+                leases.let_go(self.worker)
+        except Exception:  # the connection is gone, and the lock with it
+            logger.warning("Webhook engine could not release its liveness lock", exc_info=True)
+        self.alive_on = None
 
     def _release(self, endpoint) -> None:
         self.held[endpoint] -= 1

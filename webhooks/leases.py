@@ -209,6 +209,67 @@ def record_lost_attempts(lost: list[tuple[uuid.UUID, dt.datetime]]) -> None:
     metrics.record_attempts(("lease_expired", 0.0) for _ in lost)
 
 
+# --- who is alive ------------------------------------------------------------------------
+# A lease names its holder (the engine's id): each engine on PostgreSQL holds a
+# session-level advisory lock derived from that id on its database connection, for as
+# long as it runs. PostgreSQL lets go of it the moment the process dies (kill -9, out
+# of memory: its connection closes), so the other engines take a dead holder's leases
+# back at their next poll instead of waiting for the lease to expire. A holder whose
+# connection broke and was opened again looks dead until its next cycle takes the lock
+# again; its leases may then go twice, as any lost attempt (at least once).
+ALIVE_NAMESPACE = 0x5E6B  # the advisory lock's first key: this use's own space
+
+
+def holder_key(holder: uuid.UUID) -> int:
+    """The advisory lock's second key for ``holder`` (the SQL below derives the same)."""
+    return int.from_bytes(holder.bytes[:4], "big") & 0x7FFFFFFF
+
+
+HOLDER_KEY_SQL = ("(('x' || substr(replace(d.leased_by::text, '-', ''), 1, 8))::bit(32)::bigint"
+                  " & 2147483647)")
+REAP_SQL = f"""
+WITH alive AS MATERIALIZED (
+    SELECT objid::bigint AS holder FROM pg_locks
+    WHERE locktype = 'advisory' AND classid = %(namespace)s AND objsubid = 2 AND granted
+)
+UPDATE {DELIVERY} AS d SET lease_until = %(now)s
+WHERE d.status = %(pending)s AND d.lease_until > %(now)s AND d.leased_by IS NOT NULL
+  AND {HOLDER_KEY_SQL} NOT IN (SELECT holder FROM alive)
+"""
+
+
+def keep_alive(holder: uuid.UUID) -> object | None:
+    """Hold ``holder``'s advisory lock on this thread's connection (PostgreSQL; a
+    session lock, kept through commits and rollbacks). Returns the connection it is
+    held on: the caller asks again only when the connection changes."""
+    if connection.vendor != "postgresql":
+        return None
+    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)",
+                       [ALIVE_NAMESPACE, holder_key(holder)])
+    return connection.connection
+
+
+def let_go(holder: uuid.UUID) -> None:
+    """The engine stops: its lock goes (its leases are all recorded or handed back)."""
+    if connection.vendor == "postgresql" and connection.connection is not None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)",
+                           [ALIVE_NAMESPACE, holder_key(holder)])
+
+
+def reap_dead_holders(*, now: dt.datetime) -> int:
+    """Live leases whose holder holds no lock (its process died) end now: the claim
+    that follows takes them over and records each as a lost attempt. Returns how many."""
+    if connection.vendor != "postgresql":
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(REAP_SQL, {"namespace": ALIVE_NAMESPACE, "now": now,
+                                  "pending": PENDING.value})
+        return cursor.rowcount
+
+
 def notify() -> None:
     """Wake the engines once the current transaction commits (at once outside one; never
     if it rolls back). Called where an event, a ping or a redelivery is written."""

@@ -218,6 +218,31 @@ def test_a_delivery_survives_its_worker_being_killed_mid_request(
     assert Delivery.objects.get().attempt_count == 2
 
 
+def test_a_killed_workers_delivery_is_taken_back_by_a_new_worker_long_before_its_lease_ends(
+        workers, api, channel, sale):
+    # A lease of a minute: only the dead holder's released lock can explain a retake
+    # within seconds (before, nothing went for the whole lease: 50 s in the probe).
+    long_lease = {"WEBHOOK_LEASE_MARGIN_SECONDS": "60"}
+    first = workers.start(**long_lease)
+    with Receiver(Reply(204, delay=2.5), Reply(204)) as receiver:
+        make_subscription(channel, receiver.url, ["sinistro-criado"])
+        open_claim(api, sale)
+        assert receiver.wait_for(1, timeout=30), workers.logs()
+
+        first.kill()  # SIGKILL: the lease stays on the row; its connections close
+        first.wait()
+        killed_at = time.monotonic()
+        workers.start(**long_lease)
+        wait_until(lambda: Delivery.objects.filter(status="entregue").exists(), timeout=40,
+                   describe=workers.logs)
+        taken_back_in = time.monotonic() - killed_at
+
+    assert taken_back_in < 15, taken_back_in
+    assert [(a.error_class, a.status_code)
+            for a in DeliveryAttempt.objects.order_by("attempted_at")] == [
+        ("LeaseExpired", None), ("", 204)]
+
+
 # --- at scale: fairness, the breaker, the per-endpoint cap, the queues ----------------------
 
 

@@ -294,3 +294,55 @@ def test_an_event_wakes_the_workers_when_it_commits_and_not_when_it_rolls_back(m
             make_event(subscription.channel)
         assert [n.channel for n in listening.notifies(timeout=2, stop_after=1)] == [
             leases.CHANNEL]
+
+
+# --- a dead holder's leases come back at once (webhooks.leases.reap_dead_holders) --------
+
+
+def _holding(holder: uuid.UUID) -> psycopg.Connection:
+    """Another session holding ``holder``'s liveness lock, as a live engine's does."""
+    params = connection.get_connection_params()
+    other = psycopg.connect(**{k: v for k, v in params.items()
+                               if k in ("dbname", "user", "password", "host", "port") and v},
+                            autocommit=True)
+    other.execute("SELECT pg_advisory_lock(%s, %s)",
+                  [leases.ALIVE_NAMESPACE, leases.holder_key(holder)])
+    return other
+
+
+@postgres_only
+def test_a_live_holders_leases_are_left_to_it_and_a_dead_ones_taken_back_at_the_next_poll():
+    endpoint("http://127.0.0.1:9/a", 1)
+    holder = uuid.uuid4()
+    other = _holding(holder)
+    [job] = claim(holder)
+    survivor = engine.Engine()
+
+    assert survivor.cycle([], fan_out=False, claiming=True, reap=True)[1] == []
+
+    other.close()  # its process died: PostgreSQL lets go of its lock
+    deadline = time.monotonic() + 5
+    jobs = []
+    while not jobs and time.monotonic() < deadline:
+        jobs = survivor.cycle([], fan_out=False, claiming=True, reap=True)[1]
+        time.sleep(0.05)
+    assert [j.delivery_id for j in jobs] == [job.delivery_id]  # long before the lease ends
+    assert DeliveryAttempt.objects.get().error_class == "LeaseExpired"
+    assert Delivery.objects.get().leased_by == survivor.worker
+
+
+@postgres_only
+def test_an_engine_holds_its_liveness_lock_while_it_runs_and_lets_go_when_it_stops():
+    worker = engine.Engine()
+    worker.cycle([], fan_out=False, claiming=True)
+
+    def held() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND "
+                           "classid = %s AND objid = %s AND objsubid = 2",
+                           [leases.ALIVE_NAMESPACE, leases.holder_key(worker.worker)])
+            return cursor.fetchone()[0] == 1
+
+    assert held()
+    worker._let_go()
+    assert not held()
