@@ -128,15 +128,20 @@ def _obsolete_pending_proposals(claim: Claim, *, at) -> None:
     set_awaiting(claim)
 
 
-def mark_proposal_stale(claim: Claim, proposal: Proposal, *, at, decided_by=None) -> None:
+def mark_proposal_stale(claim: Claim, proposal: Proposal, *, at, decided_by=None,
+                        why: str = "") -> None:
     """The claim changed after ``proposal`` was made: it is obsolete, never applied, and
-    the timeline says so (by ``decided_by`` when a supervisor's approval found it out)."""
+    the timeline says so (by ``decided_by`` when a supervisor's approval, or their
+    reassignment, found it out). ``why``: what changed, for the timeline and for the
+    author's dashboard (the decision's note)."""
     Proposal.objects.filter(pk=proposal.pk).update(
-        status=Proposal.Status.STALE, decided_by=decided_by, decided_at=at)
+        status=Proposal.Status.STALE, decided_by=decided_by, decided_at=at, decision_note=why)
     write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL_STALE, user=decided_by,
                          actor="" if decided_by else "sistema:alcada",
                          note=f"{proposal.get_kind_display()} de {person(proposal.proposed_by)} "
-                              "não foi aplicada: o sinistro mudou depois da proposta.")
+                              "não foi aplicada"
+                              + (f". {why}" if why else
+                                 ": o sinistro mudou depois da proposta."))
 
 
 def write_timeline_entry(claim: Claim, *, entry: TimelineEntry, user, note: str = "",
