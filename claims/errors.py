@@ -287,9 +287,11 @@ class AssignmentNotAllowed(BusinessRuleError):
     title = "Atribuição não permitida"
     cause = (
         "Assumir um sinistro já assumido, encerrado ou de outra equipe; reatribuir sem "
-        "motivo ou para quem não trabalha sinistros."
+        "motivo, para quem não trabalha sinistros ou para fora das equipes que o "
+        "supervisor lidera."
     )
-    action = "Recarregue o sinistro; informe o motivo e um analista ativo."
+    action = ("Recarregue o sinistro; informe o motivo e um analista ativo de uma equipe "
+              "sua.")
     group = ANALYSTS
 
 

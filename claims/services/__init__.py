@@ -17,7 +17,9 @@ from claims.services.answered_tasks import fully_paid
 from claims.services.approvals import approve, may_decide, needs_proposal, propose, reject
 from claims.services.assignment import (
     assignable_people,
+    may_reassign,
     reassign_claims,
+    reassignment_scope,
     take_claim,
     team_lets_take,
 )
@@ -70,9 +72,11 @@ __all__ = [
     "create_task",
     "escalated_tasks_for",
     "may_decide",
+    "may_reassign",
     "needs_proposal",
     "propose",
     "reassign_claims",
+    "reassignment_scope",
     "register_expense",
     "reject",
     "take_claim",

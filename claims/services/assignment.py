@@ -3,10 +3,17 @@ supervisor reassigning one claim or many.
 
 Owners are the insurer's internal business: a change of owner is a timeline row (who,
 from whom, to whom, why) and nothing else: no event, no version bump (a form an analyst
-has open on the claim stays valid), nothing a channel or an insured person sees.
+has open on the claim stays valid), nothing a channel or an insured person sees. But
+one: a reassignment voids the claim's pending proposal (and then bumps the version).
+
+Who reassigns what: a supervisor who leads teams reassigns the claims of those teams
+(and claims of no team), to members of those teams or to nobody; a superuser, or a
+supervisor who leads no team (who answers for every team, as with proposals and
+escalated tasks), any claim to anyone. A claim's team chooses who decides its proposals
+(claims.services.approvals): moving a claim out of it is its supervisors' call.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -16,11 +23,11 @@ from django.utils import timezone
 
 from claims import errors
 from claims.formatting import person
-from claims.models import AssignmentRule, Claim, ClaimHistory, Task, Team, TeamMember
-from claims.queues import team_ids
+from claims.models import AssignmentRule, Claim, ClaimHistory, Proposal, Task, Team, TeamMember
+from claims.queues import supervised_team_ids, team_ids
 from claims.permissions import Permission, works_on_claims
 from claims.services.moves import actor_for, require_permission
-from claims.services.recording import write_timeline_entry
+from claims.services.recording import mark_proposal_stale, set_awaiting, write_timeline_entry
 from claims.workflow import OPEN_STATUSES, TimelineEntry
 
 AUTOMATIC_ACTOR = "sistema:distribuicao"
@@ -133,13 +140,30 @@ class Reassignment:
     changed: int
     # (number, why) of each claim left as it was.
     skipped: list[tuple[str, str]]
+    # (number, why) of each claim the supervisor may not reassign (another team's).
+    refused: list[tuple[str, str]] = field(default_factory=list)
+
+
+def reassignment_scope(user) -> list[int] | None:
+    """The teams whose claims ``user`` reassigns, and to whose members: the teams they
+    lead. None: every team and anyone (a superuser, or a supervisor who leads none)."""
+    if user.is_superuser:
+        return None
+    return supervised_team_ids(user) or None
+
+
+def may_reassign(user, claim: Claim, scope: list[int] | None) -> bool:
+    """Whether ``user`` (with ``scope``, their ``reassignment_scope``) may reassign
+    ``claim``: one of their teams' or of no team."""
+    return scope is None or claim.team_id is None or claim.team_id in scope
 
 
 @transaction.atomic
 def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
     """A supervisor gives open claims to another analyst (or to nobody: ``to_user``
-    None); says how many changed owner and which were skipped, and why. Each change is
-    a timeline row."""
+    None); says how many changed owner, which were skipped and which refused, and why.
+    Each change is a timeline row; a pending proposal on a claim that changes owner
+    is voided."""
     require_permission(user, Permission.ASSIGN_CLAIM,
                        "Somente supervisores de sinistros reatribuem.")
     reason = reason.strip()
@@ -148,13 +172,16 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
     if to_user is not None and not works_on_claims(to_user):
         raise errors.AssignmentNotAllowed(
             f"{person(to_user)} não é analista nem supervisor de sinistros ativo.")
-    target_teams = [] if to_user is None else list(
-        TeamMember.objects.filter(user=to_user).order_by("team__name")
-        .values_list("team_id", flat=True))
-    claims = list(Claim.objects.select_for_update(of=("self",)).select_related("owner")
+    scope = reassignment_scope(user)
+    target_teams = [] if to_user is None else _target_teams(to_user, scope)
+    claims = list(Claim.objects.select_for_update(of=("self",)).select_related("owner", "team")
                   .filter(pk__in=list(claim_ids), is_sandbox=False).order_by("number"))
-    rows, skipped, now = [], [], timezone.now()
+    rows, skipped, refused, now = [], [], [], timezone.now()
     for claim in claims:
+        if not may_reassign(user, claim, scope):
+            refused.append((claim.number,
+                            f"é da equipe {claim.team.name}, que você não supervisiona"))
+            continue
         if claim.status not in OPEN_STATUSES:
             skipped.append((claim.number, f"encerrado ({claim.get_status_display().lower()})"))
             continue
@@ -166,20 +193,63 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
         claim.owner = to_user
         if target_teams and claim.team_id not in target_teams:
             claim.team_id = target_teams[0]
-        claim.save(update_fields=["owner", "team", "updated_at"])
-        _hand_over_tasks(claim.pk, from_user=previous, to_user=to_user)
         rows.append(ClaimHistory(
             claim=claim, action=TimelineEntry.ASSIGN, from_status=claim.status,
             to_status=claim.status, actor=actor_for(user), user=user, created_at=now,
             note=f"De {person(previous)} para {person(to_user)}. Motivo: {reason}"))
+        voided = _void_pending_proposal(claim, user=user, previous=previous, at=now)
+        claim.save(update_fields=["owner", "team", "updated_at",
+                                  *(("awaiting", "version") if voided else ())])
+        _hand_over_tasks(claim.pk, from_user=previous, to_user=to_user)
     ClaimHistory.objects.bulk_create(rows)
-    return Reassignment(changed=len(rows), skipped=skipped)
+    return Reassignment(changed=len(rows), skipped=skipped, refused=refused)
 
 
-def assignable_people():
-    """Whom a supervisor can give claims to: active staff with a claims role."""
-    return (get_user_model().objects.filter(is_active=True, is_staff=True)
-            .filter(Q(groups__permissions__codename=Permission.WORK_CLAIM,
-                      groups__permissions__content_type__app_label="claims")
-                    | Q(is_superuser=True))
-            .distinct().order_by("first_name", "last_name", "username"))
+def _target_teams(to_user, scope: list[int] | None) -> list[int]:
+    """The teams a claim given to ``to_user`` may join (first by name first): theirs,
+    within ``scope``. Refuses someone outside the scope."""
+    teams = list(TeamMember.objects.filter(user=to_user).order_by("team__name")
+                 .values_list("team_id", flat=True))
+    if scope is None:
+        return teams
+    teams = [team for team in teams if team in scope]
+    if not teams:
+        names = ", ".join(Team.objects.filter(pk__in=scope).order_by("name")
+                          .values_list("name", flat=True))
+        raise errors.AssignmentNotAllowed(
+            f"{person(to_user)} não é de uma equipe que você supervisiona ({names}): "
+            "reatribua a alguém dela, ou peça a um supervisor da outra equipe.")
+    return teams
+
+
+def _void_pending_proposal(claim: Claim, *, user, previous, at) -> bool:
+    """A proposal waits on the claim: it was its former owner's analysis, and may now
+    sit with other supervisors (a new team). It is voided, never carried over: marked
+    obsolete with the reason its author reads on their dashboard, and the claim's
+    version moves on, so nothing made at the old version applies. Whoever takes the
+    claim proposes again if it still stands. Returns whether one was voided (the claim's
+    ``awaiting`` and ``version`` then changed, unsaved)."""
+    proposal = (Proposal.objects.select_for_update(of=("self",)).select_related("proposed_by")
+                .filter(claim=claim, status=Proposal.Status.PENDING).first())
+    if proposal is None:
+        return False
+    mark_proposal_stale(
+        claim, proposal, at=at, decided_by=user,
+        why=f"O sinistro foi reatribuído de {person(previous)} para {person(claim.owner)}: "
+            "quem o assume refaz a proposta, se ainda couber.")
+    set_awaiting(claim)
+    claim.version += 1
+    return True
+
+
+def assignable_people(for_user=None):
+    """Whom a supervisor can give claims to: active staff with a claims role; with
+    ``for_user``, those of the teams that supervisor leads (``reassignment_scope``)."""
+    people = (get_user_model().objects.filter(is_active=True, is_staff=True)
+              .filter(Q(groups__permissions__codename=Permission.WORK_CLAIM,
+                        groups__permissions__content_type__app_label="claims")
+                      | Q(is_superuser=True)))
+    scope = None if for_user is None else reassignment_scope(for_user)
+    if scope is not None:
+        people = people.filter(claim_team_memberships__team_id__in=scope)
+    return people.distinct().order_by("first_name", "last_name", "username")

@@ -310,7 +310,9 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
             "can_take": is_open and claim.owner_id is None
                         and user.has_perm(Permission.WORK_CLAIM.perm)
                         and services.team_lets_take(claim, user, team_ids(user)),
-            "can_reassign": is_open and user.has_perm(Permission.ASSIGN_CLAIM.perm),
+            "can_reassign": is_open and user.has_perm(Permission.ASSIGN_CLAIM.perm)
+                            and services.may_reassign(user, claim,
+                                                      services.reassignment_scope(user)),
             "proposal": proposal,
             "proposal_facts": proposal_facts(claim, proposal) if proposal else [],
             "proposal_stale": proposal is not None and proposal.claim_version != claim.version,

@@ -81,7 +81,7 @@ class WorkbenchViews:
                  .filter(INSURER_CLAIMS, pk=claim_id).first())
         if claim is None:
             raise Http404("Sinistro não encontrado.")
-        form = forms.ReassignForm(request.POST or None,
+        form = forms.ReassignForm(request.POST or None, user=request.user,
                                   initial={"to_user": str(claim.owner_id or "")})
         if request.method == "POST" and form.is_valid():
             try:
@@ -93,6 +93,8 @@ class WorkbenchViews:
             else:
                 if changed.changed:
                     messages.success(request, "Responsável alterado.")
+                elif changed.refused:
+                    messages.error(request, f"Não reatribuído: o sinistro {changed.refused[0][1]}.")
                 else:  # not a success: nothing happened
                     messages.info(request, f"Nada mudou: o sinistro {changed.skipped[0][1]}.")
             return self._back(claim_id)
@@ -109,7 +111,8 @@ class WorkbenchViews:
     @admin.action(description="Reatribuir os sinistros selecionados", permissions=["assign"])
     def reassign_selected(self, request, queryset):
         claims = list(queryset.select_related("owner")[:500])
-        form = forms.ReassignForm(request.POST if "apply" in request.POST else None)
+        form = forms.ReassignForm(request.POST if "apply" in request.POST else None,
+                                  user=request.user)
         if "apply" in request.POST and form.is_valid():
             try:
                 changed = services.reassign_claims(
@@ -119,11 +122,11 @@ class WorkbenchViews:
                 messages.error(request, refusal.detail)
             else:
                 messages.success(request, f"{changed.changed} sinistro(s) reatribuído(s).")
-                if changed.skipped:
-                    messages.warning(request, f"{len(changed.skipped)} sinistro(s) ficaram como "
-                                              "estavam: " + "; ".join(
-                                                  f"{number}, {why}"
-                                                  for number, why in changed.skipped) + ".")
+                left = [*changed.refused, *changed.skipped]
+                if left:
+                    messages.warning(request, f"{len(left)} sinistro(s) ficaram como estavam: "
+                                              + "; ".join(f"{number}, {why}"
+                                                          for number, why in left) + ".")
             return None
         return self.reassign_page(request, form, claims, bulk=True)
 

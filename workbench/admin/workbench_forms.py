@@ -59,11 +59,12 @@ class ReassignForm(forms.Form):
     reason = forms.CharField(label="Motivo", max_length=500,
                              widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user, **kwargs):
+        """``user``: the supervisor, offered the people of the teams they lead."""
         super().__init__(*args, **kwargs)
-        self.people = {str(user.pk): user for user in assignable_people()}
+        self.people = {str(person.pk): person for person in assignable_people(user)}
         self.fields["to_user"].choices = [
-            ("", "Escolha…"), *((pk, person(user)) for pk, user in self.people.items()),
+            ("", "Escolha…"), *((pk, person(someone)) for pk, someone in self.people.items()),
             (NOBODY, "Ninguém (deixar sem responsável)")]
 
     def clean_to_user(self):
