@@ -6,7 +6,8 @@
   opens claims for a sale, maintains document requirements.
 - Supervisor de sinistros: all of that, plus denying, reopening, settling payments,
   registering payments above the analysts' limit, approving analysts' proposals,
-  reassigning claims and configuring teams and their assignment rules, and exporting
+  reassigning the claims of the teams they lead (claims.services.assignment) and
+  configuring teams and their assignment rules, and exporting
   the claim list with whole CPFs (analysts' exports mask them: docs/workbench.md).
 
 Analysts propose what is above their authority (every denial, payments above the limit):

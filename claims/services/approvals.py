@@ -21,7 +21,10 @@ proposal that a supervisor approves or rejects.
   (the proposal row is locked).
 - Only the claim's team's supervisors decide its proposals (and any supervisor those of
   claims without a team, or every team's when they supervise none); the setting
-  ``APPROVALS_ACROSS_TEAMS`` lets any supervisor decide any.
+  ``APPROVALS_ACROSS_TEAMS`` lets any supervisor decide any. Reassigning the claim voids
+  its pending proposal, and supervisors reassign only within the teams they lead
+  (claims.services.assignment): a claim cannot be moved to a team whose supervisor then
+  approves.
 """
 
 import datetime as dt
