@@ -1,10 +1,15 @@
 """The insured person's hosted pages: each channel's brand and link lifetime, and the
 temporary links (``gerar-url``) that open a session on one sale."""
 
+import copy
+import datetime as dt
 import hashlib
+import json
 import uuid
+from decimal import Decimal
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
@@ -85,6 +90,8 @@ class AccessLink(models.Model):
                              related_name="access_links", verbose_name="venda")
     user_reference = models.CharField("id-usuario", max_length=200, blank=True)
     # Validated ``detalhes-pagamento`` (English keys), offered when opening a claim.
+    # Stored JSON-safe (see ``store_payment_details``); read with
+    # ``offered_payment_details``, which gives the date and the share their types back.
     payment_details = models.JSONField("detalhes de pagamento", null=True, blank=True)
     token_digest = models.CharField(max_length=64, unique=True, editable=False)
     session_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,
@@ -110,3 +117,40 @@ class AccessLink(models.Model):
     def actor(self) -> str:
         """Who acts in the claim's history: the insured person through this link."""
         return f"segurado:{self.user_reference or 'link ' + str(self.pk)[:8]}"
+
+    # The beneficiary's members the hosted form does not ask (the person confirms who
+    # and how): kept from the link when the person confirms the same tax id.
+    UNASKED_MEMBERS = ("birth_date", "address")
+
+    @staticmethod
+    def store_payment_details(details: dict | None) -> dict | None:
+        """Validated ``detalhes-pagamento`` as JSON can hold them: the serializer gives
+        a ``date`` (data-nascimento) and a ``Decimal`` (participacao), which a JSON
+        column refuses. ISO date and the Decimal's exact text: nothing is rounded."""
+        if details is None:
+            return None
+        return json.loads(json.dumps(details, cls=DjangoJSONEncoder))
+
+    def offered_payment_details(self) -> dict | None:
+        """The stored details with the types the serializer gave them (what the claims
+        services expect): the birth date a ``date``, the share a ``Decimal``."""
+        if not self.payment_details:
+            return None
+        details = copy.deepcopy(self.payment_details)
+        beneficiary = details["beneficiary"]
+        if beneficiary.get("birth_date") is not None:
+            beneficiary["birth_date"] = dt.date.fromisoformat(beneficiary["birth_date"])
+        if beneficiary.get("share") is not None:
+            beneficiary["share"] = Decimal(str(beneficiary["share"]))
+        return details
+
+    def completed_payment_details(self, confirmed: dict | None) -> dict | None:
+        """What the person confirmed on the hosted form, plus the members the link
+        carried for that same person (same tax id) that the form does not ask."""
+        offered = self.offered_payment_details()
+        if not confirmed or not offered or \
+                offered["beneficiary"]["tax_id"] != confirmed["beneficiary"]["tax_id"]:
+            return confirmed
+        kept = {key: offered["beneficiary"][key] for key in self.UNASKED_MEMBERS
+                if key in offered["beneficiary"] and key not in confirmed["beneficiary"]}
+        return {**confirmed, "beneficiary": {**confirmed["beneficiary"], **kept}}

@@ -48,7 +48,7 @@ def issue_link(
     link = AccessLink.objects.create(
         sale=sale,
         user_reference=user_reference,
-        payment_details=payment_details,
+        payment_details=AccessLink.store_payment_details(payment_details),
         token_digest=token_digest(token),
         expires_at=timezone.now() + link_lifetime(channel),
     )

@@ -2,6 +2,7 @@
 
 import datetime as dt
 import re
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
@@ -46,6 +47,25 @@ def test_keeps_id_usuario_and_the_validated_payment_details(api, sale):
     assert link.payment_details == {
         "beneficiary": {"kind": "segurado", "name": "Maria da Silva", "tax_id": "52998224725"},
         "payment_method": {"method": "pix", "pix": {"key": "maria@example.com"}},
+    }
+
+
+def test_a_beneficiary_with_a_birth_date_a_share_and_an_address_is_kept(api, sale):
+    heir = {"tipo": "outro", "nome": "Maria da Silva", "cpf-ou-cnpj": "52998224725",
+            "data-nascimento": "1961-03-14", "participacao": 62.5, "parentesco": "conjuge",
+            "endereco": {"cep": "01310-100", "uf": "SP"}}
+
+    generate_link(api, sale, **{"detalhes-pagamento": {**PAYMENT_DETAILS, "beneficiario": heir}})
+
+    link = AccessLink.objects.get()
+    # Stored as JSON holds it: the ISO date and the share's exact text.
+    assert link.payment_details["beneficiary"]["birth_date"] == "1961-03-14"
+    assert link.payment_details["beneficiary"]["share"] == "62.50"
+    # Read back with the types the claims services take.
+    assert link.offered_payment_details()["beneficiary"] == {
+        "kind": "outro", "name": "Maria da Silva", "tax_id": "52998224725",
+        "birth_date": dt.date(1961, 3, 14), "share": Decimal("62.50"),
+        "relationship": "conjuge", "address": {"postal_code": "01310100", "state": "SP"},
     }
 
 

@@ -3,6 +3,7 @@ rules, payment data, and the walls around one sale."""
 
 import datetime as dt
 import re
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
@@ -78,6 +79,33 @@ def test_the_form_is_prefilled_from_the_sale_and_the_links_payment_details(api, 
     assert f'value="{sale.insured_name}"' in page
     assert 'value="segurado@example.com"' in page
     assert 'value="maria@example.com"' in page and 'value="52998224725"' in page
+
+
+def test_the_links_heir_is_offered_and_kept_whole_when_the_person_confirms(api, sale):
+    heir = {"tipo": "outro", "nome": "Maria da Silva", "cpf-ou-cnpj": "52998224725",
+            "data-nascimento": "1961-03-14", "participacao": 62.5, "parentesco": "conjuge",
+            "endereco": {"cep": "01310-100", "uf": "SP"}}
+    insured = open_session(generate_link(api, sale, **{"detalhes-pagamento": {
+        **PAYMENT_DETAILS, "beneficiario": heir}})["url"])
+
+    page = text(insured.get(NEW, {"cobertura": "cobertura/morte"}))
+
+    assert 'value="Maria da Silva"' in page and 'value="52998224725"' in page
+    assert 'value="62,50"' in page
+    assert '<option value="conjuge" selected>' in page
+    # The person confirms what the page offered.
+    confirmed = opening(**{
+        "pagamento-metodo_pagamento": "pix", "pagamento-pix_chave": "maria@example.com",
+        "pagamento-beneficiario_nome": "Maria da Silva",
+        "pagamento-beneficiario_cpf_ou_cnpj": "52998224725",
+        "pagamento-beneficiario_participacao": "62,50",
+        "pagamento-beneficiario_parentesco": "conjuge"})
+    assert post_form(insured, f"{NEW}?cobertura=cobertura/morte", confirmed).status_code == 302
+    kept = Claim.objects.get().beneficiaries.get()
+    assert (kept.share, kept.relationship) == (Decimal("62.50"), "conjuge")
+    # Not asked on the page, the link's word for the same person stays.
+    assert kept.birth_date == dt.date(1961, 3, 14)
+    assert (kept.postal_code, kept.state) == ("01310100", "SP")
 
 
 def test_a_death_is_reported_by_someone_else_so_nothing_of_the_insured_is_prefilled(insured,

@@ -79,7 +79,8 @@ def open_claim(request):
             try:
                 claim = services.open_claim(
                     channel=sale.channel, sale_id=sale.pk, actor=link.actor,
-                    payment_details=payment.cleaned_data["payment_details"],
+                    payment_details=link.completed_payment_details(
+                        payment.cleaned_data["payment_details"]),
                     **form.cleaned_data["opening"],
                 )
             except errors.ClaimAlreadyOpenedForCoverage as refusal:
@@ -161,7 +162,8 @@ def payment_details(request, number: str):
             try:
                 services.supply_payment_details(
                     channel=sale.channel, number=number, actor=link.actor,
-                    payment_details=form.cleaned_data["payment_details"],
+                    payment_details=link.completed_payment_details(
+                        form.cleaned_data["payment_details"]),
                 )
             except ProblemError as refusal:
                 form.add_error(None, refusal.detail)
@@ -197,10 +199,15 @@ def _own_payment_initial(claim, link) -> dict:
 def _link_payment_initial(link, on_death: bool) -> dict:
     """The link's default payment data, only when they are the right person's: on a
     death the channel's default (the insured's, usually) is not the heirs'."""
-    details = link.payment_details
+    details = link.offered_payment_details()
     if not details or on_death != (details["beneficiary"]["kind"] == "outro"):
         return {}
-    return PaymentDetailsForm.initial_from(details)
+    initial = PaymentDetailsForm.initial_from(details)
+    # The heir's own fields on a death (the hosted form's, not the admin's).
+    beneficiary = details["beneficiary"]
+    initial["beneficiario_parentesco"] = beneficiary.get("relationship", "")
+    initial["beneficiario_participacao"] = beneficiary.get("share")
+    return initial
 
 
 def _denial_context(page, form=None) -> dict:
