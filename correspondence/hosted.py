@@ -3,6 +3,8 @@ link): a list on the claim's page, each letter to read and to keep as a PDF. Rea
 denial there is recorded as its receipt when no earlier proof exists (Lei 15.040/2024,
 art. 126: the prescription runs from receipt)."""
 
+from functools import wraps
+
 from django.http import Http404
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -54,7 +56,24 @@ def letter(request, number: str, message_id):
         "letter": letters.shown(letter_part(message.body_html))})
 
 
+def limited_per_address(view):
+    """Counted before the session is looked up: a flood costs one cache increment."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        window = downloads.too_many_pdfs(request)
+        if window is not None:
+            response = render(request, "correspondence/too_many_pdfs.html", status=429)
+            response["Retry-After"] = str(window.retry_after)
+            response["Cache-Control"] = "no-store"
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
 @require_GET
+@limited_per_address
 @insured_page
 def letter_pdf(request, number: str, message_id):
     message = _letter(request, number, message_id)

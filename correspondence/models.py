@@ -3,8 +3,8 @@
 A ``Message`` is the outbox row of one letter to one person: written in the
 transaction of the move that causes it, rendered then (subject, HTML and text, never
 edited afterwards) and sent later by a worker (correspondence.sending). Its PDF is
-drawn from the stored HTML whenever it is needed (e-mail, download), so the row is
-the single source of what the person was told.
+drawn from the stored HTML (for downloads once, then kept: correspondence.downloads),
+so the row is the single source of what the person was told.
 """
 
 import uuid

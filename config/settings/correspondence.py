@@ -54,3 +54,10 @@ SUSEP_CONSUMER_TEXT = env.str(
             "consumidor.gov.br.")
 # How long after receiving a denial a person may ask for it to be reconsidered.
 RECONSIDERATION_DAYS = env.int("RECONSIDERATION_DAYS", default=30)
+
+# --- Letter PDFs -----------------------------------------------------------------------------
+# Downloads of letter PDFs (the channel's signed links and the hosted pages' copies) per
+# client address, per window; past it, 429 with Retry-After. Each PDF is drawn once and
+# then served from the storage (correspondence.downloads.stored_pdf).
+LETTER_PDF_RATE_LIMIT = env.int("LETTER_PDF_RATE_LIMIT", default=30)
+LETTER_PDF_RATE_WINDOW_SECONDS = env.int("LETTER_PDF_RATE_WINDOW_SECONDS", default=60)

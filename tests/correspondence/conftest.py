@@ -13,3 +13,8 @@ def smtp(settings):
         for name, value in server.settings().items():
             setattr(settings, name, value)
         yield server
+
+
+@pytest.fixture(autouse=True)
+def _stored_letters_in_the_tests_own_directory(local_media):
+    """A downloaded letter's PDF is stored: under the test's tmp_path, not var/media."""
