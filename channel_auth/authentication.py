@@ -4,7 +4,8 @@ The token is read from the ``Authorization`` header alone (RFC 6750 §2.1; RFC 9
 tokens in bodies and query strings), so authentication never parses the request body:
 a malformed or oversized body is the view's parser's problem, answered once, as a 4xx.
 One indexed query finds the token, its application and its channel; a token accepted
-in the last few seconds is not looked up again (``AcceptedTokens``).
+in the last few seconds is not looked up again (``AcceptedTokens``) while nothing that
+could change the answer has changed since (``channel_auth.revocation``).
 """
 
 import hashlib
@@ -20,6 +21,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import BasePermission
 
+from channel_auth import revocation
 from claims.models import Channel
 
 # The scope every channel token carries (OAUTH2_PROVIDER["DEFAULT_SCOPES"]).
@@ -55,38 +57,42 @@ class AcceptedTokens:
     """Tokens this process accepted in the last ``API_AUTH_CACHE_SECONDS``, never past
     their expiry: a channel calling again within that time is not looked up again.
 
-    The price is the revocation latency: a token revoked or deleted, or a channel
-    deactivated (or its API disabled, its limits changed), takes effect in each web
-    process within API_AUTH_CACHE_SECONDS (docs/performance.md). Only acceptances are
-    kept, so a refused token is looked up every time, and a token seen for the first
-    time is too. 0 switches the cache off. Per process, bounded (the oldest entries
-    go first), safe under threads.
+    Each acceptance is kept with the shared generation read before its lookup
+    (channel_auth.revocation) and used only while that generation is current: a token
+    revoked, or a channel deactivated (or its API disabled, its limits changed), is
+    refused on the next request in every web process (docs/performance.md). Only
+    acceptances are kept, so a refused token is looked up every time, and a token seen
+    for the first time is too. 0 switches the cache off. Per process, bounded (the
+    oldest entries go first), safe under threads.
     """
 
     MAX_ENTRIES = 10_000
 
     def __init__(self):
-        self._entries: OrderedDict[str, tuple[datetime, tuple]] = OrderedDict()
+        # checksum -> (until, generation, accepted)
+        self._entries: OrderedDict[str, tuple[datetime, str, tuple]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, checksum: str):
+    def get(self, checksum: str, *, generation: str | None):
+        """The acceptance, if it is recent and of the current ``generation``."""
         with self._lock:
             entry = self._entries.get(checksum)
             if entry is None:
                 return None
-            until, accepted = entry
-            if now() >= until:
+            until, accepted_in, accepted = entry
+            if now() >= until or generation is None or accepted_in != generation:
                 del self._entries[checksum]
                 return None
             return accepted
 
-    def put(self, checksum: str, accepted: tuple, *, expires: datetime) -> None:
+    def put(self, checksum: str, accepted: tuple, *, expires: datetime,
+            generation: str | None) -> None:
         seconds = settings.API_AUTH_CACHE_SECONDS
-        if seconds <= 0:
+        if seconds <= 0 or generation is None:
             return
         until = min(now() + timedelta(seconds=seconds), expires)
         with self._lock:
-            self._entries[checksum] = (until, accepted)
+            self._entries[checksum] = (until, generation, accepted)
             self._entries.move_to_end(checksum)
             while len(self._entries) > self.MAX_ENTRIES:
                 self._entries.popitem(last=False)
@@ -126,7 +132,9 @@ class ChannelTokenAuthentication(BaseAuthentication):
         if not token or len(token) > MAX_TOKEN_LENGTH or not token.isascii() or " " in token:
             raise self._invalid(request, "O token de acesso está malformado.")
         checksum = hashlib.sha256(token.encode("ascii")).hexdigest()
-        accepted = ACCEPTED_TOKENS.get(checksum)
+        # Read before the lookup: a change committed after it makes this one stale.
+        generation = revocation.current() if settings.API_AUTH_CACHE_SECONDS > 0 else None
+        accepted = ACCEPTED_TOKENS.get(checksum, generation=generation)
         if accepted is not None:
             return accepted
         token_model = get_access_token_model()
@@ -148,7 +156,7 @@ class ChannelTokenAuthentication(BaseAuthentication):
         if channel is None or not channel.is_active:
             raise self._invalid(request, "O canal deste token está desativado.")
         accepted = ChannelPrincipal(channel=channel), row
-        ACCEPTED_TOKENS.put(checksum, accepted, expires=row.expires)
+        ACCEPTED_TOKENS.put(checksum, accepted, expires=row.expires, generation=generation)
         return accepted
 
     def authenticate_header(self, request):

@@ -98,8 +98,9 @@ OAUTH2_PROVIDER = {
 # foreign key at this setting (the other models' settings are left to their defaults).
 OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 # An accepted bearer token is not looked up again by the same web process for this long
-# (nor past its expiry): a revoked token or a deactivated channel takes up to this long
-# to be refused everywhere. 0: every call looks the token up.
+# (nor past its expiry) while the shared generation is unchanged: a revoked token or a
+# deactivated channel is refused on the next call in every process when the cache is
+# Redis (channel_auth.revocation; docs/performance.md). 0: every call looks it up.
 API_AUTH_CACHE_SECONDS = env.int("API_AUTH_CACHE_SECONDS", default=10)
 # Token issuance per client, counted in a fixed window (a token is meant to be reused
 # for its whole lifetime, so a healthy client asks a few times a day).
