@@ -220,7 +220,8 @@ class OutstandingBalanceApi(APIView):
             **VALIDATION_ERROR,
             **AUTH_ERRORS,
             **CLAIM_NOT_FOUND,
-            **problems(("Sinistro encerrado ({}).", errors.ClaimClosed)),
+            **problems(("Sinistro encerrado ({}) ou saldo abaixo do já pago ao credor "
+                        "({}).", errors.ClaimClosed, errors.BalanceBelowCreditorPaid)),
         },
     )
     @idempotent

@@ -125,6 +125,21 @@ class ClaimClosed(BusinessRuleError):
     default_detail = "O sinistro está encerrado (finalizado ou recusado) e não aceita esta operação."
 
 
+class BalanceBelowCreditorPaid(BusinessRuleError):
+    problem_id = "outstanding-balance-below-creditor-paid"
+    title = "Saldo devedor abaixo do já pago ao credor"
+    cause = (
+        "saldo-devedor menor do que o credor já recebeu neste sinistro (pagamentos "
+        "registrados ou liquidados): o credor recebe até o saldo, e o que foi pago não "
+        "volta."
+    )
+    action = (
+        "Informe um saldo-devedor de pelo menos o já pago ao credor (dito em detail). Se "
+        "o credor recebeu a mais, trate a devolução com a seguradora."
+    )
+    default_detail = "O saldo devedor informado é menor do que o credor já recebeu."
+
+
 class TransitionNotAllowed(BusinessRuleError):
     problem_id = "transition-not-allowed"
     title = "Mudança de status não permitida"

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import transaction
 
 from claims import errors
-from claims.models import Channel, Claim
+from claims.models import BeneficiaryKind, Channel, Claim
 from claims.formatting import brl
 from claims.limits import available_limits, reserve_amount, tighter_limit
 from claims.services.moves import (
@@ -28,10 +28,21 @@ def update_outstanding_balance(
 ) -> Claim:
     """The channel reports a new balance; the claim value follows it within the
     LMI/LMG left, and never drops below what was already paid. The claim comes back
-    with what the API's answer shows."""
+    with what the API's answer shows.
+
+    A balance below what the creditor was already paid (registered or settled) is
+    refused: the creditor is owed at most the balance, and a payment made is not undone
+    by a number (docs/claims.md, "Claim value and limits"). Registering a payment locks the
+    same claim row, so the check and the payments it reads cannot interleave."""
     claim = lock_claim(channel=channel, number=number, with_details=True)
     if claim.status in CLOSED_STATUSES:
         raise errors.ClaimClosed()
+    creditor_paid = sum((p.amount for p in claim.payments.all()
+                         if p.beneficiary.kind == BeneficiaryKind.CREDITOR), Decimal("0.00"))
+    if outstanding_balance < creditor_paid:
+        raise errors.BalanceBelowCreditorPaid(
+            f"O credor já recebeu {brl(creditor_paid)} neste sinistro: o saldo devedor não "
+            f"pode ficar abaixo disso (informado {brl(outstanding_balance)}).")
     move(claim, Action.UPDATE_BALANCE)  # keeps the status
     lmg_available, lmi_available = available_limits(claim.sale, claim.coverage, excluding=claim)
     new_amount = max(

@@ -4,7 +4,7 @@ import pytest
 
 from claims.models import ClaimHistory, Event
 from claims.workflow import ClaimStatus
-from tests.support.factories import ClaimFactory, PaymentFactory
+from tests.support.factories import BeneficiaryFactory, ClaimFactory, PaymentFactory
 
 
 def balance_url(number: str) -> str:
@@ -46,6 +46,48 @@ def test_the_value_never_drops_below_what_was_paid(api, claim):
 
     assert body["valor"] == 7000
     assert body["valor-restante"] == 0
+
+
+def paid_to_the_creditor(claim, amount: str):
+    creditor = BeneficiaryFactory(claim=claim, kind="credor", name="Banco Exemplo S.A.",
+                                  tax_id="11222333000181", share=None, relationship="")
+    return PaymentFactory(claim=claim, beneficiary=creditor, amount=Decimal(amount),
+                          beneficiary_name=creditor.name, beneficiary_tax_id=creditor.tax_id)
+
+
+def test_a_balance_below_what_the_creditor_was_paid_is_refused(api, claim):
+    paid_to_the_creditor(claim, "15000.00")
+
+    response = api.post(balance_url(claim.number), {"saldo-devedor": 5000}, format="json")
+
+    assert response.status_code == 422
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["problem-id"] == "outstanding-balance-below-creditor-paid"
+    assert "R$ 15.000,00" in response.json()["detail"]
+    claim.refresh_from_db()
+    assert (claim.outstanding_balance, claim.amount) == (Decimal("20000.00"),
+                                                         Decimal("20000.00"))
+    assert not ClaimHistory.objects.exists() and not Event.objects.exists()
+
+
+def test_a_balance_down_to_what_the_creditor_was_paid_is_accepted(api, claim):
+    paid_to_the_creditor(claim, "15000.00")
+
+    response = api.post(balance_url(claim.number), {"saldo-devedor": 15000}, format="json")
+
+    assert response.status_code == 200, response.content
+    assert response.json()["saldo-devedor"] == 15000
+
+
+def test_a_settled_creditor_payment_counts_as_paid(api, claim):
+    payment = paid_to_the_creditor(claim, "15000.00")
+    payment.status, payment.paid_on = "concluido", claim.notified_at.date()
+    payment.financial_transaction_id = "E0000000020261127"
+    payment.save()
+
+    response = api.post(balance_url(claim.number), {"saldo-devedor": 14999.99}, format="json")
+
+    assert response.status_code == 422
 
 
 def test_a_changed_value_emits_the_reserve_adjustment_event_and_history(api, claim):
