@@ -410,7 +410,9 @@ def test_a_channel_deleting_subscriptions_mid_attempt_never_stops_another_channe
             deletes.append(api.delete(f"/api/v1/webhooks/{subscription_id}").status_code)
         assert hanging.wait_for(4, timeout=30), workers.logs()  # pings were in flight
         assert healthy.wait_for(len(committed), timeout=30), workers.logs()
-        time.sleep(2)  # the held pings' results are recorded after their deletes
+        # The held pings' results are recorded after their deletes.
+        wait_until(lambda: DeliveryAttempt.objects.filter(delivery__event_name="ping").count()
+                   == len(hanging.requests), timeout=10, describe=workers.logs)
 
         # The engines are still at work for everybody after all that.
         late = make_event(channel=victim)
