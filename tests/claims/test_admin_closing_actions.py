@@ -19,6 +19,7 @@ from tests.support.lifecycle import (
     claim_under_review,
     last_event,
     open_claim,
+    send_document,
 )
 
 pytestmark = pytest.mark.usefixtures("local_media")
@@ -191,7 +192,10 @@ def test_a_reopened_denied_claim_consumes_limits_again_within_what_is_left(
         analyst, supervisor, api, sale):
     denied = acted(supervisor, claim_under_review(api, sale), "recusar", {**DENIAL, "reason": "x"})
     other = open_claim(api, sale, **{"saldo-devedor": 20000})  # 20k of the 50k LMI
+    send_document(api, other, "certidao-de-obito")
+    send_document(api, other, "cpf-cnpj")
     other = acted(analyst, other, "aprovar-documentacao")
+    assert other.status == "em-regulacao"
     acted(supervisor, other, "finalizar", {"reason": "Desistência."})  # releases all of it
     other = open_claim(api, sale, **{"saldo-devedor": 20000})
     acted(supervisor, other, "recusar", {**DENIAL, "reason": "z"})
