@@ -19,6 +19,7 @@ from tests.support.lifecycle import (
     claim_under_review,
     last_event,
     open_claim,
+    proposed,
     send_document,
 )
 
@@ -88,7 +89,8 @@ def test_closing_a_claim_with_nothing_paid_is_an_analysts_proposal_with_a_reason
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
 
     refused = act(analyst, claim, "finalizar", {"reason": ""})
-    claim = acted(analyst, claim, "finalizar", {"reason": "Aviso retirado pela família."})
+    proposed(analyst, claim, "finalizar", {"reason": "Aviso retirado pela família."})
+    claim.refresh_from_db()
 
     assert "Propor encerramento sem pagamento" in page
     assert "informe o motivo do encerramento" in refused.content.decode()

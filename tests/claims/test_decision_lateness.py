@@ -21,6 +21,7 @@ from tests.support.lifecycle import (
     logged_in,
     open_claim,
     page_messages,
+    proposed,
     staff,
 )
 
@@ -166,7 +167,7 @@ def test_the_service_refuses_a_late_denial_without_justification_whoever_calls(
 def test_a_proposal_that_became_late_is_flagged_and_its_approval_refused(
         analyst, supervisor, api, sale):
     claim = claim_under_review(api, sale)
-    acted(analyst, claim, "recusar", LATE)  # a proposal, in time
+    proposed(analyst, claim, "recusar", LATE)  # in time
     proposal = Proposal.objects.get(claim=claim)
     age(claim, 35)
 
@@ -183,7 +184,7 @@ def test_a_proposal_that_became_late_is_flagged_and_its_approval_refused(
 def test_a_late_proposal_with_its_justification_is_approved(analyst, supervisor, api, sale):
     claim = age(claim_under_review(api, sale), 35)
 
-    acted(analyst, claim, "recusar", {**LATE, "late_justification": "Dolo do segurado."})
+    proposed(analyst, claim, "recusar", {**LATE, "late_justification": "Dolo do segurado."})
     proposal = Proposal.objects.get(claim=claim)
     supervisor.post(f"/admin/claims/claim/{claim.pk}/propostas/{proposal.pk}/",
                     {"decision": "aprovar"})

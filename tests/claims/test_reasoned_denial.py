@@ -14,6 +14,7 @@ from tests.support.lifecycle import (
     form_values,
     logged_in,
     page_messages,
+    proposed,
     staff,
 )
 
@@ -177,7 +178,7 @@ def test_a_denial_proposed_before_codes_existed_is_shown_and_must_be_proposed_ag
     rejected = supervisor.post(f"/admin/claims/claim/{claim.pk}/propostas/{old.pk}/",
                                {"decision": "rejeitar", "reason": "Proponha com o código."})
     assert "Proposta rejeitada" in page_messages(supervisor, rejected)
-    acted(analyst, claim, "recusar", {**DENIAL, "reason": "Doença preexistente."})
+    proposed(analyst, claim, "recusar", {**DENIAL, "reason": "Doença preexistente."})
     assert Proposal.objects.get(claim=claim, status="pendente").arguments["code"] == 1
 
 

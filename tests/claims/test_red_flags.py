@@ -10,7 +10,9 @@ from django.utils import timezone
 from claims.models import Claim
 from tests.support.api import client_for
 from tests.support.factories import CoverageFactory, SaleFactory, make_channel
-from tests.support.lifecycle import HEIR_DETAILS, acted, claim_under_review, open_claim
+from tests.support.lifecycle import (
+    HEIR_DETAILS, acted, claim_under_review, open_claim, proposed,
+)
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -99,7 +101,7 @@ def test_the_supervisor_sees_the_payee_destination_share_and_flags_in_the_propos
     claim = acted(analyst, claim_under_review(api, sale, **{"detalhes-pagamento": HEIR_DETAILS}),
                   "aprovar-documentacao")
     heir_row = claim.beneficiaries.get()
-    acted(analyst, claim, "registrar-pagamento", {
+    proposed(analyst, claim, "registrar-pagamento", {
         "beneficiary": str(heir_row.pk), "amount": "20.000,00", "beneficiario_nome": "Carlos Lima",
         "beneficiario_cpf_ou_cnpj": "111.444.777-35", "metodo_pagamento": "pix",
         "pix_chave": "(11) 91234-5678"})

@@ -5,12 +5,15 @@ way the browser does."""
 from html.parser import HTMLParser
 from urllib.parse import urlparse
 
+from django.contrib import messages
+from django.contrib.messages.storage.base import Message
 from django.contrib.auth.models import Group, Permission, User
 from django.test import Client
 from rest_framework.test import APIClient
 
 from claims import roles
 from claims.models import Claim, ClaimHistory, Event
+from claims.workflow import TimelineEntry
 from tests.support.documents import OPEN_BODY, PDF, upload_body
 from tests.support.factories import DocumentRequirementFactory
 
@@ -106,12 +109,75 @@ def act(client: Client, claim: Claim, action: str, data: dict | None = None, *,
 
 
 def acted(client: Client, claim: Claim, action: str, data: dict | None = None) -> Claim:
-    """Act and expect success: a redirect to the claim page."""
+    """Act and expect the action done: the claim page's success message and the history
+    row of ``action`` it wrote.
+
+    The claim page is also where a refused action lands (not offered now, or the claim
+    moved on meanwhile), and where a move that became a proposal to a supervisor lands
+    with a success message of its own: neither proves the action happened. This fails
+    with the refusal's words (the form's errors when the form came back), or with what
+    the page said instead."""
+    last = _last_history_id(claim)
     response = act(client, claim, action, data)
-    assert response.status_code == 302, _errors_of(response)
-    assert response.url == f"/admin/claims/claim/{claim.pk}/change/"
+    said = _answered(response, claim, action)
+    assert any(m.level == messages.SUCCESS for m in said), \
+        f"{action}: no success message (said: {[str(m) for m in said]})"
+    assert claim.history.filter(id__gt=last, action=action).exists(), \
+        f"{action} not done: {' / '.join(str(m) for m in said)}"
     claim.refresh_from_db()
     return claim
+
+
+def proposed(client: Client, claim: Claim, action: str, data: dict | None = None) -> str:
+    """Act where the move needs a supervisor: a proposal written, the claim unchanged.
+    The page's words about it."""
+    last = _last_history_id(claim)
+    response = act(client, claim, action, data)
+    said = _answered(response, claim, action)
+    rows = list(claim.history.filter(id__gt=last).values_list("action", flat=True))
+    assert rows == [TimelineEntry.PROPOSAL], f"{action}: wrote {rows}, said {said}"
+    return " / ".join(str(m) for m in said)
+
+
+def refused(client: Client, claim: Claim, action: str, data: dict | None = None, *,
+            version: int | None = None) -> str:
+    """Act and expect a refusal; its words: the warning or error shown on the claim page,
+    or the form's own errors when the form came back. Nothing was written."""
+    last = _last_history_id(claim)
+    response = act(client, claim, action, data, version=version)
+    if response.status_code == 302:
+        said = said_by(response)
+        assert not any(m.level == messages.SUCCESS for m in said), \
+            f"{action} was done: {[str(m) for m in said]}"
+        words = " / ".join(str(m) for m in said if m.level >= messages.WARNING)
+    else:
+        assert response.status_code == 200, response.status_code
+        words = response.context["form"].errors.as_text()
+    assert words, f"{action}: neither done nor refused"
+    assert not claim.history.filter(id__gt=last).exists(), words
+    return words
+
+
+def _answered(response, claim: Claim, action: str) -> list[Message]:
+    """What the claim page says after ``action`` was taken; fails with the refusal's
+    words when it was not."""
+    assert response.status_code == 302, f"{action} refused: {_errors_of(response)}"
+    assert response.url == f"/admin/claims/claim/{claim.pk}/change/", response.url
+    said = said_by(response)
+    refusals = [str(m) for m in said if m.level >= messages.WARNING]
+    assert not refusals, f"{action} refused: {' / '.join(refusals)}"
+    return said
+
+
+def _last_history_id(claim: Claim) -> int:
+    return claim.history.order_by("-id").values_list("id", flat=True).first() or 0
+
+
+def said_by(response) -> list[Message]:
+    """The messages this request queued for the next page (not those an earlier
+    request left unread in the same storage). Django keeps them on the request's storage
+    after the response; reading them there spares a render of the claim page."""
+    return list(getattr(response.wsgi_request._messages, "_queued_messages", []))
 
 
 def page_messages(client: Client, response) -> str:
@@ -122,7 +188,7 @@ def page_messages(client: Client, response) -> str:
 def _errors_of(response) -> str:
     context = getattr(response, "context", None)
     if context and "form" in context:
-        return str(context["form"].errors)
+        return context["form"].errors.as_text()
     return response.content.decode()[:2000]
 
 
