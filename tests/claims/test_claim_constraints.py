@@ -1,7 +1,8 @@
 import pytest
 from django.db import IntegrityError, transaction
 
-from claims.workflow import ClaimStatus
+from claims.models import Claim
+from claims.workflow import CLOSED_STATUSES, ClaimStatus
 from tests.support.factories import ClaimFactory, CoverageFactory, DocumentRequirementFactory
 
 pytestmark = pytest.mark.django_db
@@ -15,11 +16,17 @@ def test_the_database_refuses_a_second_open_claim_on_a_coverage():
         ClaimFactory(coverage=coverage, status=ClaimStatus.UNDER_REGULATION)
 
 
-def test_closed_claims_on_a_coverage_may_pile_up():
+def test_closed_claims_on_a_coverage_may_pile_up_beside_its_one_open_claim():
     coverage = CoverageFactory()
-    ClaimFactory(coverage=coverage, status=ClaimStatus.FINALIZED)
-    ClaimFactory(coverage=coverage, status=ClaimStatus.DENIED)
+    closed = sorted(CLOSED_STATUSES) * 2  # each closed status, twice
+    for status in closed:
+        ClaimFactory(coverage=coverage, status=status)
     ClaimFactory(coverage=coverage, status=ClaimStatus.CREATED)
+
+    assert sorted(Claim.objects.filter(coverage=coverage).values_list("status", flat=True)) \
+        == sorted([*closed, ClaimStatus.CREATED])
+    with pytest.raises(IntegrityError), transaction.atomic():  # still only one open
+        ClaimFactory(coverage=coverage, status=ClaimStatus.PENDING_DOCUMENTS)
 
 
 def test_a_global_requirement_cannot_be_configured_twice():
