@@ -13,6 +13,7 @@ from tests.support.factories import (
     make_channel,
 )
 from api_common.ratelimit import cache_is_back
+from correspondence.services import broker_away as letters_broker_away
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
 pytest_plugins = ["tests.support.s3"]
@@ -22,10 +23,12 @@ def _clear_cache():
     cache.clear()  # token rate-limit counters must not leak between tests
     ACCEPTED_TOKENS.clear()  # nor this process's accepted bearer tokens
     cache_is_back()  # nor an outage of the cache another test made
+    letters_broker_away.end()  # nor of the broker (a filesystem broker without its folder)
     yield
     cache.clear()
     ACCEPTED_TOKENS.clear()
     cache_is_back()
+    letters_broker_away.end()
 
 
 @pytest.fixture
