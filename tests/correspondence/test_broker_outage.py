@@ -20,6 +20,9 @@ def stopped_broker(monkeypatch):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # Celery reads CELERY_BROKER_URL from the environment before any configuration (the
+    # PostgreSQL phase of .ci/run sets it to the live Redis): the stopped one goes there.
+    monkeypatch.setenv("CELERY_BROKER_URL", f"redis://127.0.0.1:{port}/0")
     app = Celery("outage", broker=f"redis://127.0.0.1:{port}/0", set_as_current=False)
     app.conf.broker_transport_options = {"max_retries": 0}
     asked = []
