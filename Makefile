@@ -12,7 +12,16 @@ LOCAL_REGISTRADORA := http://127.0.0.1:$(REGISTRADORA_PORT)
 RUN_LOG_DIR ?= var/log
 DEMO_SINISTROS ?= 300
 
-.PHONY: run test migrate seed worker check clean screenshots schemathesis bench docs
+# One pytest-xdist worker per core (2 here); TEST_WORKERS=0 runs in one process.
+TEST_WORKERS ?= auto
+TEST_PG_URL ?= postgres://postgres@127.0.0.1:5432/claims_test
+# make test: PostgreSQL and Redis on 127.0.0.1 when they answer and nothing else is set.
+TEST_SERVICES = if [ -z "$$DATABASE_URL" ] && $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 5432), 1)" 2>/dev/null; then \
+	  export DATABASE_URL=$(TEST_PG_URL); \
+	  if [ -z "$$CACHE_URL" ] && $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 6379), 1)" 2>/dev/null; then \
+	    export CACHE_URL=rediscache://127.0.0.1:6379/1 CELERY_BROKER_URL=redis://127.0.0.1:6379/2; fi; fi
+
+.PHONY: run test test-sqlite test-fast migrate seed worker check clean screenshots schemathesis bench docs
 
 $(RUNTIME_STAMP): requirements/base.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -63,9 +72,22 @@ run: $(RUNTIME_STAMP)
 	  echo "Logs em $(RUN_LOG_DIR)/ (web, worker, registradora, setup). Ctrl-C encerra tudo."; \
 	  wait $$web
 
-## The whole test suite (SQLite and local files unless DATABASE_URL etc. say otherwise)
+## The whole suite on PostgreSQL (and Redis) when they answer on 127.0.0.1, else the
+## SQLite part, saying so (docs/testing.md); in parallel, one worker per core, each
+## worker's test database kept between runs and rebuilt when a migration changes
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	@$(TEST_SERVICES); $(PY) -m pytest -n $(TEST_WORKERS) --reuse-db $(PYTEST_ARGS)
+
+## The SQLite part alone (the embedded default of make run), whatever answers
+test-sqlite: $(STAMP)
+	env -u DATABASE_URL -u CACHE_URL -u CELERY_BROKER_URL \
+	  $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+
+## The inner loop, under 2 minutes: unit, service and API tests on SQLite, no browser,
+## no subprocess servers or workers. ARGS=tests/claims or a file narrows it.
+test-fast: $(STAMP)
+	env -u DATABASE_URL -u CACHE_URL -u CELERY_BROKER_URL \
+	  $(PY) -m pytest -q -n $(TEST_WORKERS) --fast --whole-suite-on-sqlite $(ARGS)
 
 ## Schemathesis over every operation of the OpenAPI schema, against a live gunicorn on
 ## PostgreSQL (a fresh database, dropped afterwards); CI runs it too (.ci/schemathesis)

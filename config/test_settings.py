@@ -1,10 +1,21 @@
 """Test settings: production settings (DEBUG off) with four local allowances."""
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 # Production settings refuse to start without a real key; tests (and the workers and
 # servers they start, which inherit the environment) share this one.
 os.environ.setdefault("SECRET_KEY", "tests-only-key-" + "x" * 50)
+
+# pytest-xdist: each worker process (gw0, gw1...) has a test database of its own
+# (pytest-django) and here a Redis database of its own for the cache, which the tests
+# empty between tests; the servers and workers a test starts inherit it.
+XDIST_CACHE_DB_BASE = 8
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker.startswith("gw") and os.environ.get("CACHE_URL", "").startswith("rediscache://"):
+    _url = urlsplit(os.environ["CACHE_URL"])
+    os.environ["CACHE_URL"] = urlunsplit(
+        _url._replace(path=f"/{XDIST_CACHE_DB_BASE + int(_worker[2:])}"))
 
 from config.settings import *  # noqa: E402,F401,F403
 from config.settings import STORAGES

@@ -1,5 +1,10 @@
 
+import hashlib
+import os
+from pathlib import Path
+
 import pytest
+from django.conf import settings as django_settings
 from django.core.cache import cache
 
 from channel_auth.authentication import ACCEPTED_TOKENS
@@ -17,6 +22,65 @@ from correspondence.services import broker_away as letters_broker_away
 
 # The S3-compatible server fixture (``s3_server``), for every test module that needs it.
 pytest_plugins = ["tests.support.s3"]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --- where each test runs (tests/groups.py, docs/testing.md) -----------------------------
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("sinistros")
+    group.addoption("--whole-suite-on-sqlite", action="store_true",
+                    help="on SQLite, run every test, not only the SQLite part")
+    group.addoption("--fast", action="store_true",
+                    help="leave out the slow groups (tests/groups.py SLOW): make test-fast")
+
+
+def _on_sqlite() -> bool:
+    return django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+
+
+def pytest_collection_modifyitems(config, items):
+    from tests.groups import SLOW, SQLITE_PART, in_group
+
+    leave_out = []
+    if _on_sqlite() and not config.getoption("whole_suite_on_sqlite"):
+        leave_out += [item for item in items if not in_group(item.nodeid, SQLITE_PART)]
+    if config.getoption("fast"):
+        leave_out += [item for item in items if in_group(item.nodeid, SLOW)]
+    if leave_out:
+        out = {id(item) for item in leave_out}
+        config.hook.pytest_deselected(items=leave_out)
+        items[:] = [item for item in items if id(item) not in out]
+
+
+def pytest_report_header(config):
+    if _on_sqlite() and not config.getoption("whole_suite_on_sqlite"):
+        return ("SQLite: only the SQLite part runs (tests/groups.py, docs/testing.md); "
+                "the whole suite runs on PostgreSQL (DATABASE_URL=postgres://...)")
+    return None
+
+
+# --- a test database kept between runs, rebuilt when a migration changes -----------------
+
+
+def pytest_configure(config):
+    """``--reuse-db`` keeps each worker's test database; Django migrates it forward, but
+    an edited migration would go unnoticed: a digest of every migration file, kept per
+    database and worker, asks for a new database when it changes."""
+    if not config.getoption("reuse_db", False) or config.getoption("create_db", False):
+        return
+    digest = hashlib.sha256()
+    for path in sorted(ROOT.glob("*/migrations/*.py")):
+        digest.update(path.relative_to(ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
+    where = os.environ.get("DATABASE_URL", "sqlite") + os.environ.get("PYTEST_XDIST_WORKER", "")
+    stamp = ROOT / "var" / "test-db" / hashlib.sha256(where.encode()).hexdigest()[:16]
+    if not stamp.exists() or stamp.read_text() != digest.hexdigest():
+        config.option.create_db = True
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(digest.hexdigest())
 
 @pytest.fixture(autouse=True)
 def _clear_cache():

@@ -1,0 +1,48 @@
+"""Where each test runs (docs/testing.md): the whole suite on PostgreSQL, the production
+database; on SQLite, the embedded default of ``make run``, only what proves that default
+works. And which tests are too slow for the inner loop (``make test-fast``).
+
+Paths are files or folders under ``tests/``; each says why it is in its group."""
+
+# On SQLite too (``make test`` without PostgreSQL, and the first phase of .ci/run).
+SQLITE_PART = {
+    "tests/system/test_first_run.py": "a fresh checkout starts on the embedded defaults",
+    "tests/system/test_make_run.py": "`make run` is the SQLite default itself",
+    "tests/system/test_readme_session.py": "the README's session runs on `make run`",
+    "tests/system/test_browser_claim_lifecycle.py":
+        "a claim opened and moved through the analysts' actions in a browser",
+    "tests/system/test_browser_hosted_pages.py": "the hosted pages, as a person meets them",
+    "tests/claims/test_every_event.py": "every action of the workflow, every event written",
+    "tests/claims/test_open_claim_api.py": "opening a claim through the API",
+    "tests/claims/test_write_statements.py": "statement counts stated for both databases",
+    "tests/claims/test_admin_claim_search.py": "search that runs through SQLite's own path",
+    "tests/claims/test_admin_sale_search.py": "search that runs through SQLite's own path",
+    "tests/claims/test_beneficiaries_migration.py": "a data migration on SQLite's schema",
+    "tests/claims/test_claim_channel_migration.py": "a data migration on SQLite's schema",
+    "tests/claims/test_deceased_flag_migration.py": "a data migration on SQLite's schema",
+    "tests/claims/test_decided_late_days_migration.py": "a data migration on SQLite's schema",
+    "tests/claims/test_search_migrations.py": "search migrations, SQLite's branch",
+    "tests/webhooks/test_engine.py":
+        "a webhook delivered by the engine through the ORM claim SQLite uses",
+    "tests/webhooks/test_fan_out.py": "events fanned out to deliveries",
+    "tests/whitelabel/test_pages.py": "the hosted pages",
+    "tests/whitelabel/test_hosted_forms.py": "the hosted forms",
+}
+
+# Left out of ``make test-fast``: subprocess servers and workers, browsers, nginx.
+SLOW = {
+    "tests/system": "browsers, gunicorn, nginx, redis-server and `make run` in subprocesses",
+    "tests/webhooks/test_delivery_worker.py": "real Celery workers",
+    "tests/claims/workbench/test_sweep_workers.py": "real Celery workers",
+    "tests/claims/test_celery_worker.py": "a real Celery worker",
+    "tests/correspondence/test_sending_workers.py": "real Celery workers and SMTP",
+    "tests/sro/test_workers.py": "real Celery workers",
+    "tests/sro/test_local_registradora.py": "the local registradora's server",
+    "tests/webhooks/test_metrics.py": "worker processes writing the shared counters",
+    "tests/claims/test_document_upload_s3.py": "moto's S3 server in a subprocess",
+}
+
+
+def in_group(nodeid: str, group: dict) -> bool:
+    path = nodeid.split("::", 1)[0]
+    return any(path == entry or path.startswith(entry.rstrip("/") + "/") for entry in group)
