@@ -155,6 +155,11 @@ class LocalRegistradora:
         with self._lock:
             self._stalls.extend([seconds] * times)
 
+    def stalls_left(self) -> int:
+        """Stalls asked for that no request has taken yet (0: the last one is being held)."""
+        with self._lock:
+            return len(self._stalls)
+
     def _take(self, queue: deque) -> Any:
         with self._lock:
             return queue.popleft() if queue else None

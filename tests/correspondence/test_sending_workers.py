@@ -7,10 +7,10 @@ a networked broker; `.ci/run` runs it in its PostgreSQL pass.
 
 import signal
 import threading
-import time
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
 
 from correspondence.models import Message
 from correspondence.tasks import send_message, sweep_messages
@@ -63,7 +63,7 @@ def test_two_workers_given_the_same_messages_send_each_exactly_once(workers, smt
         send_message.apply_async((str(message.pk),), queue=group.queue)
 
     assert wait_until(lambda: Message.objects.filter(status="enviado").count() == 8)
-    time.sleep(1)  # any late duplicate would have arrived by now
+    group.wait_idle()  # all 16 tasks have run: no duplicate can come later
     ids = sorted(mail.message_id for mail in smtp.received)
     assert ids == sorted(m.message_id for m in messages)
     assert set(Message.objects.values_list("attempts", flat=True)) == {1}
@@ -78,7 +78,7 @@ def test_a_worker_killed_mid_send_loses_nothing_and_the_sweep_sends_it_once(work
 
     send_message.apply_async((str(message.pk),), queue=group.queue)
     assert wait_until(lambda: Message.objects.filter(pk=message.pk, attempts=1).exists())
-    time.sleep(0.5)  # in the middle of the DATA command
+    assert wait_until(lambda: smtp.handler.stalled == 1)  # in the middle of DATA
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=10)
     smtp.handler.stall.clear()
@@ -87,7 +87,9 @@ def test_a_worker_killed_mid_send_loses_nothing_and_the_sweep_sends_it_once(work
     assert message.status == "pendente" and smtp.received == []
 
     group.start("segundo")
-    time.sleep(3)  # the dead worker's lease runs out
+    # The dead worker's lease runs out (3 s).
+    assert wait_until(lambda: Message.objects.filter(
+        pk=message.pk, lease_until__lt=timezone.now()).exists())
     sweep_messages.apply_async(queue=group.queue)
 
     assert wait_until(lambda: Message.objects.filter(pk=message.pk, status="enviado").exists())

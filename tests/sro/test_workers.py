@@ -73,7 +73,7 @@ def test_the_beat_registers_a_new_claim_within_one_interval_and_its_changes_foll
         workers, registradora, api, sale, analyst, supervisor):
     group = workers()
     group.start("beat", beat=True)
-    time.sleep(INTERVAL)  # the worker is up and its beat ticking
+    group.wait_ready()  # the worker is up, and its beat with it
 
     claim = claim_under_review(api, sale)
     opened = time.monotonic()
@@ -137,7 +137,7 @@ def test_two_workers_at_once_register_each_claim_once(workers, registradora, api
         send_registrations.apply_async(queue=group.queue)
 
     assert wait_until(lambda: not Submission.objects.exclude(status="enviado").exists())
-    time.sleep(1)  # any late duplicate would have arrived by now
+    group.wait_idle()  # every task asked for has run: no duplicate can come later
     assert {claim.number for claim in claims} <= set(registradora.registered)
     answers = [r["status"] for r in registradora.received]
     assert 422 not in answers  # a second registro of a claim would be refused
@@ -153,7 +153,7 @@ def test_a_worker_killed_mid_send_loses_nothing_and_it_is_sent_once(workers, reg
 
     send_registrations.apply_async(queue=group.queue)
     assert wait_until(lambda: Submission.objects.filter(attempts=1).exists())
-    time.sleep(0.5)  # the request is in the registradora's hands
+    assert wait_until(lambda: registradora.stalls_left() == 0)  # held by the registradora
     first.send_signal(signal.SIGKILL)
     first.wait(timeout=10)
 
@@ -161,11 +161,14 @@ def test_a_worker_killed_mid_send_loses_nothing_and_it_is_sent_once(workers, reg
     assert registro.status == "pendente" and claim.number not in registradora.registered
 
     group.start("segundo")
-    time.sleep(3)  # the dead worker's lease runs out
+    # The dead worker's lease runs out (3 s).
+    assert wait_until(lambda: Submission.objects.filter(
+        pk=registro.pk, lease_until__lt=timezone.now()).exists())
     send_registrations.apply_async(queue=group.queue)
 
     assert wait_until(lambda: Submission.objects.filter(status="enviado").exists())
-    time.sleep(6)  # past the stalled request's end: it must not count
+    # The stalled request ends (6 s after it came), its caller gone: dropped unprocessed.
+    assert wait_until(lambda: any(r["status"] is None for r in registradora.received))
     registro.refresh_from_db()
     assert registro.attempts == 2
     assert [r["status"] for r in registradora.received if r["status"] == 201] == [201]

@@ -48,6 +48,7 @@ class Handler:
     received: list[Received] = field(default_factory=list)
     refuse_next: int = 0  # answer this many DATA commands with a temporary failure
     stall: threading.Event | None = None  # while set... DATA waits until it is cleared
+    stalled: int = 0  # DATA commands waiting on the stall right now
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def handle_DATA(self, server, session, envelope):
@@ -57,8 +58,10 @@ class Handler:
                 return "451 4.3.0 Tente mais tarde"
         if self.stall is not None:
             import asyncio
+            self.stalled += 1
             while self.stall.is_set():
                 await asyncio.sleep(0.05)
+            self.stalled -= 1
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         with self.lock:
             self.received.append(Received(list(envelope.rcpt_tos), message))

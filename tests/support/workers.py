@@ -3,10 +3,13 @@ default queue, so what a task enqueues with ``.delay`` stays with them). They re
 test database and broker (``worker_process_env``): PostgreSQL and a networked broker."""
 
 import os
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from celery import current_app
 
 from tests.support.concurrency import worker_process_env
 
@@ -19,6 +22,7 @@ class CeleryWorkers:
         self.schedule_dir = schedule_dir
         self.env = worker_process_env(CELERY_TASK_DEFAULT_QUEUE=self.queue, **env)
         self.processes: list[subprocess.Popen] = []
+        self._names: list[str] = []
 
     def start(self, name: str, *, beat: bool = False) -> subprocess.Popen:
         """A worker named ``name``; with ``beat``, it also runs the periodic schedule
@@ -30,7 +34,38 @@ class CeleryWorkers:
              "--loglevel=WARNING", *extra],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.processes.append(process)
+        self._names.append(name)
         return process
+
+    def names(self) -> list[str]:
+        return [f"{name}@{socket.gethostname()}" for name in self._names]
+
+    def wait_ready(self, seconds: float = 30) -> None:
+        """Every worker started answers a ping (its consumer is up)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            replies = current_app.control.ping(destination=self.names(), timeout=0.5)
+            if {name for reply in replies for name in reply} >= set(self.names()):
+                return
+            assert time.monotonic() < deadline, f"workers not up: {self.names()}"
+
+    def wait_idle(self, seconds: float = 30) -> None:
+        """Nothing waits in the queue and no worker runs a task: whatever the tasks sent
+        so far has been done."""
+        deadline = time.monotonic() + seconds
+        while True:
+            with current_app.connection_for_write() as connection:
+                try:
+                    waiting = connection.default_channel.queue_declare(
+                        self.queue, passive=True).message_count
+                except connection.channel_errors:  # Redis: an empty queue has no key
+                    waiting = 0
+            active = current_app.control.inspect(destination=self.names(), timeout=0.5).active()
+            if not waiting and active is not None and len(active) == len(self.names()) \
+                    and not any(active.values()):
+                return
+            assert time.monotonic() < deadline, f"workers still busy: {active}"
+            time.sleep(0.1)
 
     def stop(self) -> None:
         for process in self.processes:

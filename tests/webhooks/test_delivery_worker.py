@@ -311,7 +311,8 @@ def test_two_workers_keep_each_endpoints_cap_and_never_send_one_attempt_twice(wo
             assert receiver.wait_for(12, timeout=60), workers.logs()
         wait_until(lambda: Delivery.objects.filter(status="entregue").count() == 36,
                    timeout=20, describe=workers.logs)
-        time.sleep(0.5)  # anything sent twice would have arrived by now
+        # Every receiver idle: a request sent twice would be on record by now.
+        wait_until(lambda: not any(r.in_flight for r in (a, b, c)), timeout=10)
 
     ids = [r.headers["webhook-id"] for receiver in (a, b, c) for r in receiver.requests]
     assert sorted(ids) == sorted(str(e.pk) for e in events)  # each exactly once
@@ -371,7 +372,7 @@ def test_with_two_workers_one_killed_mid_burst_nothing_is_lost(workers):
         # The survivor goes on; its poll takes the dead worker's leases once they expire.
         wait_until(lambda: Delivery.objects.filter(status="entregue").count() == 20,
                    timeout=60, sweep=workers.sweep, describe=workers.logs)
-        time.sleep(0.5)
+        wait_until(lambda: not receiver.in_flight, timeout=10)  # nothing more on its way
 
     received = [r.headers["webhook-id"] for r in receiver.requests]
     assert set(received) == {str(e.pk) for e in events}  # none lost
