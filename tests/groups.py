@@ -2,7 +2,8 @@
 database; on SQLite, the embedded default of ``make run``, only what proves that default
 works. And which tests are too slow for the inner loop (``make test-fast``).
 
-Paths are files or folders under ``tests/``; each says why it is in its group."""
+Entries are files or folders under ``tests/``, or one test (``file::name``); each says
+why it is in its group."""
 
 # On SQLite too (``make test`` without PostgreSQL, and the first phase of .ci/run).
 SQLITE_PART = {
@@ -40,9 +41,22 @@ SLOW = {
     "tests/sro/test_local_registradora.py": "the local registradora's server",
     "tests/webhooks/test_metrics.py": "worker processes writing the shared counters",
     "tests/claims/test_document_upload_s3.py": "moto's S3 server in a subprocess",
+    # Migrations run back and forth: 1 to 12 s each, a third of the inner loop's time.
+    "tests/claims/test_search_migrations.py": "migrations run back and forth",
+    "tests/claims/test_beneficiaries_migration.py": "migrations run back and forth",
+    "tests/claims/test_decided_late_days_migration.py": "migrations run back and forth",
+    "tests/claims/test_claim_channel_migration.py": "migrations run back and forth",
+    "tests/claims/test_deceased_flag_migration.py": "migrations run back and forth",
+    "tests/claims/test_admin.py::test_seed_demo_keeps_what_other_apps_granted_the_roles":
+        "seeds the whole demo (20 s)",
+    "tests/claims/test_seed_demo_command.py": "seeds the demo's workload",
 }
 
 
 def in_group(nodeid: str, group: dict) -> bool:
+    """Whether the test is in ``group``: its file or a folder above it, or the test
+    itself (``file::name``, its parametrized cases included)."""
     path = nodeid.split("::", 1)[0]
-    return any(path == entry or path.startswith(entry.rstrip("/") + "/") for entry in group)
+    return any(path == entry or path.startswith(entry.rstrip("/") + "/")
+               or nodeid == entry or nodeid.startswith((entry + "[", entry + "::"))
+               for entry in group)
