@@ -15,7 +15,9 @@ before a lost change is never matched by chance.
 
 When the shared cache does not answer, no acceptance is trusted: every request looks
 its token up (as with ``API_AUTH_CACHE_SECONDS=0``), and the cache is left alone for
-``CACHE_RETRY_SECONDS`` before it is asked again. The one window left: a change whose
+``CACHE_RETRY_SECONDS`` before it is asked again: the same pause as the rate limits'
+(``api_common.ratelimit.cache_away``), one view per process of whether the cache is
+there. The one window left: a change whose
 generation could not be written (the cache away at that moment) reaches the processes
 that still hold an acceptance from before it only when that acceptance ages out, within
 ``API_AUTH_CACHE_SECONDS``.
@@ -32,13 +34,11 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from api_common.outage import Pause
-from api_common.ratelimit import CACHE_FAILURES, CACHE_RETRY_SECONDS
+from api_common.ratelimit import CACHE_FAILURES, CACHE_RETRY_SECONDS, cache_away
 
 logger = logging.getLogger(__name__)
 
 KEY = "api-auth:generation"
-cache_away = Pause(CACHE_RETRY_SECONDS)
 
 
 def _failed(error: Exception) -> None:
