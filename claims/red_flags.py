@@ -49,6 +49,12 @@ def destination_of(payment_method: dict | None) -> str:
     return ""
 
 
+def pays_to_tax_id(destination: str, tax_id: str) -> bool:
+    """Whether a destination (``destination_of``) is a PIX key that is ``tax_id``,
+    however typed: money there goes to that person's account."""
+    return destination.startswith("pix:") and same_tax_id(destination[len("pix:"):], tax_id)
+
+
 def for_payment(claim, *, beneficiary, payee: dict, payment_method: dict | None) -> list[str]:
     """The flags of one payment (registered or proposed), in words."""
     warnings = []
@@ -136,12 +142,12 @@ def deceased_as_payee_text(names: list[str]) -> str:
 
 def _deceased_as_payee(claim, beneficiaries, payments) -> str:
     insured = claim.sale.insured_cpf
-    key = f"pix:{insured}"
     names = [f"{b.name} (beneficiário)" for b in beneficiaries
              if same_tax_id(b.tax_id, insured) or same_tax_id(b.representative_tax_id, insured)
-             or b.destination == key]
+             or pays_to_tax_id(b.destination, insured)]
     names += [f"{p.beneficiary_name} (pagamento)" for p in payments
-              if same_tax_id(p.beneficiary_tax_id, insured) or p.destination == key]
+              if same_tax_id(p.beneficiary_tax_id, insured)
+              or pays_to_tax_id(p.destination, insured)]
     # The coverage is read only when something matched: most claims never pay for it.
     if not names or not pays_on_death(claim.coverage.name):
         return ""

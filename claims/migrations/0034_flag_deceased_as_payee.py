@@ -16,6 +16,11 @@ def _bare(value: str) -> str:
     return re.sub(r"[^0-9A-Za-z]", "", value or "").upper()
 
 
+def _pays_to(destination: str, insured: str) -> bool:
+    # A PIX key (claims.red_flags.destination_of) that is the insured's tax id, however typed.
+    return destination.startswith("pix:") and _bare(destination[len("pix:"):]) == _bare(insured)
+
+
 def deceased_as_payee_text(names: list[str]) -> str:
     # The flag's words as claims.red_flags wrote them when this migration was made.
     return ("O CPF do segurado falecido está como favorecido de: " + ", ".join(names) +
@@ -37,13 +42,13 @@ def flag(apps, schema_editor):
             "representative_tax_id", "destination").iterator():
         tax_id, representative, destination = carried
         if _bare(insured) in (_bare(tax_id), _bare(representative)) or \
-                destination == f"pix:{insured}":
+                _pays_to(destination, insured):
             found.setdefault(claim_id, []).append(f"{name} (beneficiário)")
     for claim_id, insured, name, tax_id, destination in Payment.objects.filter(
             claim__coverage__name__in=on_death).values_list(
             "claim_id", "claim__sale__insured_cpf", "beneficiary_name", "beneficiary_tax_id",
             "destination").iterator():
-        if _bare(insured) == _bare(tax_id) or destination == f"pix:{insured}":
+        if _bare(insured) == _bare(tax_id) or _pays_to(destination, insured):
             found.setdefault(claim_id, []).append(f"{name} (pagamento)")
     for claim in Claim.objects.filter(pk__in=list(found)):
         alerts = [a for a in claim.alerts if a.get("codigo") != "falecido-como-favorecido"]

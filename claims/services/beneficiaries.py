@@ -122,13 +122,6 @@ def _check_kind(claim: Claim, data: dict, existing: Beneficiary | None) -> None:
             f"{existing.get_kind_display().lower()}: o tipo não muda.")
 
 
-def pix_key_of(payment_method: dict | None) -> str:
-    """The PIX key of validated ``dados-pagamento`` (English keys), or ``""``."""
-    if not payment_method or payment_method.get("method") != "pix":
-        return ""
-    return (payment_method.get("pix") or {}).get("key", "")
-
-
 def check_not_the_insured(claim: Claim, *, kind: str, tax_ids: dict[str, str],
                           payment_method: dict | None) -> None:
     """Refuse money bound for the insured person's tax id where it cannot go to them:
@@ -140,7 +133,7 @@ def check_not_the_insured(claim: Claim, *, kind: str, tax_ids: dict[str, str],
     if not on_death and kind != BeneficiaryKind.CREDITOR:
         return
     carried = [role for role, tax_id in tax_ids.items() if same_tax_id(tax_id, insured)]
-    if same_tax_id(pix_key_of(payment_method), insured):
+    if red_flags.pays_to_tax_id(red_flags.destination_of(payment_method), insured):
         carried.append("chave PIX")
     if not carried:
         return

@@ -51,7 +51,7 @@ def test_rows_naming_the_deceased_are_flagged_never_deleted():
     heir = Beneficiary.objects.create(claim=key_is_deceased, kind="outro", name="Pedro",
                                       tax_id="11144477735", share=Decimal("100"),
                                       informed_by="canal:x", payment_method=pix,
-                                      destination=f"pix:{INSURED}")
+                                      destination="pix:529.982.247-25")  # typed punctuated
     Payment.objects.create(claim=key_is_deceased, beneficiary=heir, amount=Decimal("10"),
                            beneficiary_name="Pedro",
                            beneficiary_tax_id="11144477735", method="pix",

@@ -192,3 +192,17 @@ def test_a_creditor_is_never_the_insured(api, sale, living_claim):
     # The insured's own row is untouched: still the insured, at 100%.
     insured = living_claim.beneficiaries.get()
     assert (insured.kind, insured.share) == ("segurado", 100)
+
+
+def test_a_stored_pix_key_that_is_the_deceased_cpf_punctuated_raises_the_flag(sale, death_claim):
+    cpf = sale.insured_cpf
+    Beneficiary.objects.create(
+        claim=death_claim, kind=BeneficiaryKind.OTHER, name="Pedro", tax_id="52998224725",
+        share=Decimal("100"), informed_by="canal:x",
+        destination=f"pix:{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}")
+
+    red_flags.refresh(death_claim)
+
+    death_claim.refresh_from_db()
+    assert [a["codigo"] for a in death_claim.alerts] == ["falecido-como-favorecido"]
+    assert "Pedro (beneficiário)" in death_claim.alerts[0]["texto"]
