@@ -25,7 +25,7 @@ Each `type` opens a page in Portuguese (`/api/v1/problemas/<problem-id>`, all of
 `/api/v1/problemas/`) with the title, the status, what causes the problem and what to
 do; an `instance` opens the same page naming the occurrence. The pages, the schema's
 error responses and this file are read from one place: each problem is a `ProblemError`
-subclass (`api_common/http_problems.py` for HTTP's own, `claims/errors.py`,
+subclass (`api_common/http_problems.py` for HTTP's own, `claims/errors/` (by who meets them),
 `claims/documents/errors.py`, `channel_auth/errors.py`, `webhooks/errors.py`,
 `idempotency/services.py`), which registers itself in `api_common/problem_types.py`.
 
