@@ -9,7 +9,7 @@ from django.utils.safestring import mark_safe
 from api_common.problem_types import ProblemError
 from claims.workflow import EventName
 from webhooks import breaker, services
-from webhooks.models import Delivery, DeliveryAttempt, Subscription
+from webhooks.models import ALL_EVENTS, Delivery, DeliveryAttempt, Subscription
 
 
 class NothingToSaveMixin:
@@ -60,7 +60,8 @@ class SubscriptionAdmin(NothingToSaveMixin, admin.ModelAdmin):
     @admin.display(description="eventos habilitados")
     def events(self, subscription):
         """Each event by its name, with the code the channel subscribed to."""
-        labels = dict(EventName.choices)
+        labels = {**dict(EventName.choices),
+                  ALL_EVENTS: "Todos os eventos, inclusive os que vierem a ser criados"}
         # One per line (a list would take the aligned form's indentation).
         return format_html_join(mark_safe("<br>"), "{} <code>{}</code>",
                                 ((labels.get(name, name), name) for name in subscription.enabled_events))

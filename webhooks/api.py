@@ -42,11 +42,16 @@ class SubscriptionListApi(APIView):
         tags=schema.TAGS,
         request=SubscriptionInputSerializer,
         responses={201: SubscriptionWithSecretSerializer, **VALIDATION_ERROR, **AUTH_ERRORS},
-        examples=[schema.CREATE_REQUEST, schema.CREATE_RESPONSE, schema.URL_REFUSED],
+        examples=[schema.CREATE_REQUEST, schema.EVERY_EVENT_REQUEST, schema.CREATE_RESPONSE,
+                  schema.URL_REFUSED],
         description=(
             "Cria uma assinatura. A resposta traz `segredo`, a chave HMAC com que as entregas "
             "são assinadas (Standard Webhooks: cabeçalhos `webhook-id`, `webhook-timestamp`, "
-            "`webhook-signature`); ela só é mostrada aqui e em `rotacionar-chave-hmac`."
+            "`webhook-signature`); ela só é mostrada aqui e em `rotacionar-chave-hmac`.\n\n"
+            "`eventos-habilitados: [\"*\"]` assina todos os eventos, inclusive os que forem "
+            "criados depois: o `*` é guardado e mostrado como enviado e vale na hora de cada "
+            "entrega. Ele vale sozinho: `[\"*\", \"sinistro-criado\"]` é recusado (400 "
+            "`invalid-request` em `eventos-habilitados`)."
         ),
     )
     @idempotent

@@ -11,6 +11,11 @@ from django.db import models
 from django.db.models import Q
 
 
+# ``eventos-habilitados: ["*"]``: every event, those the catalogue gains later too. Kept
+# as sent and matched when an event is fanned out, never expanded to today's names.
+ALL_EVENTS = "*"
+
+
 def deliverable() -> Q:
     """Subscriptions that may receive: active, not deleted, of an active channel with the
     claims API on (the contract's rule 3)."""
@@ -32,7 +37,7 @@ class Subscription(models.Model):
     description = models.CharField("descrição", max_length=200, blank=True)
     is_active = models.BooleanField("ativa", default=True)
     url = models.URLField("URL", max_length=2000)
-    # Event names (contract values), in the order the channel gave them.
+    # Event names (contract values), in the order the channel gave them, or ["*"].
     enabled_events = models.JSONField("eventos habilitados", default=list)
     # Signing needs the plain secret, so it cannot be hashed: it is stored encrypted
     # (see webhooks.signing) and shown in full only when created or rotated.
@@ -69,6 +74,11 @@ class Subscription(models.Model):
 
     def __str__(self):
         return self.description or self.url
+
+    def wants(self, event_name: str) -> bool:
+        """Whether the subscription lists the event, or subscribed to every event."""
+        events = self.enabled_events or []
+        return ALL_EVENTS in events or event_name in events
 
 
 class Delivery(models.Model):

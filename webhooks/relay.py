@@ -63,8 +63,8 @@ def _fan_out(events: list[Event]) -> None:
 
 def subscribers(events: list[Event]) -> dict[object, list[Subscription]]:
     """Per event, the active subscriptions of its channel (itself active, with the
-    claims API enabled) that list the event and existed when it happened: a new
-    subscription receives no past events."""
+    claims API enabled) that list the event (or ask for every event: ``["*"]``) and
+    existed when it happened: a new subscription receives no past events."""
     by_channel = defaultdict(list)
     for subscription in Subscription.objects.filter(
             deliverable(), channel_id__in={e.channel_id for e in events}):
@@ -73,7 +73,7 @@ def subscribers(events: list[Event]) -> dict[object, list[Subscription]]:
     # a handful of subscriptions.
     return {
         event.pk: [s for s in by_channel[event.channel_id]
-                   if s.created_at <= event.created_at and event.name in (s.enabled_events or [])]
+                   if s.created_at <= event.created_at and s.wants(event.name)]
         for event in events
     }
 

@@ -70,6 +70,15 @@ CREATE_REQUEST = OpenApiExample(
     },
     request_only=True,
 )
+EVERY_EVENT_REQUEST = OpenApiExample(
+    "Todos os eventos",
+    value={
+        "descricao": "Todos os eventos, inclusive os que vierem a ser criados",
+        "url": "https://hooks.example.com/sinistros",
+        "eventos-habilitados": ["*"],
+    },
+    request_only=True,
+)
 UPDATE_REQUEST = OpenApiExample(
     "Trocar os eventos",
     value={"eventos-habilitados": ["sinistro-criado", "sinistro-negado"]},

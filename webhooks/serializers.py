@@ -13,26 +13,39 @@ from api_common.serializers import (
 )
 from webhooks import breaker
 from webhooks.destinations import MAX_URL_LENGTH
-from webhooks.models import Delivery, DeliveryAttempt, Subscription
+from webhooks.models import ALL_EVENTS, Delivery, DeliveryAttempt, Subscription
 from webhooks.events import PING
 from webhooks.services import SUBSCRIBABLE_EVENTS, validate_event_names
 
 # What a delivery carries: one of the contract's events, or a ping.
 DELIVERY_EVENTS = (*SUBSCRIBABLE_EVENTS, PING)
 BREAKER_STATES = tuple(state.value for state in breaker.State)
+# What eventos-habilitados may hold: the events, or "*" (alone: EVENT_NAMES_SCHEMA).
+EVENTS_OR_ALL = (*SUBSCRIBABLE_EVENTS, ALL_EVENTS)
 
 
-@extend_schema_field({
+# ``eventos-habilitados`` in the schema: the names or "*", and "*" only alone (the
+# service refuses the mix, so the schema must not allow it either).
+EVENT_NAMES_SCHEMA = {
     "type": "array",
-    "items": {"type": "string", "enum": list(SUBSCRIBABLE_EVENTS)},
+    "items": {"type": "string", "enum": list(EVENTS_OR_ALL)},
     "minItems": 1,
     "uniqueItems": True,
-})
+    "not": {"contains": {"const": ALL_EVENTS}, "minItems": 2},
+}
+EVENT_NAMES_HELP = (
+    'Os eventos que a assinatura recebe: a lista dos nomes (ao menos um, sem repetição) ou '
+    '`["*"]`, todos os eventos, inclusive os que forem criados depois (guardado e mostrado '
+    'como enviado). `"*"` vale sozinho: misturado a nomes é recusado.')
+
+
+@extend_schema_field(EVENT_NAMES_SCHEMA)
 class EventNamesField(serializers.ListField):
     """``eventos-habilitados``: a non-empty list of the contract's event names, without
-    repeats. Its problems are reported on the field as a whole, naming the bad names."""
+    repeats, or ``["*"]``. Its problems are reported on the field as a whole, naming the
+    bad names."""
 
-    child = serializers.ChoiceField(choices=SUBSCRIBABLE_EVENTS)
+    child = serializers.CharField()
 
     def to_internal_value(self, data):
         if not isinstance(data, list):
@@ -73,10 +86,7 @@ class SubscriptionInputSerializer(KebabCaseSerializer):
             "http://127.0.0.1:9000/webhooks."
         ),
     )
-    eventos_habilitados = EventNamesField(
-        source="events",
-        help_text="Eventos que esta assinatura recebe (ao menos um, sem repetição).",
-    )
+    eventos_habilitados = EventNamesField(source="events", help_text=EVENT_NAMES_HELP)
 
 
 class SubscriptionUpdateInputSerializer(SubscriptionInputSerializer):
@@ -118,9 +128,7 @@ class SubscriptionSerializer(KebabCaseSerializer):
     descricao = serializers.CharField(source="description")
     ativo = serializers.BooleanField(source="is_active")
     url = serializers.CharField()
-    eventos_habilitados = serializers.ListField(
-        child=serializers.ChoiceField(choices=SUBSCRIBABLE_EVENTS), source="enabled_events"
-    )
+    eventos_habilitados = EventNamesField(source="enabled_events", help_text=EVENT_NAMES_HELP)
     criado_em = UTCDateTimeField(source="created_at")
     desativado_em = UTCDateTimeField(
         source="disabled_at",

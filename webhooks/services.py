@@ -23,7 +23,7 @@ from webhooks import delivery as delivery_engine
 from webhooks import errors, leases, relay, selectors, signing
 from webhooks.destinations import validate_destination
 from webhooks.events import BY_NAME, PING
-from webhooks.models import Delivery, Subscription
+from webhooks.models import ALL_EVENTS, Delivery, Subscription
 
 # What eventos-habilitados may hold: the contract's 11 events and the 2 of a denial's
 # reconsideration (docs/denials.md); "ping" is not one.
@@ -39,15 +39,26 @@ EDITABLE = {
 
 
 def validate_event_names(events: Iterable[str]) -> list[str]:
-    """The list as given, or :class:`ValidationError` naming what is wrong with it."""
+    """The list as given, or :class:`ValidationError` naming what is wrong with it.
+
+    ``["*"]`` (:data:`ALL_EVENTS`) is every event, kept as sent. It goes alone: a list
+    with "*" and names would read as either "all" or "only these", so it is refused
+    rather than guessed (docs/webhooks.md)."""
     events = list(events)
     if not events:
         raise ValidationError("Informe ao menos um evento.")
+    if ALL_EVENTS in events:
+        if events != [ALL_EVENTS]:
+            raise ValidationError(
+                f'"{ALL_EVENTS}" (todos os eventos) vale sozinho: envie ["{ALL_EVENTS}"] '
+                "ou a lista dos eventos, sem misturar os dois.")
+        return events
     unknown = list(dict.fromkeys(str(name) for name in events if name not in SUBSCRIBABLE_EVENTS))
     if unknown:
         shown = ", ".join(unknown[:5]) + (", ..." if len(unknown) > 5 else "")
         raise ValidationError(
-            f"Evento(s) desconhecido(s): {shown}. Aceitos: {', '.join(SUBSCRIBABLE_EVENTS)}."
+            f"Evento(s) desconhecido(s): {shown}. Aceitos: {', '.join(SUBSCRIBABLE_EVENTS)}; "
+            f'ou ["{ALL_EVENTS}"] sozinho, para todos.'
         )
     repeated = sorted(name for name, count in Counter(events).items() if count > 1)
     if repeated:

@@ -49,6 +49,7 @@ SPECTACULAR_SETTINGS = {
     # Enums that would otherwise be named after a field ("Eventos-habilitadosEnum").
     "ENUM_NAME_OVERRIDES": {
         "EventoEnum": "webhooks.services.SUBSCRIBABLE_EVENTS",
+        "EventoOuTodosEnum": "webhooks.serializers.EVENTS_OR_ALL",
         "EventoOuPingEnum": "webhooks.serializers.DELIVERY_EVENTS",
         "EstadoDisjuntorEnum": "webhooks.serializers.BREAKER_STATES",
         "CodigoRecusaEnum": "claims.denials.DenialCode",

@@ -296,11 +296,31 @@ def test_the_webhook_update_has_no_required_field(schema):
     assert all("default" not in field for field in body["properties"].values())
 
 
-def test_eventos_habilitados_lists_exactly_the_contract_events(schema):
+def test_eventos_habilitados_lists_exactly_the_contract_events_and_the_star(schema):
     body = request_schema(schema, "/api/v1/webhooks", "post")
     items = resolve(schema, body["properties"]["eventos-habilitados"]["items"])
 
-    assert items["enum"] == list(EventName.values)
+    assert items["enum"] == [*EventName.values, "*"]
+
+
+@pytest.mark.parametrize(("events", "valid"), [
+    (["*"], True), (["sinistro-criado", "sinistro-negado"], True), (list(EventName.values), True),
+    (["*", "sinistro-criado"], False), (["sinistro-criado", "*"], False), ([], False),
+    (["ping"], False),
+])
+def test_eventos_habilitados_allows_the_star_only_alone(schema, events, valid):
+    """What the service refuses, the schema refuses too: a client (or a fuzzer) that
+    follows the schema never meets a 400 for it."""
+    for path, method, status in [("/api/v1/webhooks", "post", None),
+                                 ("/api/v1/webhooks/{id-webhook}", "patch", None),
+                                 ("/api/v1/webhooks/{id-webhook}", "get", "200")]:
+        body = (request_schema(schema, path, method) if status is None
+                else response_schema(schema, path, method, status))
+        field = resolve(schema, body["properties"]["eventos-habilitados"])
+        validator = jsonschema.Draft202012Validator({**field, "components": schema["components"]})
+
+        assert validator.is_valid(events) is valid, (path, method)
+        assert "[\"*\"]" in field["description"]
 
 
 def test_the_secret_is_in_the_create_and_rotate_responses_only(schema):

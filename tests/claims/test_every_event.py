@@ -8,6 +8,9 @@ from django.utils import timezone
 
 from claims import roles
 from claims.workflow import EventName
+from tests.support.deliveries import backdate, make_subscription
+from webhooks import relay
+from webhooks.models import Delivery
 from tests.support.lifecycle import (
     DENIAL,
     last_event,
@@ -31,6 +34,8 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
         analyst, supervisor, api, sale):
+    everything, _ = make_subscription(sale.channel, "https://hooks.parceiro.example/tudo", ["*"])
+    backdate(everything, minutes=1)
     claim = claim_under_review(api, sale)                                   # criado, em-analise
     acted(analyst, claim, "solicitar-documentos", {"new_title": "Laudo", "note": "Para confirmar."})  # negada
     send_document(api, claim, "laudo")                                      # em-analise
@@ -64,9 +69,9 @@ def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
         "sinistro-pagamento", "sinistro-pagamento-concluido", "sinistro-finalizado",
         "sinistro-reaberto",
     ]
-    everything = events_of(claim) + events_of(other)
-    assert {e.name for e in everything} == set(EventName.values)  # all 13
-    for event in everything:
+    everything_events = events_of(claim) + events_of(other)
+    assert {e.name for e in everything_events} == set(EventName.values)  # all 13
+    for event in everything_events:
         envelope = event.envelope()
         assert list(envelope) == ["id-evento", "evento", "criado-em", "versao", "detalhes"]
         assert UUID.match(envelope["id-evento"])
@@ -78,3 +83,7 @@ def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
                     }.get(event.name, STANDARD)
         assert set(envelope["detalhes"]) == expected, event.name  # no id-afiliacao: none
         assert event.channel_id == sale.channel_id
+    # A subscription to "*" receives each of them, as written.
+    relay.fan_out_pending()
+    delivered = Delivery.objects.filter(subscription=everything)
+    assert sorted(delivered.values_list("event_id", flat=True)) == sorted(e.pk for e in everything_events)

@@ -6,6 +6,7 @@ import pytest
 from django.db import transaction
 
 from claims.models import Event
+from claims.workflow import EventName
 from tests.support.factories import make_channel
 from tests.support.deliveries import backdate, fan_out, make_event, make_subscription
 from tests.support.receiver import Receiver, Reply
@@ -147,3 +148,55 @@ def test_the_engine_fans_out_events_a_missed_notification_left_behind(settings):
 
     assert Delivery.objects.get().event_id == missed.pk
     assert len(receiver.requests) == 1
+
+
+# --- "*": every event -------------------------------------------------------------------
+
+# An event the catalogue does not have yet: stored as a future version of the service
+# would store it. What a subscription receives is decided when the event is fanned out.
+FUTURE_EVENT = "sinistro-evento-de-uma-versao-futura"
+
+
+def test_a_subscription_to_every_event_receives_each_event_of_the_catalogue():
+    channel = make_channel()
+    everything, _ = make_subscription(channel, URL, ["*"])
+    one, _ = make_subscription(channel, URL + "/2", ["sinistro-negado"])
+    backdate(everything, minutes=5)
+    backdate(one, minutes=5)
+    events = [make_event(channel, name) for name in EventName.values]
+
+    relay.fan_out_pending()
+
+    received = list(Delivery.objects.filter(subscription=everything).order_by("event__created_at"))
+    assert [d.event_name for d in received] == list(EventName.values)
+    assert len(received) == 13
+    assert {d.event_id for d in received} == {e.pk for e in events}
+    assert list(Delivery.objects.filter(subscription=one).values_list("event_name", flat=True)
+                ) == ["sinistro-negado"]
+
+
+def test_an_event_added_to_the_catalogue_later_reaches_every_event_subscriptions_only():
+    channel = make_channel()
+    everything, _ = make_subscription(channel, URL, ["*"])
+    named, _ = make_subscription(channel, URL + "/2", list(EventName.values))  # all 13 of today
+    assert FUTURE_EVENT not in EventName.values
+    event = make_event(channel, FUTURE_EVENT)
+
+    created = fan_out(event)
+
+    assert [d.subscription_id for d in created] == [everything.pk]
+    assert created[0].event_name == FUTURE_EVENT
+    assert json.loads(created[0].body)["evento"] == FUTURE_EVENT
+    assert not Delivery.objects.filter(subscription=named).exists()
+
+
+def test_every_event_subscriptions_follow_the_same_rules_as_the_others():
+    """Inactive, of another channel, or newer than the event: "*" changes none of that."""
+    channel = make_channel()
+    make_subscription(channel, URL, ["*"], is_active=False)
+    make_subscription(make_channel(), URL + "/2", ["*"])
+    event = make_event(channel)
+    backdate(event, minutes=5)
+    make_subscription(channel, URL + "/3", ["*"])
+
+    assert fan_out(event) == []

@@ -121,6 +121,49 @@ def test_every_contract_event_can_be_enabled(api):
     assert len(body["eventos-habilitados"]) == 13
 
 
+def test_a_star_subscribes_to_every_event_and_reads_back_as_sent(api):
+    body = created(api, **{"eventos-habilitados": ["*"]})
+
+    assert body["eventos-habilitados"] == ["*"]
+    shown = api.get(f"/api/v1/webhooks/{body['id-webhook']}").json()
+    assert shown["eventos-habilitados"] == ["*"]
+    assert api.get("/api/v1/webhooks").json()["dados"][0]["eventos-habilitados"] == ["*"]
+    # Kept as "*", not expanded to today's names: later events match it too.
+    assert Subscription.objects.get().enabled_events == ["*"]
+
+
+def test_a_list_of_names_can_become_every_event_and_back(api):
+    body = created(api)
+    path = f"/api/v1/webhooks/{body['id-webhook']}"
+
+    assert api.patch(path, {"eventos-habilitados": ["*"]}, format="json").json()[
+        "eventos-habilitados"] == ["*"]
+    assert api.patch(path, {"eventos-habilitados": ["sinistro-negado"]}, format="json").json()[
+        "eventos-habilitados"] == ["sinistro-negado"]
+
+
+@pytest.mark.parametrize("events", [["*", "sinistro-criado"], ["sinistro-criado", "*"],
+                                    ["*", "*"]])
+def test_a_star_goes_alone(api, events):
+    errors = invalid_fields(create(api, **{"eventos-habilitados": events}))
+
+    assert errors["eventos-habilitados"] == (
+        '"*" (todos os eventos) vale sozinho: envie ["*"] ou a lista dos eventos, sem '
+        "misturar os dois.")
+    assert not Subscription.objects.exists()
+
+
+def test_a_star_mixed_with_names_is_refused_on_update_too(api):
+    body = created(api)
+
+    errors = invalid_fields(api.patch(f"/api/v1/webhooks/{body['id-webhook']}",
+                                      {"eventos-habilitados": ["*", "sinistro-negado"]},
+                                      format="json"))
+
+    assert "vale sozinho" in errors["eventos-habilitados"]
+    assert Subscription.objects.get().enabled_events == BODY["eventos-habilitados"]
+
+
 @pytest.mark.parametrize("field", ["url", "eventos-habilitados"])
 def test_url_and_events_are_required(api, field):
     body = {k: v for k, v in BODY.items() if k != field}
@@ -150,6 +193,7 @@ def test_an_unknown_event_message_lists_the_accepted_ones(api):
     errors = invalid_fields(create(api, **{"eventos-habilitados": ["sinistro-x"]}))
 
     assert all(name in errors["eventos-habilitados"] for name in EventName.values)
+    assert errors["eventos-habilitados"].endswith('ou ["*"] sozinho, para todos.')
 
 
 @pytest.mark.parametrize(("overrides", "field"), [

@@ -94,6 +94,15 @@ def test_the_subscription_page_lists_its_events_by_name_and_offers_nothing_to_sa
     assert "<h1>Visualizar assinatura de webhook</h1>" in page  # not "Modificar"
 
 
+def test_a_subscription_to_every_event_reads_so_in_words(supervisor, subscription):
+    services.update_subscription(channel=subscription.channel, subscription_id=subscription.pk,
+                                 events=["*"])
+
+    page = supervisor.get(f"/admin/webhooks/subscription/{subscription.pk}/change/").content.decode()
+
+    assert "Todos os eventos, inclusive os que vierem a ser criados <code>*</code>" in page
+
+
 def test_a_delivery_page_offers_nothing_to_save(supervisor, subscription):
     delivery = services.send_test_delivery(channel=subscription.channel, subscription_id=subscription.pk)
 

@@ -1,5 +1,8 @@
-"""docs/webhooks.md's table of events, written from ``webhooks.events.CATALOGUE`` (the
-source of the OpenAPI schema's ``webhooks``); ``--check`` fails while it is stale."""
+"""docs/webhooks.md's table of events and the copyable list of their names, written from
+``webhooks.events.CATALOGUE`` (the source of the OpenAPI schema's ``webhooks``);
+``--check`` fails while it is stale."""
+
+import json
 
 from api_common.generated_docs import GeneratedDocCommand
 from webhooks.events import CATALOGUE, PING_EVENT
@@ -26,4 +29,15 @@ class Command(GeneratedDocCommand):
                          if event.details().fields else "`{}`")
             lines.append(f"| `{event.name}` | {event.fired_when} | "
                          f"{event.typical_status or '-'} | {component} |")
+        names = json.dumps({"eventos-habilitados": [event.name for event in CATALOGUE]},
+                           ensure_ascii=False, indent=2)
+        lines += [
+            "",
+            f"Todos os {len(CATALOGUE)} eventos, para copiar em `eventos-habilitados` (ou envie "
+            '`["*"]`, que recebe também os eventos criados depois):',
+            "",
+            "```json",
+            names,
+            "```",
+        ]
         return "\n".join(lines) + "\n"
