@@ -212,9 +212,21 @@ class PaymentSerializer(KebabCaseSerializer):
 
 
 class PendingDocumentSerializer(KebabCaseSerializer):
+    """A requested type, pending until the insurer approves the documentation (the
+    contract's rule 2), with ``recebido`` saying whether a file already answered it.
+    ``context["answered"]``: the ids of the requests a received file answers."""
+
     tipo = serializers.CharField(source="doc_type")
     titulo = serializers.CharField(source="title")
     data_solicitacao = UTCDateTimeField(source="requested_at")
+    recebido = serializers.SerializerMethodField(help_text=(
+        "Adição compatível. `true`: já chegou um arquivo deste tipo depois do pedido (e não "
+        "foi recusado); não envie de novo. O item continua em `documentos-pendentes` até a "
+        "seguradora aprovar a documentação (regra 2): se ela pedir o tipo outra vez, ou "
+        "pedir a substituição do arquivo, volta a `false`. `false`: falta enviar."))
+
+    def get_recebido(self, request) -> bool:
+        return request.pk in self.context["answered"]
 
 
 class ReceivedFileSerializer(KebabCaseSerializer):
@@ -237,8 +249,14 @@ class DocumentationSerializer(KebabCaseSerializer):
 
     @extend_schema_field(PendingDocumentSerializer(many=True))
     def get_documentos_pendentes(self, claim) -> list[dict]:
+        """Reads the prefetched requests and ``received_files``: no query per item."""
         pending = [r for r in claim.document_requests.all() if r.approved_at is None]
-        return PendingDocumentSerializer(pending, many=True).data
+        # A received file points at the pending request it answered (set when it was
+        # accepted, against the newest request of its type), so a file that came before
+        # a new request of its type, or was refused for replacement, answers nothing.
+        answered = {document.request_id for document in claim.received_files}
+        return PendingDocumentSerializer(pending, many=True,
+                                         context={"answered": answered}).data
 
     @extend_schema_field(ReceivedDocumentSerializer(many=True))
     def get_documentos_recebidos(self, claim) -> list[dict]:

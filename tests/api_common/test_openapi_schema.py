@@ -161,6 +161,17 @@ def test_the_claim_response_has_the_contract_fields(schema, path, method):
     assert {"documentos-pendentes", "documentos-recebidos"} <= set(documentation["properties"])
 
 
+def test_each_pending_document_says_whether_a_file_already_arrived(schema):
+    claim = response_schema(schema, "/api/v1/sinistros/{numero-sinistro}", "get")
+    documentation = resolve(schema, claim["properties"]["documentacao"])
+    item = resolve(schema, documentation["properties"]["documentos-pendentes"]["items"])
+
+    assert set(item["properties"]) == {"tipo", "titulo", "data-solicitacao", "recebido"}
+    assert "recebido" in item["required"]
+    assert item["properties"]["recebido"]["type"] == "boolean"
+    assert "não envie de novo" in item["properties"]["recebido"]["description"]
+
+
 def test_no_snake_case_name_leaks_into_the_bodies(schema):
     names = set()
 

@@ -76,7 +76,8 @@ def test_approved_document_types_leave_the_pending_list(api, claim):
 
     pending = api.get(f"/api/v1/sinistros/{claim.number}").json()["documentacao"]["documentos-pendentes"]
 
-    assert pending == [{"tipo": "cnh", "titulo": "CNH", "data-solicitacao": "2026-11-02T00:00:00Z"}]
+    assert pending == [{"tipo": "cnh", "titulo": "CNH", "data-solicitacao": "2026-11-02T00:00:00Z",
+                        "recebido": False}]
 
 
 def test_an_unknown_number_is_not_found(api):

@@ -62,15 +62,15 @@ def test_the_readme_curl_session_works_as_written_and_again(live_server, setting
     documentation = final["documentacao"]
     assert {d["tipo"] for d in documentation["documentos-recebidos"]} == {
         "certidao-de-obito", "cpf-cnpj"}
-    # Received, and still pending until an analyst approves them.
-    assert {d["tipo"] for d in documentation["documentos-pendentes"]} == {
-        "certidao-de-obito", "cpf-cnpj"}
+    # Received, and still pending until an analyst approves them, each marked received.
+    assert {d["tipo"]: d["recebido"] for d in documentation["documentos-pendentes"]} == {
+        "certidao-de-obito": True, "cpf-cnpj": True}
 
     again = run(script, tmp_path)
 
     assert "HTTP 422" in again and '"problem-id":"claim-already-opened-for-coverage"' in again
     assert f"numero-sinistro: {number}" in again
-    assert "PUT certidao-de-obito.pdf: HTTP 200" in again
+    assert "PUT " not in again  # nothing missing: nothing sent twice
     assert json.loads(last_body(again))["status"] == "documentacao-em-analise"
     assert AccessToken.objects.count() == 1  # the second paste reused the saved token
 
