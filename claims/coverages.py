@@ -2,7 +2,10 @@
 it, the natures a claim on it may have, and whether it pays on a death. Sales may carry
 any ``cobertura/<slug>``: an unknown one is read in words and takes no nature."""
 
+import csv
+import functools
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.db import models
 
@@ -51,3 +54,33 @@ def coverage_label(name: str) -> str:
 def pays_on_death(name: str) -> bool:
     known = CATALOGUE.get(name)
     return known is not None and known.on_death
+
+
+# The documents each known coverage (and nature) asks for by default, from the claim
+# forms insurers publish; the sources and the decisions are in docs/claims.md
+# ("Default requirements"). ``load_default_requirements`` and ``seed_demo`` copy them
+# into DocumentRequirement rows, which the insurer then edits in the admin; the
+# sandbox asks for them when a simulated request names no document.
+DEFAULT_DOCUMENTS_FILE = Path(__file__).resolve().parent / "data" / "requirements.csv"
+
+
+@dataclass(frozen=True)
+class DefaultDocument:
+    coverage: str
+    nature: str  # "" for every nature of the coverage
+    doc_type: str
+    title: str
+
+
+@functools.cache
+def default_documents_table() -> tuple[DefaultDocument, ...]:
+    with open(DEFAULT_DOCUMENTS_FILE, encoding="utf-8", newline="") as handle:
+        return tuple(DefaultDocument(row["coverage"], row["nature"], row["doc_type"],
+                                     row["title"]) for row in csv.DictReader(handle))
+
+
+def default_documents(coverage_name: str, nature: str = "") -> list[DefaultDocument]:
+    """What a claim on the coverage with this nature asks for by default, the coverage's
+    own documents first; none for a coverage outside the catalogue."""
+    return [document for document in default_documents_table()
+            if document.coverage == coverage_name and document.nature in ("", nature)]

@@ -29,7 +29,9 @@ class SimulationSerializer(KebabCaseSerializer):
                   "`ajustar-reserva`); padrão: um texto de sandbox.")
     documentos = RequestedDocumentSerializer(
         many=True, required=False,
-        help_text="`solicitar-documentos`: o que pedir (padrão: um laudo médico).")
+        help_text="`solicitar-documentos`: o que pedir (padrão: os documentos da cobertura "
+                  "e da natureza do sinistro, como a certidão de óbito numa morte; os já "
+                  "pendentes não são pedidos de novo).")
     valor = serializers.DecimalField(
         max_digits=14, decimal_places=2, min_value=Decimal("0.01"), required=False,
         help_text="`ajustar-reserva`: a nova reserva (obrigatório). `registrar-pagamento`: o "

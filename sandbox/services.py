@@ -11,7 +11,7 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from claims import errors, services
+from claims import coverages, errors, services
 from claims.models import Channel, Claim, Payment
 from claims.selectors import by_number
 from claims.services.analysis import RequestedDocument
@@ -19,7 +19,18 @@ from claims.workflow import Action, allows
 from sandbox.deciders import REGULATOR, REVIEWER, decider
 
 NOTE = "Simulação no sandbox."
-DEFAULT_DOCUMENT = RequestedDocument(doc_type="laudo-medico", title="Laudo médico")
+# For a coverage outside the catalogue, which has no documents of its own.
+IDENTITY_DOCUMENT = RequestedDocument(doc_type="cpf-cnpj",
+                                      title="Documento de identificação do segurado com CPF")
+
+
+def default_documents(claim: Claim) -> list[RequestedDocument]:
+    """What ``solicitar-documentos`` asks for when it names none: the documents of the
+    claim's coverage and nature (a death asks for the death certificate, never a
+    medical report). Types already pending are not asked twice (the service skips them)."""
+    return [RequestedDocument(doc_type=d.doc_type, title=d.title)
+            for d in coverages.default_documents(claim.coverage.name, claim.nature)
+            ] or [IDENTITY_DOCUMENT]
 
 
 def _approve_documents(claim: Claim, data: dict) -> None:
@@ -28,7 +39,7 @@ def _approve_documents(claim: Claim, data: dict) -> None:
 
 def _request_documents(claim: Claim, data: dict) -> None:
     documents = [RequestedDocument(doc_type=d["tipo"], title=d.get("titulo") or d["tipo"])
-                 for d in data.get("documentos") or []] or [DEFAULT_DOCUMENT]
+                 for d in data.get("documentos") or []] or default_documents(claim)
     services.request_documents(claim_id=claim.pk, user=decider(REGULATOR), documents=documents,
                                note=NOTE)
 

@@ -73,6 +73,18 @@ def sale_rows(prefix: int, count: int, rng: random.Random, product_combo, cpf_fo
     return rows
 
 
+# What an analyst asks for after the opening's documents (docs/claims.md, "Default
+# requirements"): a natural death's cause, a disability the INSS has recognised.
+COMPLEMENTARY_DOCUMENTS = {
+    "cobertura/morte": ("relatorio-medico-causa-morte",
+                        "Relatório do médico assistente sobre a causa da morte",
+                        "A certidão não diz desde quando a doença era conhecida."),
+    "cobertura/invalidez-permanente": ("carta-concessao-inss",
+                                       "Carta de concessão da aposentadoria por invalidez (INSS)",
+                                       "Para confirmar o caráter permanente da invalidez."),
+}
+
+
 class Workload:
     def __init__(self, *, analysts, supervisor, rng: random.Random, now: dt.datetime):
         self.analysts, self.supervisor, self.rng, self.now = analysts, supervisor, rng, now
@@ -137,10 +149,10 @@ class Workload:
         version = lambda: Claim.objects.get(pk=claim.pk).version  # noqa: E731
         if scenario == "more-documents":
             with at(next(step)):
+                doc_type, title, note = COMPLEMENTARY_DOCUMENTS[claim.coverage.name]
                 services.request_documents(
                     claim_id=claim.pk, user=analyst, expected_version=version(),
-                    documents=[services.RequestedDocument("laudo-medico", "Laudo médico")],
-                    note="Falta o laudo médico.")
+                    documents=[services.RequestedDocument(doc_type, title)], note=note)
             return
         if scenario == "denied":
             with at(next(step)):

@@ -77,6 +77,6 @@ def test_default_requirements_are_created_once_and_edits_stay():
 
     again = run("load_default_requirements")
 
-    assert "8 criado(s)" in first and "0 criado(s), 8 já existiam" in again
+    assert "12 criado(s)" in first and "0 criado(s), 12 já existiam" in again
     laudo.refresh_from_db()
     assert laudo.title == "Laudo médico com CID"

@@ -49,10 +49,12 @@ def test_the_readme_curl_session_works_as_written_and_again(live_server, setting
     assert f'"numero-sinistro":"{number}"' in out
     assert '"status":"pendente-de-documentacao"' in out
     assert '"saldo-devedor":14000.0' in out
-    # sales, open, query, balance, two upload links and their PUTs, letters, the last query
-    assert out.count("HTTP 200") == 13
+    # sales, open, query, balance, three upload links and their PUTs, three payees,
+    # letters, the last query
+    assert out.count("HTTP 200") == 15
     assert '"carta":"aviso-recebido"' in out and '"url-pdf":"http' in out
-    assert "PUT certidao-de-obito.pdf: HTTP 200" in out and "PUT cpf-cnpj.pdf: HTTP 200" in out
+    for doc_type in ("certidao-de-obito", "cpf-cnpj", "documentos-dos-beneficiarios"):
+        assert f"PUT {doc_type}.pdf: HTTP 200" in out
     final = json.loads(last_body(out))
     assert final["status"] == "documentacao-em-analise"
     assert [(b["tipo"], b["nome"], b["cpf-ou-cnpj"], b["valor"]) for b in final["beneficiarios"]] == [
@@ -61,10 +63,10 @@ def test_the_readme_curl_session_works_as_written_and_again(live_server, setting
         ("outro", "Ana da Silva", "***.813.579-**", 0)]
     documentation = final["documentacao"]
     assert {d["tipo"] for d in documentation["documentos-recebidos"]} == {
-        "certidao-de-obito", "cpf-cnpj"}
+        "certidao-de-obito", "cpf-cnpj", "documentos-dos-beneficiarios"}
     # Received, and still pending until an analyst approves them, each marked received.
     assert {d["tipo"]: d["recebido"] for d in documentation["documentos-pendentes"]} == {
-        "certidao-de-obito": True, "cpf-cnpj": True}
+        "certidao-de-obito": True, "cpf-cnpj": True, "documentos-dos-beneficiarios": True}
 
     again = run(script, tmp_path)
 

@@ -1,27 +1,24 @@
 """``manage.py load_default_requirements``: the documents each known coverage asks for
-on opening, from ``claims/data/requirements.csv``; what an analyst edited stays."""
-
-import csv
-from pathlib import Path
+on opening (``claims.coverages.default_documents_table``, from
+``claims/data/requirements.csv``); what an analyst edited stays."""
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from claims.coverages import default_documents_table
 from claims.models import DocumentRequirement
-
-DEFAULTS = Path(__file__).resolve().parents[2] / "data" / "requirements.csv"
 
 
 def default_requirements() -> list[dict]:
-    with open(DEFAULTS, encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
+    return [{"coverage": d.coverage, "nature": d.nature, "doc_type": d.doc_type,
+             "title": d.title} for d in default_documents_table()]
 
 
 class Command(BaseCommand):
     help = (
         "Cria os documentos exigidos padrão de cada cobertura do catálogo (certidão de "
-        "óbito, laudo médico, documento com CPF...). Os que já existem, editados ou "
-        "desativados no admin, ficam como estão."
+        "óbito, laudo médico, termo de rescisão, documento com CPF...). Os que já existem, "
+        "editados ou desativados no admin, ficam como estão."
     )
 
     @transaction.atomic
