@@ -13,6 +13,7 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 
 from workbench.admin import panels
 from claims.formatting import local_moment, person
@@ -33,10 +34,7 @@ BY_HAND = {Letter.HOSTED_LINK: "Enviar link de acompanhamento",
 def status_words(message: Message) -> str:
     to = f" para {message.recipient_email}" if message.recipient_email else ""
     words = {
-        Message.Status.PENDING: f"Na fila de envio{to}"
-                                + (f" (tentativa {message.attempts + 1}; "
-                                   f"a anterior falhou: {message.last_error})"
-                                   if message.attempts else ""),
+        Message.Status.PENDING: f"Na fila de envio{to}" + _retry_words(message),
         Message.Status.SENT: f"Enviada{to} em {local_moment(message.sent_at)}",
         Message.Status.DELIVERED: f"Entregue{to} em {local_moment(message.delivered_at)}",
         Message.Status.BOUNCED: f"Devolvida{to} em {local_moment(message.bounced_at)}",
@@ -47,6 +45,22 @@ def status_words(message: Message) -> str:
     if message.read_at:
         words += f" · lida nas páginas do segurado em {local_moment(message.read_at)}"
     return words
+
+
+# A try taken (attempts counted) that wrote nothing: its worker stopped before the
+# server answered, or is still waiting for it.
+INTERRUPTED = "o envio foi interrompido antes de o servidor de e-mail responder"
+
+
+def _retry_words(message: Message) -> str:
+    """Which try comes next and why the last one did not do: always a reason."""
+    if not message.attempts:
+        return ""
+    if message.lease_until and message.lease_until > timezone.now() and not message.last_error:
+        # Held by a worker right now (a failed try also waits on the lease, with its error).
+        return f" (tentativa {message.attempts} em andamento)"
+    return (f" (tentativa {message.attempts + 1}; a anterior falhou: "
+            f"{message.last_error or INTERRUPTED})")
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ Never twice, never lost:
 import datetime as dt
 import logging
 import re
+import smtplib
 from email.utils import formataddr
 
 from django.conf import settings
@@ -95,8 +96,30 @@ def build_email(message: Message) -> EmailMultiAlternatives:
     return email
 
 
+# What a failure means when its exception says nothing (``str()`` empty: a bare
+# ``TimeoutError()``, a reset connection): the try is written down with a reason.
+SILENT_FAILURES = [
+    (TimeoutError, "o servidor de e-mail não respondeu a tempo"),
+    (ConnectionRefusedError, "o servidor de e-mail recusou a conexão"),
+    (ConnectionResetError, "o servidor de e-mail derrubou a conexão"),
+    (smtplib.SMTPServerDisconnected, "o servidor de e-mail encerrou a conexão"),
+    (OSError, "falha de rede ao falar com o servidor de e-mail"),
+]
+
+
+def failure_words(error: Exception) -> str:
+    """Why a try failed, never empty: the exception's text, or what its kind means."""
+    text = str(error).strip()
+    if text:
+        return f"{type(error).__name__}: {text}"[:500]
+    for kind, words in SILENT_FAILURES:
+        if isinstance(error, kind):
+            return f"{words} ({type(error).__name__})"
+    return f"{type(error).__name__} (sem mensagem do servidor de e-mail)"
+
+
 def _failed(message: Message, error: Exception) -> str:
-    words = f"{type(error).__name__}: {error}"[:500]
+    words = failure_words(error)
     log.warning("message %s: try %s failed: %s", message.pk, message.attempts, words)
     if message.attempts >= settings.EMAIL_MAX_ATTEMPTS:
         Message.objects.filter(pk=message.pk, status=Message.Status.PENDING).update(
