@@ -122,21 +122,26 @@ OPERATIONS = {
 }
 
 
-def actor_label(actor: str, user=None, channel=None) -> str:
-    """Who acted, for a person: the user's name, the channel, or the system part."""
+def actor_label(actor: str, user=None, channel=None, name: str = "") -> str:
+    """Who acted, for a person: the user's name, the channel, or the system part. On the
+    hosted pages the person is named by ``name`` when the caller knows it (the requester
+    who opened the claim there), never by the channel's id for its user."""
     if user is not None:
         return person(user)
-    kind, _, name = actor.partition(":")
-    if kind == "canal" and channel is not None and channel.slug == name:
+    kind, _, reference = actor.partition(":")
+    if kind == "canal" and channel is not None and channel.slug == reference:
         return f"{channel.name} (API)"
+    if kind == "segurado":
+        # Whoever used the channel's link: the insured person, or after a death the
+        # relative who reports it. The channel's user id means nothing to an analyst.
+        words = f"{name} (página do segurado)" if name else "Página do segurado"
+        return words + (f" · {channel.name}" if channel is not None else "")
+    name = reference
     return {
         "canal": f"Canal {name} (API)",
         "usuario": name,
         "sistema": SYSTEM_PARTS.get(name, f"Sistema ({name.replace('-', ' ')})"),
         "operacao": f"Operação ({OPERATIONS.get(name, name)})",
-        # Whoever used the channel's link: the insured person, or after a death the
-        # relative who reports it.
-        "segurado": f"Páginas do segurado ({name})",
     }.get(kind, actor)
 
 

@@ -24,5 +24,13 @@ def actor_label(actor: str, user=None, channel=None) -> str:
 
 
 @register.simple_tag
+def history_actor(row, claim) -> str:
+    """Who made a history row; the opening on the hosted pages by the requester's name
+    (what the person wrote as theirs when they opened it)."""
+    name = claim.requester_name if row.action == "abrir" else ""
+    return formatting.actor_label(row.actor, row.user, claim.sale.channel, name=name)
+
+
+@register.simple_tag
 def person(user) -> str:
     return formatting.person(user)

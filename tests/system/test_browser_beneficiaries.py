@@ -123,7 +123,7 @@ def test_a_death_is_paid_to_two_heirs_one_payment_approved_by_the_supervisor(
                 expect(heirs.nth(0)).to_contain_text("Joana da Silva")
                 expect(heirs.nth(0)).to_contain_text("R$ 25.000,00")
                 expect(heirs.nth(0)).to_contain_text("PIX, chave +5511912345678")
-                expect(heirs.nth(0)).to_contain_text("informado por Páginas do segurado (cliente-77)")
+                expect(heirs.nth(0)).to_contain_text("informado por Página do segurado · ")
                 expect(heirs.nth(1)).to_contain_text("TED, 341 ITAÚ UNIBANCO S.A., agência 1234-5, conta 56789-0")
 
                 heirs.nth(0).get_by_role("link", name="Pagar").click()

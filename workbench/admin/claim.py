@@ -21,6 +21,7 @@ from workbench.admin.actions.payments import proposal_facts
 from workbench.admin.export import ExportView
 from workbench.admin.filters import (
     AlertsFilter,
+    ChannelFilter,
     CoverageFilter,
     DeadlineFilter,
     DecisionFilter,
@@ -59,7 +60,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
     list_display_links = ["number_and_status"]
     list_filter = [QueueFilter, OwnerFilter, "awaiting", DeadlineFilter, AlertsFilter,
                    RequirementsFilter, OpenFilter, "status", DecisionFilter,
-                   "channel", CoverageFilter, "nature", "notified_at"]
+                   ("channel", ChannelFilter), CoverageFilter, "nature", "notified_at"]
     actions = ["reassign_selected"]
     # Searched by workbench.admin.search.claim_search (every word in the folded search text);
     # listed only so the admin shows the search box.

@@ -53,6 +53,15 @@ class RequirementCoverageFilter(CoverageFilter):
     field = "coverage_name"
 
 
+class ChannelFilter(admin.RelatedFieldListFilter):
+    """The insurer's channels: a partner's sandbox channel is left out, since its claims
+    are never in this list (``Claim.objects`` keeps them apart, docs/sandbox.md)."""
+
+    def field_choices(self, field, request, model_admin):
+        return field.get_choices(include_blank=False, ordering=("name",),
+                                 limit_choices_to={"is_sandbox": False})
+
+
 class AlertsFilter(admin.SimpleListFilter):
     """Claims with red flags (claims.red_flags), from the flag the services keep."""
 
