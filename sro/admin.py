@@ -2,6 +2,7 @@
 with a retry after a correction and a rectification), the batches as sent, and each
 coverage's SUSEP codes, set by the operator."""
 
+import datetime as dt
 import json
 
 from django.conf import settings
@@ -14,7 +15,7 @@ from django.utils.html import format_html
 from sro import services
 from sro.layout import SroStatus
 from sro.models import Batch, CoverageCode, Submission
-from sro.overview import late_filter
+from sro.overview import RECENT_DAYS, SENT, SENT_LATE, late_filter
 
 # The setting's default: fine for the local registradora, never for SUSEP's.
 PLACEHOLDER_INSURER_CODE = "00000"
@@ -39,6 +40,33 @@ class SituationFilter(admin.SimpleListFilter):
         return queryset
 
 
+RECENT = f"{RECENT_DAYS}-dias"
+
+
+class SentLateFilter(admin.SimpleListFilter):
+    """Accepted after the deadline day (sro.overview.SENT_LATE), or within it."""
+
+    title = "enviado com atraso"
+    parameter_name = "enviado_com_atraso"
+
+    def lookups(self, request, model_admin):
+        return [("sim", "Sim (aceito depois do prazo)"),
+                (RECENT, f"Sim, com prazo nos últimos {RECENT_DAYS} dias"),
+                ("nao", "Não (aceito no prazo)")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "sim":
+            return queryset.filter(SENT_LATE)
+        if self.value() == RECENT:
+            # The supervisor's card's figure, the same window.
+            today = timezone.localdate()
+            return queryset.filter(SENT_LATE, deadline__lte=today, deadline__gte=today
+                                   - dt.timedelta(days=RECENT_DAYS - 1))
+        if self.value() == "nao":
+            return queryset.filter(SENT).exclude(SENT_LATE)
+        return queryset
+
+
 def _pretty(value) -> str:
     return format_html("<pre class=\"json\">{}</pre>",
                        json.dumps(value, ensure_ascii=False, indent=2))
@@ -50,7 +78,7 @@ class SubmissionAdmin(admin.ModelAdmin):
                     "deadline_words", "status", "attempts", "why"]
     # The claim's number links to the claim page; the submission opens from its kind.
     list_display_links = ["kind_and_sequence"]
-    list_filter = [SituationFilter, "kind", "trigger"]
+    list_filter = [SituationFilter, SentLateFilter, "kind", "trigger"]
     search_fields = ["registration__claim__number", "batch_id"]
     list_select_related = ["registration__claim"]
     ordering = ["deadline", "id"]

@@ -6,7 +6,7 @@ from django.conf import settings
 from workbench.admin.panels import Card, Panel, register_card
 from sro.layout import SroStatus
 from sro.models import Submission
-from sro.overview import overview
+from sro.overview import RECENT_DAYS, lateness, overview
 
 
 def claim_context(request, claim) -> dict:
@@ -23,7 +23,8 @@ CLAIM_PANEL = Panel(template="admin/sro/claim_section.html", context=claim_conte
 def dashboard_card(request) -> dict | None:
     if not request.user.has_perm("sro.view_submission"):
         return None
-    return {"sro": overview(), "sending_off": not settings.SRO_API_URL,
+    return {"sro": overview(), "kept": lateness(), "recent_days": RECENT_DAYS,
+            "sending_off": not settings.SRO_API_URL,
             "business_days": settings.SRO_DEADLINE_BUSINESS_DAYS}
 
 

@@ -1,11 +1,25 @@
-"""``manage.py sro_status``: where the SRO registrations stand; with ``--check`` it exits
-1 when any is late, refused or incomplete, for a cron or a monitoring probe
-(docs/sro.md, "Alertas")."""
+"""``manage.py sro_status``: where the SRO registrations stand, the claims registered and
+the submissions sent after their deadline, per month of the deadline; with ``--check``
+it exits 1 when any is late, refused or incomplete, for a cron or a monitoring probe
+(docs/sro.md, "Operators"). One sent late is history, not an alarm: it never fails the
+check."""
+
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from sro.overview import overview
+from claims.formatting import percent
+from sro.overview import Period, lateness, lateness_by_month, overview
+
+
+def period_words(period: Period) -> str:
+    """``11/2026: 3 de 118 enviados (2,54%); 2 ainda não enviados após o prazo``."""
+    share = (f" ({percent(Decimal(100 * period.sent_late) / period.sent)})"
+             if period.sent else "")
+    return (f"{period.label}: {period.sent_late} de {period.sent} enviado"
+            f"{'s' if period.sent != 1 else ''}{share}; {period.late_unsent} ainda não "
+            f"enviado{'s' if period.late_unsent != 1 else ''} após o prazo")
 
 
 class Command(BaseCommand):
@@ -31,6 +45,12 @@ class Command(BaseCommand):
         self.stdout.write(late)
         self.stdout.write(f"Recusados pela registradora: {figures.refused}")
         self.stdout.write(f"Incompletos (sem códigos ou dados): {figures.incomplete}")
+        kept = lateness()
+        self.stdout.write(f"Sinistros registrados na registradora: {kept.registered_claims}")
+        self.stdout.write("Enviados com atraso (aceitos depois do dia do prazo), pela data "
+                          "do prazo:")
+        for period in [kept.recent, *lateness_by_month()]:
+            self.stdout.write(f"  {period_words(period)}")
         if check and figures.needs_attention:
             self.stderr.write("SRO: há registros que precisam de atenção.")
             raise SystemExit(1)
