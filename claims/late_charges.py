@@ -86,10 +86,12 @@ def compute(indemnity: Decimal, *, due: dt.date, paid_on: dt.date,
         rate = _rate("juros", interest_rates, month, unapplied)
         if rate is not None:
             interest_rate += rate * fraction
-        used.append(f"{month:%m/%Y} ({fraction:.4f} do mês)")
+        used.append(f"{month:%m/%Y} ({f'{fraction:.4f}'.replace('.', ',')} do mês)")
     correction = (indemnity * (factor - 1)).quantize(CENT, ROUND_HALF_UP)
     interest = ((indemnity + correction) * interest_rate).quantize(CENT, ROUND_HALF_UP)
-    basis = (f"{days_late} dia(s) de atraso após {due:%d/%m/%Y}; multa de {fine_percent}%; "
+    # Written for people, kept on the payment: numbers with a decimal comma.
+    fine_words = f"{fine_percent.normalize():f}".replace(".", ",")
+    basis = (f"{days_late} dia(s) de atraso após {due:%d/%m/%Y}; multa de {fine_words}%; "
              f"meses: {', '.join(used)}.")
     if unapplied:
         basis += f" Não aplicados (ainda não publicados ou carregados): {', '.join(unapplied)}."

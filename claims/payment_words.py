@@ -61,3 +61,25 @@ def payment_method_summary(method: dict | None, *, masked: bool = False) -> str:
     if kind == "pix-brcode":
         return "PIX copia e cola (BR Code)"
     return kind
+
+
+def pix_key_kind(key: str) -> str:
+    """The kind of a PIX key, as the bank's app names it."""
+    if "@" in key:
+        return "e-mail"
+    if key.startswith("+"):
+        return "telefone"
+    if key.isdigit() and len(key) == 11:
+        return "CPF"
+    if len(key) == 14 and key.isalnum():
+        return "CNPJ"
+    return "aleatória" if len(key) == 36 else "chave"
+
+
+def payment_destination_in_full(method: dict | None) -> str:
+    """Where the money goes, whole, for the one who approves it: ``PIX, chave e-mail
+    maria@example.com``; an account as ``payment_method_summary`` gives it."""
+    detail = (method or {}).get("pix", {}) if (method or {}).get("method") == "pix" else {}
+    if "key" in detail:
+        return f"PIX, chave {pix_key_kind(detail['key'])} {detail['key']}"
+    return payment_method_summary(method)

@@ -27,7 +27,8 @@ def test_the_worked_example_of_the_docs():
     assert (charges.fine, charges.correction, charges.interest) == (
         D("200.00"), D("67.51"), D("93.04"))
     assert charges.total == D("360.55")
-    assert "08/2026 (0.3548 do mês), 09/2026 (1.0000 do mês), 10/2026 (0.3226" in charges.basis
+    assert "08/2026 (0,3548 do mês), 09/2026 (1,0000 do mês), 10/2026 (0,3226" in charges.basis
+    assert "multa de 2%" in charges.basis
 
 
 def test_each_month_counts_the_share_of_its_days_inside_the_delay():

@@ -143,10 +143,10 @@ def test_a_death_is_paid_to_two_heirs_one_payment_approved_by_the_supervisor(
                 log_in(page, base, "sergio.supervisor")
                 page.goto(f"{base}/admin/claims/claim/{claim.pk}/change/")
                 facts = page.locator("dl.proposal-facts")
-                expect(facts).to_contain_text("Carlos da Silva, CPF ***.444.777-**")
+                expect(facts).to_contain_text("Carlos da Silva, CPF 111.444.777-35")
                 expect(facts).to_contain_text("Carlos da Silva (filho(a), participação de 50%)")
                 expect(facts).to_contain_text(
-                    "R$ 25.000,00 de R$ 25.000,00 que lhe cabem; já registrado R$ 0,00")
+                    "R$ 25.000,00 que lhe cabem; já registrado R$ 0,00")
                 expect(facts).to_contain_text(
                     "TED, 341 ITAÚ UNIBANCO S.A., agência 1234-5, conta 56789-0")
                 page.get_by_role("button", name="Aprovar proposta").click()

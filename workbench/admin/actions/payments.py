@@ -13,12 +13,11 @@ from workbench.admin.actions.base import ClaimAction, pending_proposal, unsettle
 from workbench.admin.actions.closing import denial_proposal_facts
 from claims import red_flags
 from claims.formatting import actor_label, brl, percent
-from claims.payment_words import payment_method_summary
+from claims.payment_words import payment_destination_in_full
 from claims.formatting import tax_id as format_tax_id
 from claims.models import BeneficiaryKind, Claim, Expense, Payment, Proposal
 from claims.selectors import limits_of
 from claims.shares import Entitlement
-from claims.validators import mask_tax_id
 from claims.workflow import ClaimStatus
 
 
@@ -254,28 +253,58 @@ def proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, str]]:
                 ("Despesas do sinistro", f"{brl(spent)} já registradas")]
     if proposal.kind != Proposal.Kind.PAYMENT:
         return []
-    arguments = proposal.arguments
+    return _payment_facts(claim, proposal.arguments)
+
+
+def _payment_facts(claim: Claim, arguments: dict) -> list[tuple[str, str]]:
+    """Exactly what approving will pay, to whom and where, unmasked: the supervisor checks
+    the tax id and the key against the documents before the money leaves. Approving
+    registers the payment that day, with the art. 88 charges of that day on top
+    (``services.register_payment``): the figure paid is the indemnity plus them."""
     payee, amount = arguments["payee"], Decimal(arguments["amount"])
     share = next((e for e in services.entitlements_of(claim)
                   if str(e.beneficiary.pk) == arguments["beneficiary"]), None)
-    facts = [("Favorecido", f"{payee['name']}, {_kind_of_id(payee['tax_id'])} "
-                            f"{mask_tax_id(payee['tax_id'])}")]
+    try:
+        charges, refusal = services.late_charges_for(claim, amount), ""
+    except errors.PaymentNotAllowed as refused:
+        charges, refusal = None, str(refused.detail)
+    facts = [("Será pago", _paid_words(amount, charges)),
+             ("A quem", f"{payee['name']}, {_kind_of_id(payee['tax_id'])} "
+                        f"{format_tax_id(payee['tax_id'])}")]
     if share is not None:
         beneficiary = share.beneficiary
         what = beneficiary.get_relationship_display() or beneficiary.get_kind_display()
         part = f", participação de {percent(beneficiary.share)}" if beneficiary.share else ""
         facts.append(("Beneficiário", f"{beneficiary.name} ({what.lower()}{part})"))
-        facts.append(("Valor", f"{brl(amount)} de {brl(share.due)} que lhe cabem; já "
-                               f"registrado {brl(share.paid)}, restaria {brl(share.left - amount)}"))
-    else:
-        facts.append(("Valor", brl(amount)))
-    facts.append(("Destino", payment_method_summary(arguments["payment_method"], masked=True)))
-    for line in _late_charges_lines(claim, amount):
-        facts.append(("Encargos (art. 88)", line))
+    facts.append(("Onde", payment_destination_in_full(arguments["payment_method"])))
+    if share is not None:
+        facts.append(("Parte do beneficiário",
+                      f"{brl(share.due)} que lhe cabem; já registrado {brl(share.paid)}; "
+                      f"depois deste, restará {brl(share.left - amount)}"))
+    if refusal:
+        facts.append(("Atenção", refusal))
+    elif charges.total:
+        facts.append(("Encargos (art. 88)",
+                      f"multa de {brl(charges.fine)}, correção monetária de "
+                      f"{brl(charges.correction)} e juros de mora de {brl(charges.interest)}, "
+                      f"calculados para pagamento hoje (Lei 15.040/2024, art. 88). "
+                      f"{charges.basis}"))
     for warning in red_flags.for_payment(claim, beneficiary=share.beneficiary if share else None,
                                          payee=payee, payment_method=arguments["payment_method"]):
         facts.append(("Alerta", warning))
     return facts
+
+
+def _paid_words(amount: Decimal, charges) -> str:
+    """``R$ 15.300,00 (R$ 15.000,00 de indenização + R$ 300,00 de multa, correção e juros,
+    art. 88)``; without charges, the indemnity alone."""
+    if charges is None:
+        return f"{brl(amount)} de indenização, mais os encargos do art. 88 (ver abaixo)"
+    if not charges.total:
+        return f"{brl(amount)} de indenização (sem encargos: dentro do prazo do art. 87)"
+    return (f"{brl(amount + charges.total)} ({brl(amount)} de indenização + "
+            f"{brl(charges.total)} de multa, correção e juros, art. 88), se aprovado hoje, "
+            f"{timezone.localdate():%d/%m/%Y}")
 
 
 def _kind_of_id(tax_id: str) -> str:
