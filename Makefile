@@ -51,13 +51,16 @@ run: export SRO_CLIENT_SECRET ?= sro-local-secret
 run: $(RUNTIME_STAMP)
 	@mkdir -p var/broker var/broker-processed $(RUN_LOG_DIR)
 	@echo "Preparando o banco e a demonstração (detalhes em $(RUN_LOG_DIR)/setup.log)..."
-	@{ $(PY) manage.py migrate --no-input && \
-	   $(PY) manage.py load_susep_codes --keep-existing sro/data/susep_codes.example.csv && \
-	   $(PY) manage.py seed_demo --sinistros $(DEMO_SINISTROS) >$(RUN_LOG_DIR)/demo.txt; \
-	 } >$(RUN_LOG_DIR)/setup.log 2>&1 || { tail -n 30 $(RUN_LOG_DIR)/setup.log; exit 1; }
+	@# The registradora first: the demo sends its past registrations at their own times.
 	@registradora=; if [ "$$SRO_API_URL" = "$(LOCAL_REGISTRADORA)" ]; then \
 	    $(PY) -m sro.registradora.server --port $(REGISTRADORA_PORT) \
-	      >$(RUN_LOG_DIR)/registradora.log 2>&1 & registradora=$$!; fi; \
+	      >$(RUN_LOG_DIR)/registradora.log 2>&1 & registradora=$$!; \
+	    $(PY) -m api_common.wait_ready $(LOCAL_REGISTRADORA)/ 10 || true; fi; \
+	  { $(PY) manage.py migrate --no-input && \
+	    $(PY) manage.py load_susep_codes --keep-existing sro/data/susep_codes.example.csv && \
+	    $(PY) manage.py seed_demo --sinistros $(DEMO_SINISTROS) >$(RUN_LOG_DIR)/demo.txt; \
+	  } >$(RUN_LOG_DIR)/setup.log 2>&1 || { tail -n 30 $(RUN_LOG_DIR)/setup.log; \
+	    kill $$registradora 2>/dev/null; exit 1; }; \
 	  $(PY) -m celery -A config worker --beat --pool=solo --loglevel=WARNING \
 	    --schedule var/celerybeat-schedule >$(RUN_LOG_DIR)/worker.log 2>&1 & worker=$$!; \
 	  $(PY) manage.py runserver 127.0.0.1:$(RUN_PORT) >$(RUN_LOG_DIR)/web.log 2>&1 & web=$$!; \

@@ -8,10 +8,13 @@ class SroConfig(AppConfig):
     def ready(self):
         from workbench.admin import panels
         from claims.signals import claim_moved
-        from sro import admin_panels, metrics, receivers
+        from sro import admin_panels, demo, metrics, receivers
+        from workbench.demo_workload import step_done
 
         # Each claim move may change what the registradora must know: the change is
         # written in the move's own transaction (sro.receivers).
         claim_moved.connect(receivers.register_move, dispatch_uid="sro.register_move")
+        # The demo's past is sent at its own times (sro.demo).
+        step_done.connect(demo.send_after_step, dispatch_uid="sro.demo.send_after_step")
         panels.register(admin_panels.CLAIM_PANEL)
         metrics.install()

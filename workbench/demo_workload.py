@@ -17,6 +17,7 @@ from decimal import Decimal
 from unittest import mock
 
 from django.conf import settings
+from django.dispatch import Signal
 from django.utils import timezone
 
 from claims import services
@@ -42,6 +43,12 @@ RELATIVES = [("conjuge", 50), ("filho", 25), ("filho", 25)]
 DEMO_ADDRESS = {"cep": "01310100", "uf": "SP"}
 
 
+# Sent after each step of the past, with its moment: the SRO sends what the step wrote
+# as its beat job would have then (sro.demo), so the demo's registrations keep or miss
+# their deadlines by the claims' own timeline, not by the day the demo was loaded.
+step_done = Signal()
+
+
 @contextlib.contextmanager
 def at(moment: dt.datetime):
     # ClaimHistory.created_at's default is the function object itself, resolved once
@@ -50,6 +57,7 @@ def at(moment: dt.datetime):
     with mock.patch("django.utils.timezone.now", return_value=moment), \
             mock.patch.object(history_time, "_get_default", lambda: moment):
         yield
+    step_done.send(sender=Workload, moment=moment)
 
 
 def sale_rows(prefix: int, count: int, rng: random.Random, product_combo, cpf_for) -> list[dict]:
