@@ -96,26 +96,30 @@ def build_email(message: Message) -> EmailMultiAlternatives:
     return email
 
 
-# What a failure means when its exception says nothing (``str()`` empty: a bare
-# ``TimeoutError()``, a reset connection): the try is written down with a reason.
-SILENT_FAILURES = [
+# What a failure means, in the analysts' words, first match wins (the SMTP errors are
+# OSErrors too). The exception's own text follows, or its kind alone when ``str()`` is
+# empty (a bare ``TimeoutError()``): a try is never written down without a reason.
+FAILURE_MEANINGS = [
+    (smtplib.SMTPAuthenticationError, "o servidor de e-mail recusou o usuário e a senha"),
+    (smtplib.SMTPRecipientsRefused, "o servidor de e-mail recusou o destinatário"),
+    (smtplib.SMTPServerDisconnected, "o servidor de e-mail encerrou a conexão"),
+    (smtplib.SMTPResponseException, "o servidor de e-mail recusou a mensagem"),
+    (smtplib.SMTPException, "o servidor de e-mail respondeu com erro"),
     (TimeoutError, "o servidor de e-mail não respondeu a tempo"),
     (ConnectionRefusedError, "o servidor de e-mail recusou a conexão"),
     (ConnectionResetError, "o servidor de e-mail derrubou a conexão"),
-    (smtplib.SMTPServerDisconnected, "o servidor de e-mail encerrou a conexão"),
     (OSError, "falha de rede ao falar com o servidor de e-mail"),
 ]
 
 
 def failure_words(error: Exception) -> str:
-    """Why a try failed, never empty: the exception's text, or what its kind means."""
-    text = str(error).strip()
-    if text:
-        return f"{type(error).__name__}: {text}"[:500]
-    for kind, words in SILENT_FAILURES:
-        if isinstance(error, kind):
-            return f"{words} ({type(error).__name__})"
-    return f"{type(error).__name__} (sem mensagem do servidor de e-mail)"
+    """Why a try failed, never empty: what it means, then the exception's own words."""
+    kind, text = type(error).__name__, str(error).strip()
+    detail = f"{kind}: {text}" if text else kind
+    meaning = next((words for cls, words in FAILURE_MEANINGS if isinstance(error, cls)), "")
+    if meaning:
+        return f"{meaning} ({detail})"[:500]
+    return (detail if text else f"{kind} (sem mensagem do servidor de e-mail)")[:500]
 
 
 def _failed(message: Message, error: Exception) -> str:

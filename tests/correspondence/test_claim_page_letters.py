@@ -84,7 +84,8 @@ def test_a_failed_letter_is_resent_to_another_address_and_the_original_stays(
     original = Message.objects.get(claim=claim)
     assert sending.send(original.pk) == "failed"
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
-    assert "Não enviada para pedro@example.com: SMTP" in page and "451" in page
+    assert ("Não enviada para pedro@example.com: o servidor de e-mail recusou a mensagem "
+            "(SMTPDataError") in page and "451" in page
 
     response = analyst.post(f"/admin/correspondence/message/{original.pk}/reenviar/",
                             {"email": "pedro.novo@example.com"})

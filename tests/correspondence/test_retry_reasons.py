@@ -11,6 +11,7 @@ from django.utils import timezone
 from correspondence import sending
 from correspondence.models import Message
 from tests.support.lifecycle import open_claim
+from tests.support.smtp import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,8 @@ def test_a_retry_after_the_server_refused_gives_the_servers_words(claim, analyst
     assert sending.send(message.pk).startswith("retry-in-")
 
     page = _page(analyst, claim)
-    assert "tentativa 2; a anterior falhou: SMTPDataError" in page
+    assert ("tentativa 2; a anterior falhou: o servidor de e-mail recusou a mensagem "
+            "(SMTPDataError: (451") in page
     assert "Tente mais tarde" in page
 
 
@@ -47,8 +49,8 @@ def test_a_retry_after_the_server_stalled_says_it_did_not_answer(claim, analyst,
         smtp.handler.stall.clear()
 
     page = _page(analyst, claim)
-    assert ("tentativa 2; a anterior falhou: SMTPServerDisconnected: Connection unexpectedly "
-            "closed: timed out") in page
+    assert ("tentativa 2; a anterior falhou: o servidor de e-mail encerrou a conexão "
+            "(SMTPServerDisconnected: Connection unexpectedly closed: timed out)") in page
     assert "a anterior falhou: )" not in page
 
 
@@ -73,14 +75,24 @@ def test_a_try_in_progress_is_not_called_a_failure(claim, analyst):
     assert "tentativa 1 em andamento" in page and "falhou" not in page
 
 
+def test_a_retry_after_the_server_refused_the_connection_says_so(claim, analyst, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", free_port(), False
+    message = Message.objects.get(claim=claim)
+
+    assert sending.send(message.pk).startswith("retry-in-")
+
+    assert ("tentativa 2; a anterior falhou: o servidor de e-mail recusou a conexão "
+            "(ConnectionRefusedError: [Errno 111] Connection refused)") in _page(analyst, claim)
+
+
 @pytest.mark.parametrize(("error", "words"), [
     (TimeoutError(), "o servidor de e-mail não respondeu a tempo (TimeoutError)"),
     (smtplib.SMTPServerDisconnected(), "o servidor de e-mail encerrou a conexão "
                                        "(SMTPServerDisconnected)"),
     (ConnectionResetError(), "o servidor de e-mail derrubou a conexão (ConnectionResetError)"),
     (RuntimeError(""), "RuntimeError (sem mensagem do servidor de e-mail)"),
-    (smtplib.SMTPServerDisconnected("Connection unexpectedly closed"),
-     "SMTPServerDisconnected: Connection unexpectedly closed"),
+    (ValueError("cabeçalho inválido"), "ValueError: cabeçalho inválido"),
 ])
-def test_a_failure_without_words_is_named_by_what_it_means(error, words):
+def test_a_failure_is_named_by_what_it_means_and_never_empty(error, words):
     assert sending.failure_words(error) == words
