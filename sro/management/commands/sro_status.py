@@ -15,6 +15,8 @@ from sro.overview import Period, lateness, lateness_by_month, overview
 
 def period_words(period: Period) -> str:
     """``11/2026: 3 de 118 enviados (2,54%); 2 ainda não enviados após o prazo``."""
+    if not period.due:
+        return f"{period.label}: nenhum prazo"
     share = (f" ({percent(Decimal(100 * period.sent_late) / period.sent)})"
              if period.sent else "")
     return (f"{period.label}: {period.sent_late} de {period.sent} enviado"
