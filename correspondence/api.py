@@ -22,8 +22,12 @@ class LetterListApi(APIView):
                    **problems(("Sinistro inexistente ou de outro canal ({}).",
                                errors.ClaimNotFound))},
         description=(
-            "Todas as cartas do sinistro às pessoas (aviso recebido, documentos, recusa, "
-            "pagamento, encerramento...), a mais recente primeiro, com o PDF de cada uma. "
+            "Todas as cartas do sinistro às pessoas, a mais recente primeiro, com o PDF de "
+            "cada uma: aviso recebido, solicitação de documentos, lembrete de documentos, "
+            "documentação aprovada, solicitação de dados de pagamento (à pessoa para contato "
+            "e a cada beneficiário cujos dados faltam), recusa fundamentada, recusa mantida, "
+            "sinistro reaberto, pagamento (ao favorecido), encerramento e link para "
+            "acompanhar o sinistro. "
             "Com \"o canal comunica o segurado\" ligado, nada é enviado por e-mail "
             "(`status` `com-o-canal`): o canal baixa as cartas daqui e as encaminha."
         ),

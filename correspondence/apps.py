@@ -9,7 +9,7 @@ class CorrespondenceConfig(AppConfig):
         from anymail.signals import tracking
 
         from claims.signals import claim_moved
-        from correspondence import hosted, receivers
+        from correspondence import checks, hosted, receivers  # noqa: F401 - checks registers
         from whitelabel import extensions
 
         claim_moved.connect(receivers.tell_people, dispatch_uid="correspondence.tell_people")

@@ -17,10 +17,12 @@ from correspondence.models import Message
 from correspondence.rendering import letter_part
 from whitelabel.branding import Brand
 
-# The PDF's built-in fonts speak Windows-1252 (all of Portuguese); the few typographic
-# marks outside it become their plain forms.
+# The PDF's built-in fonts speak Latin-1 (all of Portuguese); the few typographic marks
+# outside it (arrows, curly quotes, dashes) become their plain forms.
 _PLAIN = str.maketrans({"\u2192": "->", "\u2264": "<=", "\u2265": ">=", "\u2009": " ",
-                        "\u202f": " ", "\u00a0": " "})
+                        "\u202f": " ", "\u00a0": " ", "\u201c": '"', "\u201d": '"',
+                        "\u2018": "'", "\u2019": "'", "\u2013": "-", "\u2014": "-",
+                        "\u2026": "..."})
 
 
 def _printable(text: str) -> str:

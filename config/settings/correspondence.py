@@ -44,6 +44,16 @@ EMAIL_LEASE_SECONDS = env.int("EMAIL_LEASE_SECONDS", default=120)
 
 # --- The insurer's words in every letter ----------------------------------------------------
 INSURER_NAME = env.str("INSURER_NAME", default="Seguradora Exemplo S.A.")
+# The insurer's identification and the person who signs every letter (its foot). The
+# defaults are demonstration values (a made-up company, a CNPJ with valid check digits
+# that belongs to no one): production sets all four. A CNPJ whose check digits fail
+# stops the start (correspondence.checks).
+INSURER_CNPJ = env.str("INSURER_CNPJ", default="12.345.678/0001-95")
+INSURER_ADDRESS = env.str(
+    "INSURER_ADDRESS",
+    default="Avenida Paulista, 1000, 10º andar, Bela Vista, São Paulo/SP, CEP 01310-100")
+INSURER_SIGNATORY_NAME = env.str("INSURER_SIGNATORY_NAME", default="Helena Duarte Lima")
+INSURER_SIGNATORY_ROLE = env.str("INSURER_SIGNATORY_ROLE", default="Diretora de Sinistros")
 INSURER_OMBUDSMAN_TEXT = env.str(
     "INSURER_OMBUDSMAN_TEXT",
     default="0800 000 0000 (dias úteis, das 8h às 18h) ou ouvidoria@seguradora.example; "
@@ -52,7 +62,8 @@ SUSEP_CONSUMER_TEXT = env.str(
     "SUSEP_CONSUMER_TEXT",
     default="atendimento ao consumidor em www.gov.br/susep e na plataforma "
             "consumidor.gov.br.")
-# How long after receiving a denial a person may ask for it to be reconsidered.
+# How long a person has to ask for a denial to be reconsidered: the letter prints the
+# date, counted from the day of the denial (or of the answer that kept it).
 RECONSIDERATION_DAYS = env.int("RECONSIDERATION_DAYS", default=30)
 
 # --- Letter PDFs -----------------------------------------------------------------------------
