@@ -39,6 +39,12 @@ _STYLES = {
 }
 
 
+# Where a letter's sign-off begins (correspondence/letters/_closing.html), and the room it
+# needs: "Atenciosamente", the signatory, the insurer's identification.
+SIGN_OFF = "<!--fecho-->"
+SIGN_OFF_HEIGHT_MM = 48
+
+
 def _rgb(color: str) -> tuple[int, int, int]:
     return tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
 
@@ -83,5 +89,12 @@ def letter_pdf(message: Message, *, brand: Brand, logo_png: bytes | None = None)
         pdf.image(io.BytesIO(logo_png), x=pdf.w - 20 - 30, y=20, h=12)
         pdf.set_y(36)
     pdf.set_font("helvetica", "", 10.5)
-    pdf.write_html(_printable(shown(letter_part(message.body_html))), tag_styles=_STYLES)
+    body, _, sign_off = _printable(shown(letter_part(message.body_html))).partition(SIGN_OFF)
+    pdf.write_html(body, tag_styles=_STYLES)
+    if sign_off:
+        # The signature and the insurer's identification stay together: never a page
+        # holding only the foot of a letter.
+        if pdf.get_y() > pdf.page_break_trigger - SIGN_OFF_HEIGHT_MM:
+            pdf.add_page()
+        pdf.write_html(sign_off, tag_styles=_STYLES)
     return bytes(pdf.output())

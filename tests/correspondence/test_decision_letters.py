@@ -272,3 +272,22 @@ def test_the_demo_cnpj_is_valid_and_a_wrong_one_stops_the_start(settings):
     settings.INSURER_CNPJ = "12.345.678/0001-96"
     [error] = insurer_cnpj()
     assert error.id == "correspondence.E001"
+
+
+def test_the_hosted_page_lists_the_new_letters_and_opens_them(
+        reviewed, analyst, api, sale, smtp):
+    from tests.support.hosted import generate_link, open_session
+
+    acted(analyst, reviewed, "aprovar-documentacao", {"request_payment_data": "on"})
+    person = open_session(generate_link(api, sale)["url"])
+
+    page = person.get(f"/segurado/sinistros/{reviewed.number}").content.decode()
+
+    assert "Documentação aprovada" in page and "Solicitação de dados de pagamento" in page
+    approved = Message.objects.get(letter="documentacao-aprovada")
+    letter = person.get(f"/segurado/sinistros/{reviewed.number}/cartas/{approved.pk}")
+    assert "a documentação foi aprovada" in letter.content.decode()
+    # Maria's own letter (her share) is hers, not on the contact person's pages.
+    hers = Message.objects.get(letter="solicitacao-dados-pagamento",
+                               recipient_email="maria@example.com")
+    assert person.get(f"/segurado/sinistros/{reviewed.number}/cartas/{hers.pk}").status_code == 404
