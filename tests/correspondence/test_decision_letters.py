@@ -291,3 +291,37 @@ def test_the_hosted_page_lists_the_new_letters_and_opens_them(
     hers = Message.objects.get(letter="solicitacao-dados-pagamento",
                                recipient_email="maria@example.com")
     assert person.get(f"/segurado/sinistros/{reviewed.number}/cartas/{hers.pk}").status_code == 404
+
+
+def test_a_living_insured_is_greeted_formally_without_condolences(db):
+    from correspondence import services
+    from correspondence.models import Letter
+    from tests.support.factories import ClaimFactory
+
+    claim = ClaimFactory(coverage__name="cobertura/perda-de-renda",
+                         nature="perda-de-renda-desemprego",
+                         coverage__sale__insured_name="Carla Nunes")
+
+    [message] = services.write_letter(claim, Letter.RECEIVED)
+
+    text = flat(message.body_text)
+    assert "Prezado(a) Pedro Contato," in text and "Olá" not in text
+    assert "condolências" not in text and "falecimento" not in text
+    assert "Segurado(a) Carla Nunes" in text and "Ocorrência em" in text
+    assert f"Seguro (id da venda) {claim.sale_id}" in text  # no policy number on file
+    assert "CNPJ 12.345.678/0001-95" in text and "Helena Duarte Lima" in text
+
+
+@pytest.mark.parametrize("destination, method, words", [
+    ("conta:60701190:1234:5678901", "ted", "TED, conta terminada em 8901"),
+    ("conta:60701190:1234:5678901", "pix", "PIX, conta terminada em 8901"),
+    ("pix:+5511912345678", "pix", "PIX, chave do tipo telefone"),
+    ("pix:52998224725", "pix", "PIX, chave do tipo CPF"),
+    ("pix:123e4567-e89b-12d3-a456-426614174000", "pix", "PIX, chave do tipo aleatória"),
+    ("", "boleto", "Boleto"),
+])
+def test_the_payment_letter_shows_where_the_money_went_without_the_whole_destination(
+        destination, method, words):
+    from correspondence.letters import destination_words
+
+    assert destination_words(Payment(destination=destination, method=method)) == words
