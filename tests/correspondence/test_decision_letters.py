@@ -325,3 +325,16 @@ def test_the_payment_letter_shows_where_the_money_went_without_the_whole_destina
     from correspondence.letters import destination_words
 
     assert destination_words(Payment(destination=destination, method=method)) == words
+
+
+def test_asking_for_payment_data_before_anyone_is_named_asks_who_receives(db):
+    from correspondence import services
+    from correspondence.models import Letter
+    from tests.support.factories import ClaimFactory
+
+    claim = ClaimFactory(status="pendente-de-dados-de-pagamento")
+
+    [message] = services.write_letter(claim, Letter.PAYMENT_DATA_REQUESTED)
+
+    assert message.recipient_email == "pedro@example.com"
+    assert "precisamos saber quem a recebe" in flat(message.body_text)
