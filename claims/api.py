@@ -291,14 +291,21 @@ class ReconsiderationApi(APIView):
             **CLAIM_NOT_FOUND,
             **problems(("Já há um pedido aguardando decisão ({}).",
                         errors.ReconsiderationAlreadyPending)),
-            **problems(("O sinistro não está recusado ({}).", errors.TransitionNotAllowed)),
+            **problems(("O sinistro não está recusado ({}); a recusa já foi mantida e nenhum "
+                        "documento `reconsideracao` chegou depois da resposta ({}); ou a "
+                        "recusa já foi reconsiderada o número máximo de vezes ({}).",
+                        errors.TransitionNotAllowed, errors.ReconsiderationNeedsNewDocuments,
+                        errors.ReconsiderationLimitReached)),
         },
         description=(
             "Pede à seguradora que reconsidere a recusa de um sinistro `recusado`, com o "
             "`motivo` de quem pede. O sinistro continua `recusado` e o evento "
             "`sinistro-reconsideracao-solicitada` é emitido; um supervisor que não "
             "participou da recusa decide: mantém a recusa (evento `sinistro-recusa-mantida`) "
-            "ou reabre o sinistro (evento `sinistro-reaberto`). Um pedido por vez."
+            "ou reabre o sinistro (evento `sinistro-reaberto`). Um pedido por vez; depois "
+            "de mantida a recusa, um novo pedido só com documentos novos (tipo "
+            "`reconsideracao`, enviados depois da resposta), e no máximo "
+            "`RECONSIDERATION_MAX_REQUESTS` (2) pedidos por recusa."
         ),
     )
     @idempotent

@@ -7,7 +7,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from claims.coverages import coverage_label
-from claims.models import Claim, ClaimHistory, Coverage, DocumentFile, Sale
+from claims.models import Claim, ClaimHistory, Coverage, DocumentFile, Reconsideration, Sale
 from claims.regulatory_clock import ClockKind
 from claims.selectors import by_number
 from claims.workflow import CLOSED_STATUSES, OPEN_STATUSES
@@ -93,7 +93,8 @@ def claim_page(sale: Sale, number: str) -> ClaimPage | None:
                 status__in=[DocumentFile.Status.RECEIVED, DocumentFile.Status.REJECTED]
             ).order_by("created_at"), to_attr="shown_files"),
             Prefetch("history", queryset=ClaimHistory.objects.order_by("created_at", "id")),
-            "reconsiderations",
+            # The task holds the answer's due date.
+            Prefetch("reconsiderations", queryset=Reconsideration.objects.select_related("task")),
         ),
         number,
     )

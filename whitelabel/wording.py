@@ -76,4 +76,12 @@ def reconsideration_refusal(refusal) -> str:
         return "Você já pediu a reconsideração: aguarde a resposta da seguradora."
     if isinstance(refusal, errors.TransitionNotAllowed):
         return "Este sinistro não está recusado: não há recusa a reconsiderar."
+    if isinstance(refusal, errors.ReconsiderationNeedsNewDocuments):
+        return ("A seguradora já respondeu ao seu pedido e manteve a recusa. Para pedir de "
+                "novo, envie primeiro um documento novo (um laudo, um exame, um boletim de "
+                "ocorrência) em “Documentos para a reconsideração”, abaixo, e depois diga "
+                "no pedido o que ele mostra.")
+    if isinstance(refusal, errors.ReconsiderationLimitReached):
+        return ("Esta recusa já foi reconsiderada e mantida o número máximo de vezes: a "
+                "seguradora não a reanalisa de novo. Veja abaixo o que você ainda pode fazer.")
     return refusal.detail

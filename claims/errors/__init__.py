@@ -46,4 +46,6 @@ from claims.errors.reconsideration import (  # noqa: F401
     ReconsiderationAlreadyPending,
     ReconsiderationNotAllowed,
     ReconsiderationTextMissing,
+    ReconsiderationNeedsNewDocuments,
+    ReconsiderationLimitReached,
 )

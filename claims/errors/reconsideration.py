@@ -14,7 +14,8 @@ class ReconsiderationAlreadyPending(ProblemError):
     )
     action = (
         "Aguarde a decisão: o evento sinistro-recusa-mantida ou sinistro-reaberto a "
-        "informa. Depois de mantida a recusa, um novo pedido é aceito."
+        "informa. Depois de mantida a recusa, um novo pedido é aceito com documentos "
+        "novos (reconsideration-needs-new-documents)."
     )
     default_detail = "Já há um pedido de reconsideração deste sinistro aguardando decisão."
 
@@ -36,3 +37,37 @@ class ReconsiderationNotAllowed(BusinessRuleError):
 
 class ReconsiderationTextMissing(ReconsiderationNotAllowed):
     default_detail = "Escreva por que a seguradora deve reconsiderar a recusa."
+
+
+class ReconsiderationNeedsNewDocuments(BusinessRuleError):
+    problem_id = "reconsideration-needs-new-documents"
+    title = "Novo pedido de reconsideração sem documentos novos"
+    cause = (
+        "A seguradora já respondeu a um pedido de reconsideração desta recusa (recusa "
+        "mantida) e, desde essa resposta, nenhum documento do tipo reconsideracao foi "
+        "recebido: o mesmo pedido, sem nada novo, teria a mesma resposta."
+    )
+    action = (
+        "Envie primeiro os documentos novos (laudos, exames, boletins) com "
+        "enviar-documento e \"tipo\": \"reconsideracao\"; depois peça de novo, dizendo o "
+        "que eles mostram."
+    )
+    default_detail = (
+        "A recusa já foi mantida após um pedido de reconsideração. Um novo pedido precisa "
+        "de documentos novos, enviados depois da resposta.")
+
+
+class ReconsiderationLimitReached(BusinessRuleError):
+    problem_id = "reconsideration-limit-reached"
+    title = "Limite de pedidos de reconsideração"
+    cause = (
+        "Esta recusa já foi reconsiderada o número máximo de vezes "
+        "(RECONSIDERATION_MAX_REQUESTS, 2 por padrão) e mantida em todas."
+    )
+    action = (
+        "A seguradora não reanalisa a recusa outra vez. Quem discorda pode procurar a "
+        "ouvidoria da seguradora, a SUSEP ou a Justiça."
+    )
+    default_detail = (
+        "Esta recusa já foi reconsiderada e mantida o número máximo de vezes: a seguradora "
+        "não a reanalisa de novo. Restam a ouvidoria, a SUSEP e a Justiça.")

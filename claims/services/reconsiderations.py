@@ -9,12 +9,16 @@
   ``sinistro-recusa-mantida``) or reopens the claim (``closing.reopen``, which marks the
   request ``reaberta`` in its transaction). Four eyes: the denier never judges their
   own denial.
+- After a kept denial a new request needs something new to look at: a file of the
+  request's type (``reconsideracao``) received after the last answer; and a denial is
+  reconsidered at most ``RECONSIDERATION_MAX_REQUESTS`` times (:func:`next_request`).
 
 Lock order (claims.services.moves): the claim, then its reconsideration rows.
 """
 
 import datetime as dt
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
@@ -22,7 +26,16 @@ from django.utils import timezone
 
 from claims import errors
 from claims.formatting import person
-from claims.models import Channel, Claim, ClaimHistory, Reconsideration, Task, TeamMember
+from claims.models import (
+    Channel,
+    Claim,
+    ClaimHistory,
+    DocumentFile,
+    Reconsideration,
+    Task,
+    TeamMember,
+)
+from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
 from claims.services.moves import actor_for, lock_claim, move, require_action_permission
 from claims.services.recording import record
 from claims.workflow import WORKFLOW, Action
@@ -52,6 +65,15 @@ def request_reconsideration(
     from_status = move(claim, Action.REQUEST_RECONSIDERATION)
     if claim.reconsiderations.filter(status=Reconsideration.Status.PENDING).exists():
         raise errors.ReconsiderationAlreadyPending()
+    rule = next_request(
+        list(claim.reconsiderations.all()),
+        claim.files.filter(doc_type=RECONSIDERATION_DOCUMENTS,
+                           status=DocumentFile.Status.RECEIVED),
+        denied_since=denied_since(claim.history.all()))
+    if rule == NextRequest.LIMIT_REACHED:
+        raise errors.ReconsiderationLimitReached()
+    if rule == NextRequest.NEEDS_NEW_DOCUMENTS:
+        raise errors.ReconsiderationNeedsNewDocuments()
     # A sandbox claim's request is answered through the sandbox, never by a supervisor.
     task = None if claim.is_sandbox else _reconsideration_task(claim, role)
     reconsideration = Reconsideration.objects.create(
@@ -84,6 +106,42 @@ def keep_denial(*, claim_id, user, note: str, expected_version: int | None = Non
            user=user, note=f"Recusa mantida após o pedido de reconsideração. Resposta: {note}",
            subject=reconsideration)
     return reconsideration
+
+
+class NextRequest:
+    """What a new request for reconsideration of the current denial needs."""
+
+    PENDING = "pendente"  # one is waiting for its answer
+    OPEN = "livre"  # the first: the reasons are enough
+    NEEDS_NEW_DOCUMENTS = "documentos-novos"  # after a kept denial: a file sent since
+    LIMIT_REACHED = "limite"  # RECONSIDERATION_MAX_REQUESTS answered: what remains is
+    # the ombudsman, SUSEP and the courts
+
+
+def denied_since(history) -> dt.datetime | None:
+    """When the current denial was written (its last ``recusar`` history row): requests
+    made before it were about an earlier denial, undone by a reopening."""
+    rows = [row.created_at for row in history if row.action == Action.DENY]
+    return max(rows) if rows else None
+
+
+def next_request(requests, files, *, denied_since) -> str:
+    """The rule for one more request (docs/denials.md), from the claim's requests and
+    its received files of the ``reconsideracao`` type (any order; the hosted page
+    passes what it prefetched). Only what came after ``denied_since`` counts."""
+    current = sorted((r for r in requests if denied_since is None
+                      or r.created_at >= denied_since), key=lambda r: r.created_at)
+    if any(r.status == Reconsideration.Status.PENDING for r in current):
+        return NextRequest.PENDING
+    if not current:
+        return NextRequest.OPEN
+    if len(current) >= settings.RECONSIDERATION_MAX_REQUESTS:
+        return NextRequest.LIMIT_REACHED
+    answered_at = current[-1].decided_at
+    new = [f for f in files if f.doc_type == RECONSIDERATION_DOCUMENTS
+           and f.status == DocumentFile.Status.RECEIVED
+           and f.received_at is not None and f.received_at > answered_at]
+    return NextRequest.OPEN if new else NextRequest.NEEDS_NEW_DOCUMENTS
 
 
 def pending_for(claim: Claim) -> Reconsideration | None:

@@ -77,6 +77,9 @@ RED_FLAG_CHANNELS_PER_CPF = env.int("RED_FLAG_CHANNELS_PER_CPF", default=2)
 RED_FLAG_PEOPLE_PER_DESTINATION = env.int("RED_FLAG_PEOPLE_PER_DESTINATION", default=2)
 # Documents pending this many days make a "Cobrar documentos" task for the owner.
 DOCUMENT_REMINDER_DAYS = env.int("DOCUMENT_REMINDER_DAYS", default=7)
+# How many times one denial is reconsidered (requests from the person and the channel
+# together); past it, what remains is the ombudsman, SUSEP and the courts (docs/denials.md).
+RECONSIDERATION_MAX_REQUESTS = env.int("RECONSIDERATION_MAX_REQUESTS", default=2)
 # A regulatory deadline this many days away makes a "Decidir até"/"Pagar até" task.
 DEADLINE_TASK_DAYS = env.int("DEADLINE_TASK_DAYS", default=5)
 # The admin's long lists (claims, events) count their matches up to this many; past it:

@@ -15,6 +15,7 @@ from tests.support.lifecycle import (
     last_event,
     logged_in,
     page_messages,
+    send_document,
     staff,
 )
 
@@ -142,7 +143,9 @@ def test_another_supervisor_keeps_the_denial_with_an_answer(api, denied, supervi
         "concluida", sofia.user)
     assert "Recusa mantida" in claim.history.get(action="manter-recusa").note
     assert claim.awaiting == "encerrado"
-    # A new request is taken once the first was answered.
+    # A new request is taken once the first was answered, with something new
+    # (tests/claims/test_reconsideration_rule.py).
+    send_document(api, claim, "reconsideracao")
     assert api.post(url(claim), {"motivo": "De novo."}, format="json").status_code == 201
 
 
@@ -240,6 +243,7 @@ def test_the_task_goes_to_a_team_supervisor_who_did_not_deny_or_stays_unowned(
     Task.objects.update(status="concluida")
     lead.is_active = False
     lead.save()
+    send_document(api, claim, "reconsideracao")  # a new request brings something new
     services.request_reconsideration(claim_id=claim.pk, role="segurado", text="b",
                                      actor="segurado:x")
     assert Reconsideration.objects.get(status="pendente").task.owner is None

@@ -2,6 +2,8 @@
 team's note) and the request for reconsideration, with its CSRF token, for the
 session's own claims only."""
 
+import re
+
 import pytest
 
 from claims import roles, services
@@ -127,3 +129,52 @@ def test_a_get_is_not_allowed(insured, api, sale):
     claim = denied(api, sale)
 
     assert insured.get(f"{page_of(claim)}/reconsideracao").status_code == 405
+
+
+def test_a_pending_request_shows_when_the_insurer_answers(insured, api, sale):
+    claim = denied(api, sale)
+    post_form(insured, page_of(claim), {"motivo": "Discordo."},
+              action=f"{page_of(claim)}/reconsideracao")
+    due = Reconsideration.objects.get().task.due_on
+
+    page = text(insured.get(page_of(claim)))
+
+    assert re.search(rf"responder por aqui até <strong[^>]*>{due:%d/%m/%Y}</strong>", page)
+
+
+def test_after_a_kept_denial_a_request_without_new_documents_says_what_to_bring(
+        insured, api, sale):
+    claim = denied(api, sale)
+    post_form(insured, page_of(claim), {"motivo": "Discordo."},
+              action=f"{page_of(claim)}/reconsideracao")
+    services.keep_denial(claim_id=claim.pk, user=staff("sofia", roles.SUPERVISOR),
+                         note="A doença é anterior.")
+    page = text(insured.get(page_of(claim)))
+    assert "Um novo pedido só é analisado com algo novo" in page
+    assert "Ouvidoria da seguradora" in page and "SUSEP" in page
+
+    response = post_form(insured, page_of(claim), {"motivo": "Discordo de novo."},
+                         action=f"{page_of(claim)}/reconsideracao")
+
+    assert response.status_code == 302
+    page = text(insured.get(page_of(claim)))
+    assert "envie primeiro um documento novo" in page
+    assert Reconsideration.objects.count() == 1
+
+
+def test_past_the_limit_the_page_offers_no_request_and_says_what_remains(
+        insured, api, sale, settings):
+    settings.RECONSIDERATION_MAX_REQUESTS = 1
+    claim = denied(api, sale)
+    post_form(insured, page_of(claim), {"motivo": "Discordo."},
+              action=f"{page_of(claim)}/reconsideracao")
+    services.keep_denial(claim_id=claim.pk, user=staff("sofia", roles.SUPERVISOR),
+                         note="A doença é anterior.")
+
+    page = text(insured.get(page_of(claim)))
+
+    assert "Pedir reconsideração" not in page
+    assert "Documentos para a reconsideração" not in page
+    assert "reconsiderada e mantida o número máximo de vezes" in page
+    assert "0800 000 0000" in page  # the ombudsman's contact (INSURER_OMBUDSMAN_TEXT)
+    assert "Lei 15.040/2024, art. 126" in page

@@ -15,6 +15,7 @@ from claims.coverages import coverage_label, pays_on_death
 from claims.documents import storage
 from claims.forms import PaymentDetailsForm
 from claims.models import Reconsideration
+from claims.services import reconsiderations
 from claims.workflow import ClaimStatus
 from whitelabel import extensions, selectors, wording
 from whitelabel.forms import (
@@ -212,13 +213,23 @@ def _link_payment_initial(link, on_death: bool) -> dict:
 
 def _denial_context(page, form=None) -> dict:
     """A denied claim's page: the denial's terms (never the team's internal note), the
-    requests for reconsideration, and the form to ask for one while none is pending."""
+    requests for reconsideration, the form to ask for one when the rule allows another
+    (docs/denials.md), and what remains after a kept denial."""
     if page.claim.status != ClaimStatus.DENIED:
         return {}
     shown = page.reconsiderations
-    pending = any(r.status == Reconsideration.Status.PENDING for r in shown)
+    rule = reconsiderations.next_request(
+        shown, page.claim.shown_files,
+        denied_since=reconsiderations.denied_since(page.claim.history.all()))
+    asks = rule in (reconsiderations.NextRequest.OPEN,
+                    reconsiderations.NextRequest.NEEDS_NEW_DOCUMENTS)
     return {"reconsiderations": list(reversed(shown)),
-            "reconsideration_form": None if pending else (form or ReconsiderationForm())}
+            "reconsideration_form": (form or ReconsiderationForm()) if asks else None,
+            "needs_new_documents": rule == reconsiderations.NextRequest.NEEDS_NEW_DOCUMENTS,
+            "reconsideration_limit": rule == reconsiderations.NextRequest.LIMIT_REACHED,
+            "denial_kept": bool(shown) and shown[-1].status == Reconsideration.Status.KEPT,
+            "ombudsman": settings.INSURER_OMBUDSMAN_TEXT,
+            "susep": settings.SUSEP_CONSUMER_TEXT}
 
 
 @require_POST
