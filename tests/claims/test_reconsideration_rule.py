@@ -2,13 +2,22 @@
 since the answer, and one denial is reconsidered at most RECONSIDERATION_MAX_REQUESTS
 times (docs/denials.md): in the service and through the API."""
 
+import re
+
 import pytest
 
 from claims import errors, roles, services
 from claims.models import Claim, DocumentFile, Reconsideration
 from tests.support.api import assert_problem
-from tests.support.documents import put, upload_body
-from tests.support.lifecycle import DENIAL, acted, claim_under_review, send_document, staff
+from tests.support.documents import PDF, put, upload_body
+from tests.support.lifecycle import (
+    DENIAL,
+    acted,
+    claim_under_review,
+    logged_in,
+    send_document,
+    staff,
+)
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -115,3 +124,27 @@ def test_the_api_answers_the_rule_with_its_problems(api, denied, sofia, settings
     send_document(api, denied, "reconsideracao")
     assert_problem(api.post(url(denied), {"motivo": "Outro laudo."}, format="json"),
                    422, "reconsideration-limit-reached")
+
+
+def test_the_supervisors_form_shows_the_documents_sent_with_the_request(api, denied, sofia):
+    send_document(api, denied, "reconsideracao")
+    ask(denied, "O laudo novo mostra outra causa.")
+    supervisor = logged_in(sofia)
+
+    for action in ("manter-recusa", "reabrir"):
+        form = supervisor.get(f"/admin/claims/claim/{denied.pk}/acoes/{action}/")
+        page = form.content.decode()
+        assert "Documentos do pedido de reconsideração" in page, action
+        link = re.search(r'<a href="([^"]+)"[^>]*>reconsideracao\.pdf</a>', page)
+        assert link, action
+        opened = supervisor.get(link.group(1))
+        assert opened.status_code == 200
+        assert b"".join(opened.streaming_content) == PDF
+
+
+def test_a_request_without_documents_says_so_on_the_form(denied, sofia):
+    ask(denied)
+
+    page = logged_in(sofia).get(f"/admin/claims/claim/{denied.pk}/acoes/manter-recusa/")
+
+    assert "Nenhum documento foi enviado com o pedido." in page.content.decode()

@@ -221,6 +221,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.opts, "claim": claim, "action": claim_action, "form": form,
             "help_lines": claim_action.help(claim, chosen=chosen),
+            "attachments": _with_download_links(claim_action.attachments(claim)),
             "action_label": claim_action.label_for(request.user, claim),
             "title": f"{claim_action.label_for(request.user, claim)}: {claim.number}",
         }
@@ -258,11 +259,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
         for document in files:
             document.type_title = titles.get(document.doc_type) or unrequested_title(
                 document.doc_type)
-        for document in received:
-            # Short-lived links, made when the page is shown; never a public URL.
-            document.download_url = storage.current().download_url(
-                document.storage_key, file_name=document.file_name,
-                content_type=document.content_type)
+        _with_download_links(received)
         return {
             **self.admin_site.each_context(request),
             "opts": self.opts,
@@ -327,6 +324,16 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
             "note_form": NoteForm(),
             "task_form": TaskForm(user=user),
         }
+
+def _with_download_links(files: list) -> list:
+    """Each received file with a short-lived link to open it, made when the page is
+    shown; never a public URL."""
+    for document in files:
+        document.download_url = storage.current().download_url(
+            document.storage_key, file_name=document.file_name,
+            content_type=document.content_type)
+    return files
+
 
 def _with_links(task):
     task.links = panels.task_links(task) if task.status == task.Status.OPEN else []

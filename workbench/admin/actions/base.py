@@ -63,6 +63,11 @@ class ClaimAction:
         """Facts the analyst needs to decide, shown above the form."""
         return []
 
+    def attachments(self, claim: Claim) -> list:
+        """Files the decision is about, listed above the form with a link to open each
+        (``claims.DocumentFile``, received)."""
+        return []
+
     def run(self, claim: Claim, user, data: dict) -> str:
         raise NotImplementedError
 

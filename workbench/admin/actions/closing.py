@@ -9,7 +9,9 @@ from workbench.admin.actions.base import ClaimAction, pending_proposal, unsettle
 from claims.denials import DenialCode, days_late_now
 from claims.services.closing import days
 from claims.formatting import brl
-from claims.models import Claim, Proposal, Reconsideration
+from claims.models import Claim, DocumentFile, Proposal, Reconsideration
+from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
+from claims.services.reconsiderations import denied_since
 from claims.workflow import CLOSED_STATUSES, Action
 
 
@@ -134,6 +136,9 @@ class Reopen(ClaimAction):
         return [f"Há um pedido de reconsideração pendente ({pending.get_requested_by_role_display()}"
                 f", {timezone.localtime(pending.created_at):%d/%m/%Y}): reabrir o atende."]
 
+    def attachments(self, claim):
+        return request_documents(claim) if pending_reconsideration(claim) else []
+
     def run(self, claim, user, data):
         services.reopen(claim_id=claim.pk, user=user, reason=data["reason"],
                         next_status=data["next_status"], expected_version=data["version"])
@@ -176,6 +181,15 @@ def pending_reconsideration(claim: Claim) -> Reconsideration | None:
                  if r.status == Reconsideration.Status.PENDING), None)
 
 
+def request_documents(claim: Claim) -> list[DocumentFile]:
+    """The files sent for reconsideration of the current denial (type ``reconsideracao``,
+    received since the last ``recusar``), oldest first, from the files the page loaded."""
+    since = denied_since(claim.history.all())
+    return [f for f in claim.page_rows.shown_files
+            if f.doc_type == RECONSIDERATION_DOCUMENTS and f.status == DocumentFile.Status.RECEIVED
+            and (since is None or f.received_at >= since)]
+
+
 def _took_part(claim: Claim, user) -> bool:
     """Whether ``user`` denied the claim or proposed its denial (its last DENY row, from
     the history the claim page loaded)."""
@@ -199,10 +213,16 @@ class KeepDenial(ClaimAction):
 
     def help(self, claim, chosen=""):
         pending = pending_reconsideration(claim)
+        documents = ("Documentos enviados para a reconsideração: abaixo." if request_documents(claim)
+                     else "Nenhum documento foi enviado com o pedido.")
         return [f"Pedido de reconsideração de {pending.get_requested_by_role_display().lower()} "
                 f"em {timezone.localtime(pending.created_at):%d/%m/%Y}: “{pending.text}”",
+                documents,
                 "Manter a recusa: o sinistro continua recusado e quem pediu lê a sua resposta. "
                 "Para atender o pedido, use Reabrir."]
+
+    def attachments(self, claim):
+        return request_documents(claim)
 
     def run(self, claim, user, data):
         services.keep_denial(claim_id=claim.pk, user=user, note=data["note"],
