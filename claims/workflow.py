@@ -100,6 +100,8 @@ class TimelineEntry(models.TextChoices):
     PROPOSAL = "proposta", "Proposta ao supervisor"
     PROPOSAL_REJECTED = "proposta-rejeitada", "Proposta rejeitada"
     PROPOSAL_STALE = "proposta-obsoleta", "Proposta obsoleta"
+    # Not the analysts' work, but theirs to see: the person kept a copy (arts. 82-83).
+    COPY_DOWNLOADED = "copia-baixada", "Cópia baixada pelo segurado"
 
 
 class Clock(models.TextChoices):

@@ -154,3 +154,34 @@ class AccessLink(models.Model):
         kept = {key: offered["beneficiary"][key] for key in self.UNASKED_MEMBERS
                 if key in offered["beneficiary"] and key not in confirmed["beneficiary"]}
         return {**confirmed, "beneficiary": {**confirmed["beneficiary"], **kept}}
+
+
+class DocumentDownload(models.Model):
+    """A copy the person took from the claim's page ("Seus documentos"): one of the
+    claim's files or the grounds of its denial (Lei 15.040/2024, arts. 82-83). Who is
+    the session's link; kept for as long as the link is."""
+
+    class Kind(models.TextChoices):
+        FILE = "arquivo", "Arquivo enviado"
+        DENIAL_GROUNDS = "fundamentos-da-recusa", "Fundamentos da recusa (PDF)"
+
+    link = models.ForeignKey(AccessLink, on_delete=models.CASCADE, related_name="downloads",
+                             verbose_name="link do segurado")
+    claim = models.ForeignKey("claims.Claim", on_delete=models.CASCADE,
+                              related_name="hosted_downloads", verbose_name="sinistro")
+    kind = models.CharField("o quê", max_length=30, choices=Kind.choices)
+    # The file served (empty for the grounds, drawn from the claim).
+    file = models.ForeignKey("claims.DocumentFile", on_delete=models.SET_NULL, null=True,
+                             blank=True, related_name="+", verbose_name="arquivo")
+    file_name = models.CharField("nome do arquivo", max_length=255)
+    downloaded_at = models.DateTimeField("baixado em", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "cópia baixada pelo segurado"
+        verbose_name_plural = "cópias baixadas pelo segurado"
+        ordering = ["-downloaded_at", "-id"]
+        indexes = [models.Index(fields=["claim", "-downloaded_at"],
+                                name="download_claim_recent")]
+
+    def __str__(self):
+        return f"{self.file_name} ({self.downloaded_at:%d/%m/%Y %H:%M})"

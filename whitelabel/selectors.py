@@ -8,6 +8,10 @@ from django.utils import timezone
 
 from claims.coverages import coverage_label
 from claims.models import Claim, ClaimHistory, Coverage, DocumentFile, Reconsideration, Sale
+from claims.models.reconsiderations import (
+    RECONSIDERATION_DOCUMENTS,
+    RECONSIDERATION_DOCUMENTS_TITLE,
+)
 from claims.regulatory_clock import ClockKind
 from claims.selectors import by_number
 from claims.workflow import CLOSED_STATUSES, OPEN_STATUSES
@@ -101,6 +105,11 @@ def claim_page(sale: Sale, number: str) -> ClaimPage | None:
     if claim is None:
         return None
     received = [f for f in claim.shown_files if f.status == DocumentFile.Status.RECEIVED]
+    titles = {r.doc_type: r.title for r in claim.document_requests.all()}
+    for document in received:  # "Seus documentos" names each by what it is
+        document.type_title = (RECONSIDERATION_DOCUMENTS_TITLE
+                               if document.doc_type == RECONSIDERATION_DOCUMENTS
+                               else titles.get(document.doc_type, "Outros documentos"))
     pending = []
     for request in sorted(claim.document_requests.all(), key=lambda r: (r.requested_at, r.title)):
         if request.approved_at is not None:

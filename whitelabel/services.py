@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from claims import errors
-from claims.models import Channel, Sale
-from whitelabel.models import AccessLink, HostedPages, token_digest
+from claims import services as claim_services
+from claims.models import Channel, Claim, DocumentFile, Sale
+from whitelabel.models import AccessLink, DocumentDownload, HostedPages, token_digest
 
 
 class LinkRefused(Exception):
@@ -103,3 +104,16 @@ def is_token_of(link: AccessLink | None, token: str) -> bool:
 
 def end_session(link: AccessLink) -> None:
     AccessLink.objects.filter(pk=link.pk).update(ended_at=timezone.now(), session_digest=None)
+
+
+@transaction.atomic
+def record_download(*, link: AccessLink, claim: Claim, kind: str, file_name: str,
+                    file: DocumentFile | None = None) -> DocumentDownload:
+    """The person took a copy: the record (which link, which file, when) and its line in
+    the analysts' timeline, together."""
+    download = DocumentDownload.objects.create(link=link, claim=claim, kind=kind, file=file,
+                                               file_name=file_name)
+    claim_services.record_copy_download(
+        claim=claim, actor=link.actor,
+        what=f"{DocumentDownload.Kind(kind).label}: {file_name}, pela página do segurado.")
+    return download

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from whitelabel.views import pages, session, uploads
+from whitelabel.views import documents, pages, session, uploads
 
 app_name = "whitelabel"
 
@@ -17,6 +17,10 @@ urlpatterns = [
          name="payment-details"),
     path("sinistros/<str:number>/reconsideracao", pages.reconsideration,
          name="reconsideration"),
+    path("sinistros/<str:number>/documentos/<uuid:file_id>", documents.document_file,
+         name="document-file"),
+    path("sinistros/<str:number>/fundamentos-da-recusa.pdf", documents.denial_grounds,
+         name="denial-grounds"),
     path("sinistros/<str:number>/envios", uploads.start_upload, name="start-upload"),
     path("sinistros/<str:number>/envios/<uuid:file_id>", uploads.confirm_upload,
          name="confirm-upload"),

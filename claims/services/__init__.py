@@ -41,6 +41,7 @@ from claims.services.documents import (
 )
 from claims.services.corrections import correct_occurrence_date
 from claims.services.expenses import register_expense
+from claims.services.copies import record_copy_download
 from claims.services.notes import add_note
 from claims.services.opening import open_claim
 from claims.services.beneficiaries import (
@@ -66,6 +67,7 @@ from claims.services.tasks import close_task, create_task, escalated_tasks_for, 
 __all__ = [
     "actor_for",
     "add_note",
+    "record_copy_download",
     "approve",
     "assignable_people",
     "close_task",

@@ -86,7 +86,7 @@ def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pd
     expect(page.locator(".status-box .badge")).to_have_text("Documentos em análise")
     expect(page.locator("li.document", has_text="Certidão de óbito")).to_contain_text(
         "Recebido em")
-    expect(page.get_by_role("region", name="Arquivos recebidos")).to_contain_text(pdf.name)
+    expect(page.get_by_role("region", name="Seus documentos")).to_contain_text(pdf.name)
     expect(page.get_by_role("region", name="Histórico")).to_contain_text("Documentos recebidos")
     visit.check("sinistro-documentos-em-analise")
 
