@@ -14,14 +14,19 @@ from claims.serializers import OpenClaimInputSerializer, PaymentDetailsSerialize
 
 
 class BankInput(forms.TextInput):
-    """A text field that suggests the banks by name and code (a ``<datalist>``)."""
+    """A text field that suggests the banks by name and code (a ``<datalist>``, retail
+    banks first; ``claims/bank_picker.js`` makes it forgive accents and capitals)."""
 
     template_name = "claims/widgets/bank_input.html"
 
+    class Media:
+        js = ["claims/bank_picker.js"]
+
     def get_context(self, name, value, attrs):
         context = super().get_context(name, value, {**(attrs or {}), "list": f"{name}-lista",
-                                                    "autocomplete": "off"})
-        context["widget"]["bank_labels"] = [bank.label for bank in all_banks()]
+                                                    "autocomplete": "off",
+                                                    "data-bank-picker": ""})
+        context["widget"]["bank_labels"] = [(bank.label, bank.known_as) for bank in all_banks()]
         return context
 
 
