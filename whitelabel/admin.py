@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from whitelabel.branding import InvalidLogo, contrast_ratio, reencoded_logo, text_color_on
-from whitelabel.models import AccessLink, HostedPages
+from whitelabel.models import AccessLink, DocumentDownload, HostedPages
 
 
 class HostedPagesForm(forms.ModelForm):
@@ -74,9 +74,28 @@ class HostedPagesAdmin(admin.ModelAdmin):
         )
 
 
+class DocumentDownloadInline(admin.TabularInline):
+    """What the person took from "Seus documentos" through this link (the claim page's
+    timeline shows the same, claim by claim)."""
+
+    model = DocumentDownload
+    fields = ["downloaded_at", "claim", "kind", "file_name"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(AccessLink)
 class AccessLinkAdmin(admin.ModelAdmin):
     """Support looks a link up by sale or id-usuario; links are made by the API only."""
+
+    inlines = [DocumentDownloadInline]
 
     list_display = ["created_at", "channel", "sale", "user_reference", "expires_at",
                     "exchanged_at", "situation"]

@@ -156,3 +156,13 @@ def test_a_file_sent_for_the_reconsideration_is_listed_by_its_title(insured, api
     page = text(insured.get(page_of(denied)))
 
     assert "Documentos do pedido de reconsideração · recebido em" in page
+
+
+def test_support_sees_what_a_link_downloaded(insured, denied, admin_client):
+    insured.get(f"{page_of(denied)}/fundamentos-da-recusa.pdf")
+    link = DocumentDownload.objects.get().link
+
+    page = admin_client.get(f"/admin/whitelabel/accesslink/{link.pk}/change/").content.decode()
+
+    assert "Cópias baixadas pelo segurado" in page
+    assert f"fundamentos-da-recusa-{denied.number}.pdf" in page
