@@ -122,6 +122,9 @@ def test_copies_and_reconsideration_on_a_phone_and_at_the_supervisors_desk(
                 expect(desk.get_by_text("Recusa mantida; quem pediu")).to_be_visible()
                 # The claim page's timeline: what the person downloaded.
                 expect(desk.get_by_text("Cópia baixada pelo segurado").first).to_be_visible()
+                if shots:
+                    desk.get_by_role("region", name="Linha do tempo").screenshot(
+                        path=Path(shots) / "supervisor-copias-na-linha-do-tempo.png")
 
             with screenshot_on_failure(phone, tmp_path):
                 phone.goto(f"{admin_site}{claim_path}")
