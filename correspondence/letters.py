@@ -11,6 +11,8 @@ from claims.coverages import coverage_label
 from claims.formatting import brl, percent
 from claims.models import (Beneficiary, BeneficiaryKind, Claim, DocumentFile, Payment,
                            PaymentMethod, Reconsideration)
+from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
+from claims.services.reconsiderations import NextRequest, denied_since, next_request
 from claims.shares import entitlements
 from claims.workflow import ClaimStatus
 from correspondence import next_steps
@@ -207,7 +209,19 @@ def _denial_facts(claim: Claim, letter: str) -> dict:
         "prescription_years_beneficiary": 3,
         "ombudsman": settings.INSURER_OMBUDSMAN_TEXT,
         "susep": settings.SUSEP_CONSUMER_TEXT,
+        "another_request": _another_request(claim) if letter == Letter.DENIAL_KEPT else "",
     }
+
+
+def _another_request(claim: Claim) -> str:
+    """After a kept denial, what a new request needs (the rule of docs/denials.md): a new
+    document, or nothing more is reconsidered. The letter must not promise more."""
+    rule = next_request(
+        list(claim.reconsiderations.all()),
+        claim.files.filter(doc_type=RECONSIDERATION_DOCUMENTS,
+                           status=DocumentFile.Status.RECEIVED),
+        denied_since=denied_since(claim.history.all()))
+    return "limite" if rule == NextRequest.LIMIT_REACHED else "documentos-novos"
 
 
 def _grounds(claim: Claim) -> list[str]:

@@ -8,6 +8,7 @@ import pytest
 
 from claims import errors, roles, services
 from claims.models import Claim, DocumentFile, Reconsideration
+from correspondence.models import Letter, Message
 from tests.support.api import assert_problem
 from tests.support.documents import PDF, put, upload_body
 from tests.support.lifecycle import (
@@ -148,3 +149,22 @@ def test_a_request_without_documents_says_so_on_the_form(denied, sofia):
     page = logged_in(sofia).get(f"/admin/claims/claim/{denied.pk}/acoes/manter-recusa/")
 
     assert "Nenhum documento foi enviado com o pedido." in page.content.decode()
+
+
+def test_the_kept_denial_letter_promises_only_what_the_rule_allows(api, denied, sofia, settings):
+    settings.RECONSIDERATION_MAX_REQUESTS = 2
+    ask(denied)
+    keep(denied, sofia)
+    first = Message.objects.filter(claim=denied, letter=Letter.DENIAL_KEPT).latest("created_at")
+    text = " ".join(first.body_text.split())
+    assert "só é aceito com pelo menos um documento novo, enviado depois desta resposta" in text
+    assert "se quiser, novos documentos" not in text
+
+    send_document(api, denied, "reconsideracao")
+    ask(denied, "O laudo novo mostra outra causa.")
+    keep(denied, sofia)
+    last = Message.objects.filter(claim=denied, letter=Letter.DENIAL_KEPT).latest("created_at")
+    text = " ".join(last.body_text.split())
+    assert "já foi reconsiderada o número máximo de vezes" in text
+    assert "pode pedir que a decisão seja revista" not in text
+    assert "documento novo" not in text
