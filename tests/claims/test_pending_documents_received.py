@@ -3,10 +3,13 @@ insurer approves the documentation (the contract's rule 2), and ``recebido`` tel
 channel that a file already answered it, so it does not send it again."""
 
 import datetime as dt
+import json
 from urllib.parse import urlparse
 
+import jsonschema
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
@@ -123,3 +126,17 @@ def test_the_query_count_does_not_grow_with_received_files(api, death_claim, sal
 
     assert len(documentation(api, death_claim)["documentos-pendentes"]) == 32
     assert count_queries(api, death_claim) == count_queries(api, few)
+
+
+def test_the_claim_with_recebido_is_valid_against_the_published_schema(api, death_claim):
+    send_document(api, death_claim, "certidao-de-obito")
+    schema = json.loads(Client().get("/api/v1/schema/", {"format": "json"}).content)
+    operation = schema["paths"]["/api/v1/sinistros/{numero-sinistro}"]["get"]
+    body = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    validator = jsonschema.Draft202012Validator({**body, "components": schema["components"]})
+
+    claim = api.get(f"/api/v1/sinistros/{death_claim.number}").json()
+
+    assert [item["recebido"] for item in claim["documentacao"]["documentos-pendentes"]] == [
+        True, False]
+    assert list(validator.iter_errors(claim)) == []
