@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from claims.coverages import coverage_label
+from claims.coverages import coverage_label, pays_on_death
 from claims.models import Claim, ClaimHistory, Coverage, DocumentFile, Reconsideration, Sale
 from claims.models.reconsiderations import (
     RECONSIDERATION_DOCUMENTS,
@@ -20,6 +20,17 @@ from whitelabel import wording
 
 def claims_of_sale(sale: Sale) -> QuerySet[Claim]:
     return sale.claims.select_related("coverage").order_by("-notified_at")
+
+
+def reader_of(sale: Sale, claims: list[Claim]) -> str:
+    """Whom the home page greets: the requester of the latest death claim (the relative
+    who follows it), else of the latest claim; "" before any claim says who reads. The
+    link alone does not tell: after a death the insured person's relatives open it."""
+    deaths = [c for c in claims if pays_on_death(c.coverage.name)]
+    latest = max(deaths or claims, key=lambda c: c.notified_at, default=None)
+    if latest is None or (deaths and latest.requester_name == sale.insured_name):
+        return ""  # a death never greets the deceased, even when mistyped as requester
+    return latest.requester_name
 
 
 def active_coverages(sale: Sale) -> list[Coverage]:

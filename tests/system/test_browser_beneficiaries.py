@@ -42,8 +42,10 @@ def _the_requester_gives_both_heirs(visit: Visit, link: str, number: str, insure
     page = visit.page
     page.goto(link)
     page.get_by_role("button", name="Continuar").click()
-    # A death was reported on this policy: nobody greets the deceased.
-    expect(page.get_by_role("heading", name=f"Seguro de {insured}")).to_be_visible()
+    # A death was reported on this policy: the home greets its requester, never the
+    # deceased.
+    expect(page.get_by_role("heading", name="Olá, Pedro da Silva")).to_be_visible()
+    expect(page.locator("main")).to_contain_text(f"Seguro de {insured}.")
     expect(page.locator("main")).not_to_contain_text(f"Olá, {insured}")
     page.get_by_role("link", name=re.compile("^Morte")).click()
     expect(page.locator("main")).to_contain_text("Olá, Pedro da Silva")

@@ -47,7 +47,9 @@ def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pd
     visit.check("link-continuar")
     page.get_by_role("button", name="Continuar").click()
     expect(page).to_have_url(re.compile(r"/segurado/$"))  # the token left the address bar
-    expect(page.get_by_role("heading", name=re.compile(r"^Olá, "))).to_be_visible()
+    # Nobody has said who reads yet: the policy's name, no greeting.
+    expect(page.get_by_role("heading", name=re.compile(r"^Seguro de "))).to_be_visible()
+    expect(page.locator("main")).not_to_contain_text("Olá")
     expect(page.get_by_role("banner")).to_contain_text("Banco Azul")
     visit.check("inicio")
 

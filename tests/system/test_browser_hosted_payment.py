@@ -46,8 +46,9 @@ def payment_page(live_server, channel, sale, claim, tmp_path, **context):
             with screenshot_on_failure(page, tmp_path):
                 page.goto(link)
                 page.get_by_role("button", name="Continuar").click()
-                # A death was reported: the home page names the insured, greets nobody.
-                expect(page.get_by_role("heading", name=re.compile(r"^Seguro de "))).to_be_visible()
+                # A death was reported: the home greets its requester, never the insured.
+                expect(page.get_by_role("heading", name="Olá, Pedro Solicitante")).to_be_visible()
+                expect(page.locator("main")).to_contain_text(f"Seguro de {sale.insured_name}.")
                 page.goto(page.url.replace(
                     "/segurado/", f"/segurado/sinistros/{claim.number}/dados-pagamento"))
                 expect(page.get_by_role("heading", name="Dados de pagamento")).to_be_visible()

@@ -16,13 +16,14 @@ from tests.support.factories import ClaimFactory, PaymentFactory, SaleFactory
 from tests.support.hosted import NEW, PAYMENT_DETAILS, generate_link, open_session, opening, post_form, text
 from whitelabel.models import HostedPages
 
-def test_home_greets_the_insured_and_lists_coverages_and_claims_in_words(insured, sale):
+def test_home_greets_who_asked_and_lists_coverages_and_claims_in_words(insured, sale):
     ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/perda-de-renda"),
-                 status=ClaimStatus.PENDING_DOCUMENTS, nature="perda-de-renda-desemprego")
+                 status=ClaimStatus.PENDING_DOCUMENTS, nature="perda-de-renda-desemprego",
+                 requester_name=sale.insured_name)
 
     page = text(insured.get("/segurado/"))
 
-    assert f"Olá, {sale.insured_name}" in page
+    assert f"Olá, {sale.insured_name}" in page and "Seus sinistros" in page
     for words in ("Morte", "Perda de renda", "Invalidez permanente"):
         assert words in page
     assert "Aguardando seus documentos" in page
@@ -338,14 +339,25 @@ def test_on_a_death_the_requester_gives_each_heir_with_their_part(insured, sale)
         ("Ana Souza", 50), ("Bruno Souza", 50)]
 
 
-def test_a_death_never_greets_the_deceased(insured, sale):
+def test_before_anyone_says_who_they_are_the_home_greets_nobody(insured, sale):
+    home = text(insured.get("/segurado/"))
+
+    assert f"<h1>Seguro de {sale.insured_name}</h1>" in home
+    assert "Olá" not in home and "Seu seguro" not in home and "Seus sinistros" not in home
+
+
+def test_a_death_greets_its_requester_never_the_deceased(insured, sale):
+    ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/perda-de-renda"),
+                 nature="perda-de-renda-desemprego", requester_name=sale.insured_name,
+                 notified_at=timezone.now() - dt.timedelta(days=90))
     ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
                  requester_name="Pedro Souza")
 
     home = text(insured.get("/segurado/"))
 
-    assert f"Seguro de {sale.insured_name}" in home
-    assert f"Olá, {sale.insured_name}" not in home
+    assert "<h1>Olá, Pedro Souza</h1>" in home
+    assert f"Seguro de {sale.insured_name}." in home
+    assert f"Olá, {sale.insured_name}" not in home and "Seus sinistros" not in home
 
 
 def test_a_living_claim_pays_the_insured_who_gives_only_how(insured, sale):

@@ -46,10 +46,12 @@ def home(request):
     coverages = list(sale.coverages.order_by("name"))
     for coverage in coverages:
         coverage.words = coverage_label(coverage.name)
+    reader = selectors.reader_of(sale, claims)
     return render(request, "whitelabel/home.html", {
         "brand": request.brand, "sale": sale, "claims": claims, "coverages": coverages,
-        # After a death is reported, whoever follows the claims is someone else.
-        "death_reported": any(pays_on_death(c.coverage.name) for c in claims),
+        # Nobody is greeted before they say who they are: the link may be read by the
+        # insured person or, after a death, by a relative.
+        "reader": reader, "insured_reads": reader == sale.insured_name,
         "can_open": sale.is_active and any(c.is_active for c in coverages),
     })
 
