@@ -5,11 +5,13 @@ input."""
 
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 from api_common.problems import flatten_validation_errors
 from claims.banks import all_banks, bank_by_code, find_bank
 from claims.coverages import Nature
 from claims.models import BeneficiaryKind, PaymentMethod
+from claims.phones import split_phone
 from claims.serializers import OpenClaimInputSerializer, PaymentDetailsSerializer
 
 
@@ -257,8 +259,10 @@ class OpenClaimForm(GroupedForm):
     requester_name = forms.CharField(label="Solicitante", max_length=200)
     contact_name = forms.CharField(label="Pessoa para contato", max_length=200)
     contact_email = forms.EmailField(label="E-mail do contato", required=False)
-    contact_area_code = forms.CharField(label="DDD do contato", required=False, max_length=3)
-    contact_phone = forms.CharField(label="Telefone do contato", required=False, max_length=9)
+    contact_area_code = forms.CharField(label="DDD do contato", required=False, max_length=5)
+    # As people type it ("(11) 91234-5678", "+55 11 ..."): claims.phones reads it.
+    contact_phone = forms.CharField(label="Telefone do contato", required=False, max_length=30,
+                                    help_text="Com ou sem o DDD aqui; pontuação à vontade.")
     outstanding_balance = forms.DecimalField(label="Saldo devedor (R$)", required=False,
                                              max_digits=14, decimal_places=2, min_value=0,
                                              localize=True)
@@ -279,6 +283,7 @@ class OpenClaimForm(GroupedForm):
 
     def clean(self):
         cleaned = super().clean()
+        self._clean_phone(cleaned)
         # Checked with the serializer even when some fields already failed, so every
         # mistake shows in one round; what failed is left out (its own error says why).
         contact = {"nome": cleaned["contact_name"]} if "contact_name" in cleaned else {}
@@ -303,3 +308,15 @@ class OpenClaimForm(GroupedForm):
             self, OpenClaimInputSerializer, data, self.FIELD_FOR_CAMPO
         )
         return cleaned
+
+    def _clean_phone(self, cleaned: dict) -> None:
+        """The phone as typed -> the contract's DDD and number (digits)."""
+        if "contact_phone" not in cleaned:
+            return
+        try:
+            area, number = split_phone(cleaned["contact_phone"],
+                                       cleaned.get("contact_area_code", ""))
+        except ValidationError as error:
+            self.add_error("contact_phone", error.messages[0])
+            return
+        cleaned["contact_area_code"], cleaned["contact_phone"] = area, number

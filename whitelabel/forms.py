@@ -24,14 +24,15 @@ class HostedOpenClaimForm(OpenClaimForm):
     groups = [
         ("O que aconteceu", ["nature", "occurred_at", "narrative"]),
         ("Quem está comunicando", ["requester_name"]),
-        ("Como falar com você", ["contact_name", "contact_email", "contact_area_code",
-                                  "contact_phone"]),
+        ("Como falar com você", ["contact_name", "contact_email", "contact_phone"]),
     ]
 
     def __init__(self, *args, coverage: str, sale, **kwargs):
         super().__init__(*args, coverage_choices=[(coverage, coverage)], **kwargs)
         self.sale = sale
         del self.fields["outstanding_balance"]
+        # One phone field with its DDD, typed as people type it (claims.phones).
+        del self.fields["contact_area_code"]
         self.fields["coverage"].widget = forms.HiddenInput()
         self.fields["coverage"].initial = coverage
         natures = NATURES_BY_COVERAGE.get(coverage, ())
@@ -49,14 +50,15 @@ class HostedOpenClaimForm(OpenClaimForm):
             "requester_name": "Seu nome completo",
             "contact_name": "Nome de quem devemos procurar",
             "contact_email": "E-mail",
-            "contact_area_code": "DDD",
-            "contact_phone": "Celular ou telefone",
+            "contact_phone": "Celular ou telefone, com DDD",
         }
         for name, label in labels.items():
             self.fields[name].label = label
+        self.fields["contact_phone"].help_text = "Como (11) 91234-5678."
         self.fields["contact_email"].widget.attrs["autocomplete"] = "email"
-        self.fields["contact_area_code"].widget.attrs.update(inputmode="numeric", size=3)
-        self.fields["contact_phone"].widget.attrs.update(inputmode="numeric", autocomplete="tel-national")
+        # type=tel: the phone keypad with its +, ( ) and -; no maxlength cuts what is typed.
+        self.fields["contact_phone"].widget = forms.TextInput(
+            attrs={"type": "tel", "inputmode": "tel", "autocomplete": "tel"})
         self.fields["requester_name"].widget.attrs["autocomplete"] = "name"
 
     def clean_occurred_at(self):

@@ -136,3 +136,16 @@ def test_someone_named_by_mistake_is_removed_with_a_reason_unless_already_paid(
     with pytest.raises(errors.BeneficiaryNotAllowed, match="já recebeu pagamentos"):
         services.remove_beneficiary(claim_id=claim.pk, beneficiary_id=joana.pk,
                                     user=analyst.user, reason="x")
+
+
+def test_an_heirs_phone_is_taken_as_typed_and_kept_as_ddd_and_number(analyst, api, sale):
+    claim = in_regulation(analyst, api, sale)
+
+    without_ddd = act(analyst, claim, "informar-beneficiario",
+                      {**HEIR, "beneficiario_telefone": "91234-5678"})
+    acted(analyst, claim, "informar-beneficiario",
+          {**HEIR, "beneficiario_telefone": "+55 (11) 91234-5678"})
+
+    assert without_ddd.context["form"].errors["beneficiario_telefone"] == [
+        "Informe o número com o DDD, como (11) 91234-5678."]
+    assert claim.beneficiaries.get().phone == "11912345678"

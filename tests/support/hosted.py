@@ -64,7 +64,7 @@ def opening(**overrides) -> dict:
         "occurred_at": (timezone.localdate() - dt.timedelta(days=2)).isoformat(),
         "narrative": "Faleceu em casa.", "requester_name": "Ana Souza",
         "contact_name": "Ana Souza", "contact_email": "ana@example.com",
-        "contact_area_code": "11", "contact_phone": "912345678",
+        "contact_phone": "(11) 91234-5678",
         **overrides,
     }
 

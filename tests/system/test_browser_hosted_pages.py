@@ -70,6 +70,10 @@ def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pd
     page.get_by_label("Seu nome completo").fill("Carla Mendes")
     page.get_by_label("Nome de quem devemos procurar").fill("Carla Mendes")
     page.get_by_label("E-mail").fill("carla@example.com")
+    # Typed key by key, as on a phone's keypad: nothing is cut, the punctuation is taken.
+    phone = page.get_by_label("Celular ou telefone, com DDD")
+    phone.press_sequentially("(11) 91234-5678")
+    expect(phone).to_have_value("(11) 91234-5678")
     page.get_by_role("button", name="Enviar comunicação").click()
 
     expect(page.get_by_role("status").first).to_contain_text("comunicado")
@@ -127,6 +131,7 @@ def _run(live_server, tmp_path, channel, sale):
     claim = Claim.objects.get(sale=sale)
     assert claim.status == ClaimStatus.DOCUMENTS_UNDER_REVIEW
     assert claim.history.get(action="abrir").actor == "segurado:cliente-77"
+    assert (claim.contact_phone_area_code, claim.contact_phone_number) == ("11", "912345678")
     return claim
 
 

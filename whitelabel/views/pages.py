@@ -13,6 +13,7 @@ from api_common.problem_types import ProblemError
 from claims import errors, services
 from claims.coverages import coverage_label, pays_on_death
 from claims.documents import storage
+from claims.formatting import phone
 from claims.forms import PaymentDetailsForm
 from claims.models import Reconsideration
 from claims.services import reconsiderations
@@ -108,8 +109,7 @@ def open_claim(request):
         insured = {} if pays_on_death(chosen) else {
             "requester_name": sale.insured_name, "contact_name": sale.insured_name,
             "contact_email": sale.insured_email,
-            "contact_area_code": sale.insured_phone_area_code,
-            "contact_phone": sale.insured_phone_number,
+            "contact_phone": phone(sale.insured_phone_number, sale.insured_phone_area_code),
         }
         form = HostedOpenClaimForm(coverage=chosen, sale=sale, initial=insured)
         payment = OptionalPaymentDetailsForm(

@@ -11,8 +11,10 @@ from api_common.serializers import validate_datetime_range
 from django.core.exceptions import ValidationError as DjangoValidationError
 
 from claims.denials import DenialCode
+from claims.formatting import phone
 from claims.forms import GroupedForm, PaymentDetailsForm
 from claims.models import Relationship
+from claims.phones import normalize_phone
 from claims.serializers.common import STATES
 from claims.serializers.payment_details import BeneficiaryDetailsSerializer
 from claims.validators import compact_tax_id, validate_cpf
@@ -175,7 +177,10 @@ class BeneficiaryForm(ActionForm, PaymentDetailsForm):
         label="Data de nascimento", required=False,
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     beneficiario_email = forms.EmailField(label="E-mail", required=False)
-    beneficiario_telefone = forms.CharField(label="Telefone", required=False, max_length=20)
+    beneficiario_telefone = forms.CharField(
+        label="Telefone", required=False, max_length=30,
+        widget=forms.TextInput(attrs={"type": "tel"}),
+        help_text="Com DDD, como (11) 91234-5678; guardado só com os números.")
     beneficiario_cep = forms.CharField(label="CEP", required=False, max_length=9)
     beneficiario_uf = forms.ChoiceField(label="UF", required=False,
                                         choices=[("", "—"), *((uf, uf) for uf in STATES)])
@@ -210,6 +215,9 @@ class BeneficiaryForm(ActionForm, PaymentDetailsForm):
         self.fields["metodo_pagamento"].required = False
         self.fields["metodo_pagamento"].choices = [("", "— ainda sem dados de pagamento"),
                                                    *self.fields["metodo_pagamento"].choices]
+
+    def clean_beneficiario_telefone(self):
+        return normalize_phone(self.cleaned_data["beneficiario_telefone"])
 
     def clean(self):
         cleaned = super().clean()
@@ -260,7 +268,7 @@ class BeneficiaryForm(ActionForm, PaymentDetailsForm):
                 "beneficiario_parentesco": beneficiary.relationship,
                 "beneficiario_nascimento": beneficiary.birth_date,
                 "beneficiario_email": beneficiary.email,
-                "beneficiario_telefone": beneficiary.phone,
+                "beneficiario_telefone": phone(beneficiary.phone),
                 "beneficiario_cep": beneficiary.postal_code,
                 "beneficiario_uf": beneficiary.state,
                 "representante_nome": beneficiary.representative_name,
