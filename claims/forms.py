@@ -270,6 +270,8 @@ class OpenClaimForm(GroupedForm):
     FIELD_FOR_CAMPO = {
         "cobertura": "coverage", "natureza": "nature", "data-ocorrencia": "occurred_at",
         "relato-do-ocorrido": "narrative", "solicitante": "requester_name",
+        "solicitante.nome": "requester_name", "solicitante.parentesco": "requester_relationship",
+        "solicitante.cpf": "requester_cpf",
         "pessoa-para-contato": "contact_name",
         "pessoa-para-contato.nome": "contact_name", "pessoa-para-contato.email": "contact_email",
         "pessoa-para-contato.telefone.codigo-area": "contact_area_code",
@@ -294,7 +296,7 @@ class OpenClaimForm(GroupedForm):
                                    "numero-telefone": cleaned.get("contact_phone", "")}
         data = {
             "cobertura": cleaned.get("coverage", ""),
-            "solicitante": {"nome": cleaned.get("requester_name", "")},
+            "solicitante": self.requester_data(cleaned),
             "pessoa-para-contato": contact,
             "relato-do-ocorrido": cleaned.get("narrative", ""),
         }
@@ -308,6 +310,16 @@ class OpenClaimForm(GroupedForm):
             self, OpenClaimInputSerializer, data, self.FIELD_FOR_CAMPO
         )
         return cleaned
+
+    def requester_data(self, cleaned: dict) -> dict:
+        """``solicitante``: the name; who they are to the deceased and their CPF when the
+        form asks them (the hosted pages, on a death)."""
+        requester = {"nome": cleaned.get("requester_name", "")}
+        if cleaned.get("requester_relationship"):
+            requester["parentesco"] = cleaned["requester_relationship"]
+        if cleaned.get("requester_cpf"):
+            requester["cpf"] = cleaned["requester_cpf"]
+        return requester
 
     def _clean_phone(self, cleaned: dict) -> None:
         """The phone as typed -> the contract's DDD and number (digits)."""

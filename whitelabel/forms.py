@@ -8,8 +8,9 @@ from django import forms
 from django.utils import timezone
 
 from claims.forms import OpenClaimForm, PaymentDetailsForm
-from claims.coverages import NATURES_BY_COVERAGE, Nature
-from claims.models import PaymentMethod, Relationship
+from claims.coverages import NATURES_BY_COVERAGE, Nature, pays_on_death
+from claims.models import PaymentMethod, Relationship, RequesterRelationship
+from claims.validators import compact_tax_id, same_tax_id
 
 
 class HostedOpenClaimForm(OpenClaimForm):
@@ -18,21 +19,33 @@ class HostedOpenClaimForm(OpenClaimForm):
 
     occurred_at = forms.DateField(
         label="Data do ocorrido", widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="O dia em que aconteceu o evento (por exemplo, a data do óbito ou da demissão).",
+        help_text="O dia em que aconteceu o evento.",
     )
+    # Asked on a death only (removed otherwise): who reports it is someone else.
+    requester_relationship = forms.ChoiceField(
+        label="Quem você é de quem faleceu?",
+        choices=[("", "Escolha uma opção"), *RequesterRelationship.choices])
+    requester_cpf = forms.CharField(
+        label="Seu CPF", max_length=14, help_text="Pode digitar com ou sem pontos e traço.")
 
     groups = [
         ("O que aconteceu", ["nature", "occurred_at", "narrative"]),
-        ("Quem está comunicando", ["requester_name"]),
+        ("Quem está comunicando", ["requester_name", "requester_relationship", "requester_cpf"]),
         ("Como falar com você", ["contact_name", "contact_email", "contact_phone"]),
     ]
 
     def __init__(self, *args, coverage: str, sale, **kwargs):
         super().__init__(*args, coverage_choices=[(coverage, coverage)], **kwargs)
         self.sale = sale
+        self.on_death = pays_on_death(coverage)
         del self.fields["outstanding_balance"]
         # One phone field with its DDD, typed as people type it (claims.phones).
         del self.fields["contact_area_code"]
+        if self.on_death:
+            self.fields["occurred_at"].label = "Data do falecimento"
+            self.fields["occurred_at"].help_text = "O dia do óbito, como na certidão."
+        else:
+            del self.fields["requester_relationship"], self.fields["requester_cpf"]
         self.fields["coverage"].widget = forms.HiddenInput()
         self.fields["coverage"].initial = coverage
         natures = NATURES_BY_COVERAGE.get(coverage, ())
@@ -60,6 +73,18 @@ class HostedOpenClaimForm(OpenClaimForm):
         self.fields["contact_phone"].widget = forms.TextInput(
             attrs={"type": "tel", "inputmode": "tel", "autocomplete": "tel"})
         self.fields["requester_name"].widget.attrs["autocomplete"] = "name"
+        if self.on_death:
+            self.fields["requester_cpf"].widget.attrs.update(inputmode="numeric",
+                                                             autocomplete="off")
+
+    def clean_requester_cpf(self):
+        """Said here with the other mistakes; the service checks it again."""
+        typed = compact_tax_id(self.cleaned_data["requester_cpf"].strip())
+        if same_tax_id(typed, self.sale.insured_cpf):
+            raise forms.ValidationError(
+                f"Este é o CPF de {self.sale.insured_name}. Informe o seu CPF, de quem "
+                "está comunicando.")
+        return typed
 
     def clean_occurred_at(self):
         """A date, read as the start of that day in Brazil's time (the API takes a moment)."""

@@ -1,7 +1,12 @@
 """The claims domain's models, split by concern; import them from here."""
 
 from claims.models.banks import Bank
-from claims.models.beneficiaries import Beneficiary, BeneficiaryKind, Relationship
+from claims.models.beneficiaries import (
+    Beneficiary,
+    BeneficiaryKind,
+    Relationship,
+    RequesterRelationship,
+)
 from claims.models.claims import (
     Claim,
     ClaimHistory,
@@ -38,6 +43,7 @@ __all__ = [
     "Proposal",
     "Reconsideration",
     "Relationship",
+    "RequesterRelationship",
     "Sale",
     "Task",
     "Team",

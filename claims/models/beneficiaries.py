@@ -27,6 +27,19 @@ class Relationship(models.TextChoices):
     NONE = "sem-parentesco", "Sem parentesco (designado na apólice)"
 
 
+class RequesterRelationship(models.TextChoices):
+    """Who the requester of a death claim is to the deceased: the choices an insurer
+    asks on the notice (a proxy or a funeral home's clerk reports deaths too)."""
+
+    SPOUSE_OR_PARTNER = "conjuge-ou-companheiro", "Cônjuge ou companheiro(a)"
+    CHILD = "filho", "Filho(a)"
+    PARENT = "pai-ou-mae", "Pai ou mãe"
+    SIBLING = "irmao", "Irmão ou irmã"
+    OTHER_RELATIVE = "outro-parente", "Outro parente"
+    PROXY = "procurador", "Procurador(a) ou representante"
+    OTHER = "outro", "Outro"
+
+
 class Beneficiary(models.Model):
     """One person (or the creditor) a claim pays, with their share of the indemnity.
 

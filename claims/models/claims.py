@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from claims.coverages import Nature
 from claims.denials import DenialCode
+from claims.models.beneficiaries import RequesterRelationship
 from claims.models.sales import MONEY, Channel, Coverage, Sale
 from claims.permissions import Permission
 from claims.awaiting import Awaiting
@@ -60,6 +61,14 @@ class Claim(models.Model):
     occurred_at = models.DateTimeField("data da ocorrência")
     notified_at = models.DateTimeField("data do aviso")
     requester_name = models.CharField("solicitante", max_length=200)
+    # On a death, who reports it and follows the claim is someone else: who they are to
+    # the deceased, and their CPF (11 digits; never the deceased's: claims.services.opening).
+    # Database defaults: a process of the previous release still inserts claims without them.
+    requester_relationship = models.CharField(
+        "parentesco do solicitante", max_length=30, blank=True, default="", db_default="",
+        choices=RequesterRelationship.choices)
+    requester_tax_id = models.CharField("CPF do solicitante", max_length=11, blank=True,
+                                        default="", db_default="")
     contact_name = models.CharField("contato", max_length=200)
     contact_email = models.EmailField("e-mail do contato", blank=True)
     contact_phone_area_code = models.CharField("DDD do contato", max_length=3, blank=True)

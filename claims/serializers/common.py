@@ -4,9 +4,12 @@ import re
 
 from rest_framework import serializers
 
+from claims.models.beneficiaries import RequesterRelationship
 from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS, RECONSIDERATION_DOCUMENTS_TITLE
 
+from claims.validators import CPF_PATTERN, validate_cpf
 from api_common.serializers import (
+    PatternChecked,
     DigitsField,
     KebabCaseSerializer,
 )
@@ -96,4 +99,16 @@ class ContactSerializer(KebabCaseSerializer):
 
 
 class RequesterSerializer(KebabCaseSerializer):
+    """``solicitante``: the contract's ``nome``; on a death, optionally who the requester
+    is to the deceased and their CPF (additions the contract leaves open: "other fields
+    of the requester: not shown"). Those two are taken, never returned."""
+
     nome = serializers.CharField(max_length=200, source="requester_name")
+    parentesco = serializers.ChoiceField(
+        choices=RequesterRelationship.choices, required=False, write_only=True,
+        source="requester_relationship",
+        help_text="Num sinistro de morte: quem o solicitante é de quem faleceu.")
+    cpf = serializers.CharField(
+        required=False, write_only=True, source="requester_tax_id",
+        validators=[PatternChecked(CPF_PATTERN, validate_cpf)],
+        help_text="CPF do solicitante (11 dígitos); nunca o do segurado falecido.")

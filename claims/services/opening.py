@@ -8,8 +8,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from api_common.http_problems import InvalidField
+
 from claims import errors, red_flags, search_text
 from claims.awaiting import awaiting_for
+from claims.coverages import pays_on_death
 from claims.models import (
     Channel,
     Claim,
@@ -25,6 +28,7 @@ from claims.services.beneficiaries import inform_beneficiary, insured_beneficiar
 from claims.limits import open_claim_on, opening_state, reserve_amount
 from claims.services.moves import move, require_action_permission
 from claims.services.recording import ZERO, announce, set_clock, write_history
+from claims.validators import same_tax_id
 from claims.workflow import Action, ClaimStatus
 
 
@@ -44,6 +48,20 @@ def _requirements_for(sale: Sale, coverage: Coverage, nature: str) -> list[Docum
     return list(by_type.values())
 
 
+def _check_requester(sale: Sale, coverage: Coverage, relationship: str, tax_id: str) -> None:
+    """Who reports a death says who they are to the deceased; never with the deceased's
+    own CPF (someone typed the insured's by mistake, or hides who asks). On a living
+    coverage the requester is the insured person or acts for them: nothing to say."""
+    if not pays_on_death(coverage.name):
+        return
+    if tax_id and same_tax_id(tax_id, sale.insured_cpf):
+        raise InvalidField("solicitante.cpf", (
+            f"Este é o CPF de {sale.insured_name}, o segurado que faleceu: informe o CPF "
+            "de quem está comunicando."))
+    if relationship and not tax_id:
+        raise InvalidField("solicitante.cpf", "Informe o CPF de quem está comunicando.")
+
+
 @transaction.atomic
 def open_claim(
     *,
@@ -54,6 +72,8 @@ def open_claim(
     occurred_at: dt.datetime,
     requester_name: str,
     contact_name: str,
+    requester_relationship: str = "",
+    requester_tax_id: str = "",
     contact_email: str = "",
     contact_phone_area_code: str = "",
     contact_phone_number: str = "",
@@ -74,6 +94,7 @@ def open_claim(
             f"A ocorrência ({occurred_on}) está fora da vigência da venda "
             f"({sale.valid_from} a {sale.valid_until})."
         )
+    _check_requester(sale, coverage, requester_relationship, requester_tax_id)
     already_open, lmg_available, lmi_available = opening_state(sale, coverage)
     if already_open:
         raise errors.ClaimAlreadyOpenedForCoverage(already_open)
@@ -99,6 +120,8 @@ def open_claim(
         occurred_at=occurred_at,
         notified_at=now,
         requester_name=requester_name,
+        requester_relationship=requester_relationship,
+        requester_tax_id=requester_tax_id,
         contact_name=contact_name,
         contact_email=contact_email,
         contact_phone_area_code=contact_phone_area_code,

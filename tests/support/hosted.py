@@ -63,6 +63,8 @@ def opening(**overrides) -> dict:
         "coverage": "cobertura/morte", "nature": "morte-natural",
         "occurred_at": (timezone.localdate() - dt.timedelta(days=2)).isoformat(),
         "narrative": "Faleceu em casa.", "requester_name": "Ana Souza",
+        # On a death the requester says who they are (ignored on a living coverage).
+        "requester_relationship": "filho", "requester_cpf": "529.982.247-25",
         "contact_name": "Ana Souza", "contact_email": "ana@example.com",
         "contact_phone": "(11) 91234-5678",
         **overrides,

@@ -65,9 +65,13 @@ def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pd
     expect(page.get_by_label("Seu nome completo")).to_be_empty()
 
     page.get_by_label("Tipo de ocorrência").select_option(label="Morte natural")
-    page.get_by_label("Data do ocorrido").fill("2026-11-01")
+    expect(page.locator("main")).not_to_contain_text("demissão")
+    page.get_by_label("Data do falecimento").fill("2026-11-01")
     page.get_by_label("Conte o que aconteceu").fill("Meu pai faleceu no hospital.")
     page.get_by_label("Seu nome completo").fill("Carla Mendes")
+    # Who reports a death says who they are to the deceased, with their own CPF.
+    page.get_by_label("Quem você é de quem faleceu?").select_option(label="Filho(a)")
+    page.get_by_label("Seu CPF").fill("529.982.247-25")
     page.get_by_label("Nome de quem devemos procurar").fill("Carla Mendes")
     page.get_by_label("E-mail").fill("carla@example.com")
     # Typed key by key, as on a phone's keypad: nothing is cut, the punctuation is taken.
@@ -132,6 +136,7 @@ def _run(live_server, tmp_path, channel, sale):
     assert claim.status == ClaimStatus.DOCUMENTS_UNDER_REVIEW
     assert claim.history.get(action="abrir").actor == "segurado:cliente-77"
     assert (claim.contact_phone_area_code, claim.contact_phone_number) == ("11", "912345678")
+    assert (claim.requester_relationship, claim.requester_tax_id) == ("filho", "52998224725")
     return claim
 
 

@@ -67,6 +67,7 @@ def test_every_mistake_of_the_opening_shows_in_one_round(insured, sale):
     data = opening(**{
         "requester_name": "",                      # the form's own check
         "contact_phone": "(10) 91234-5678",        # no DDD 10 (claims.phones)
+        "requester_cpf": "529.982.247-24",         # the API serializer's check digits
         "occurred_at": "2019-05-01",               # the sale's validity
         "pagamento-metodo_pagamento": "pix",       # the payment section's checks
         "pagamento-beneficiario_nome": "",
@@ -76,7 +77,7 @@ def test_every_mistake_of_the_opening_shows_in_one_round(insured, sale):
     response = post_form(insured, f"{NEW}?cobertura=cobertura/morte", data)
 
     errors = errors_of(response)
-    assert set(errors) == {"requester_name", "contact_phone", "occurred_at",
+    assert set(errors) == {"requester_name", "contact_phone", "requester_cpf", "occurred_at",
                            "pagamento-beneficiario_nome", "pagamento-beneficiario_cpf_ou_cnpj",
                            "pagamento-pix_chave"}
     assert errors["occurred_at"] == ["Esta data está fora do período coberto pelo seu seguro "

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from api_common.http_problems import InvalidField
 from api_common.problem_types import ProblemError
 from claims import errors, services
 from claims.coverages import coverage_label, pays_on_death
@@ -98,6 +99,10 @@ def open_claim(request):
                     f"({sale.valid_from:%d/%m/%Y} a {sale.valid_until:%d/%m/%Y})."))
             except (errors.BeneficiaryNotAllowed, errors.SharesAboveWhole) as refusal:
                 payment.add_error(None, refusal.detail)
+            except InvalidField as refusal:
+                for item in refusal.extra.get("campos-invalidos", []):
+                    field = form.FIELD_FOR_CAMPO.get(item["campo"])
+                    form.add_error(field if field in form.fields else None, item["mensagem"])
             except ProblemError as refusal:
                 words = wording.OPENING_REFUSALS.get(type(refusal), refusal.detail)
                 form.add_error(None, words.format(brand=request.brand.name))
