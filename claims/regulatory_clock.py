@@ -57,7 +57,7 @@ from decimal import Decimal
 from django.db import models
 from django.utils import timezone
 
-from claims.workflow import WORKFLOW, ClaimStatus, Clock, actions_with, clock_effect
+from claims.workflow import WORKFLOW, Action, ClaimStatus, Clock, actions_with, clock_effect
 
 CLOCK_DAYS = 30
 SMALL_POLICY_MINIMUM_WAGES = 500
@@ -155,6 +155,19 @@ class RegulatoryClock:
             return f"{label}: vence hoje, {due}"
         left = f"falta {_days(days)}" if days == 1 else f"faltam {_days(days)}"
         return f"{label}: vence em {due} ({left})"
+
+
+def promised_clock(steps: Iterable[Step], *, suspensions_allowed: int) -> RegulatoryClock:
+    """The clock as the insured person (or the family) is told it on the hosted pages.
+
+    Approving the documents starts the payment clock for the analysts (rule 4), yet the
+    claim may still be denied after it: the person is told what the insurer has
+    decided, not what its desk does next. So here only asking for payment data or
+    registering a payment recognises cover (art. 87, "para pagar"); until then the art.
+    86 clock, counted from the complete documentation, runs ("para decidir"), with its
+    suspensions as the analysts' clock has them."""
+    return compute_clock([s for s in steps if s.action != Action.APPROVE_DOCUMENTS],
+                         suspensions_allowed=suspensions_allowed)
 
 
 def _days(n: int) -> str:

@@ -3,6 +3,7 @@ number from another sale (or channel) is simply not found."""
 
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
@@ -12,7 +13,7 @@ from claims.models.reconsiderations import (
     RECONSIDERATION_DOCUMENTS,
     RECONSIDERATION_DOCUMENTS_TITLE,
 )
-from claims.regulatory_clock import ClockKind
+from claims.regulatory_clock import Step, promised_clock, suspensions_allowed_for
 from claims.selectors import by_number
 from claims.workflow import CLOSED_STATUSES, OPEN_STATUSES
 from whitelabel import wording
@@ -87,15 +88,14 @@ class ClaimPage:
     reconsiderations: list  # claims.Reconsideration, oldest first
 
 
-def _deadline_text(claim: Claim) -> str:
-    if not claim.clock_kind or claim.clock_deadline is None:
-        return ""
-    if claim.clock_paused:
-        return ("O prazo da seguradora está suspenso até chegarem os documentos pedidos.")
-    due = timezone.localdate(claim.clock_deadline).strftime("%d/%m/%Y")
-    if claim.clock_kind == ClockKind.DECISION:
-        return f"A seguradora tem até {due} para concluir a análise."
-    return f"A seguradora tem até {due} para pagar a indenização."
+def _promise(claim: Claim) -> str:
+    """The deadline the page promises, from the (prefetched) history: see
+    ``wording.promise`` and ``claims.regulatory_clock.promised_clock``."""
+    steps = [Step(at=row.created_at, action=row.action, to_status=row.to_status)
+             for row in claim.history.all()]
+    clock = promised_clock(steps, suspensions_allowed=suspensions_allowed_for(
+        claim.coverage.max_indemnity, settings.MINIMUM_WAGE))
+    return wording.promise(clock, status=claim.status, now=timezone.now())
 
 
 def claim_page(sale: Sale, number: str) -> ClaimPage | None:
@@ -139,7 +139,7 @@ def claim_page(sale: Sale, number: str) -> ClaimPage | None:
         coverage=coverage_label(claim.coverage.name),
         badge=wording.status_badge(claim.status),
         meaning=wording.status_meaning(claim.status),
-        deadline=_deadline_text(claim),
+        deadline=_promise(claim),
         accepts_documents=claim.status not in CLOSED_STATUSES,
         pending=pending,
         received=received,

@@ -1,10 +1,13 @@
 """What the insured person reads: statuses and history in plain words. Analysts' notes
 and internal moves (reserve, balance) are not shown here."""
 
+from django.utils import timezone
+
 from claims import errors
 from claims.models import Payment
 from claims.models.documents import CLOSED_CLAIM_REASON
-from claims.workflow import WORKFLOW, ClaimStatus
+from claims.regulatory_clock import CLOCK_DAYS, ClockKind, RegulatoryClock
+from claims.workflow import CLOSED_STATUSES, WORKFLOW, ClaimStatus
 
 # Status -> (badge, what it means for the person now).
 STATUS_WORDS = {
@@ -85,3 +88,40 @@ def reconsideration_refusal(refusal) -> str:
         return ("Esta recusa já foi reconsiderada e mantida o número máximo de vezes: a "
                 "seguradora não a reanalisa de novo. Veja abaixo o que você ainda pode fazer.")
     return refusal.detail
+
+
+# The law each promise rests on, said on the page: the person may hold the insurer to it.
+DECIDE = "Lei 15.040/2024, art. 86"
+PAY = "Lei 15.040/2024, art. 87"
+
+
+def promise(clock: RegulatoryClock, *, status: str, now) -> str:
+    """What the page promises in this state, never ahead of the decision: until cover is
+    recognised, the deadline to decide (art. 86); once it is (payment data asked, a
+    payment registered), the deadline to pay (art. 87). ``clock``: the hosted pages'
+    reading (``claims.regulatory_clock.promised_clock``). "" when nothing is promised
+    (a closed claim)."""
+    if status in CLOSED_STATUSES:
+        return ""
+    if not clock.kind:  # the documents asked at the opening are not all in yet
+        return (f"Depois que todos os documentos pedidos chegarem, a seguradora tem "
+                f"{CLOCK_DAYS} dias para decidir se o seguro cobre este sinistro ({DECIDE}).")
+    deciding = clock.kind == ClockKind.DECISION
+    if clock.paused:
+        if deciding:
+            return ("O prazo da seguradora para decidir está suspenso até chegarem os "
+                    f"documentos pedidos e volta a contar quando forem entregues ({DECIDE}).")
+        return ("O prazo da seguradora para pagar está suspenso até chegarem os documentos "
+                f"pedidos e volta a contar quando forem entregues ({PAY}).")
+    due = timezone.localdate(clock.deadline)
+    late = due < timezone.localdate(now)
+    if deciding:
+        if late:
+            return f"O prazo da seguradora para decidir terminou em {due:%d/%m/%Y} ({DECIDE})."
+        return (f"A seguradora tem até {due:%d/%m/%Y} para decidir se o seguro cobre este "
+                f"sinistro ({DECIDE}).")
+    if late:
+        return (f"A cobertura foi reconhecida. O prazo da seguradora para pagar terminou em "
+                f"{due:%d/%m/%Y} ({PAY}).")
+    return (f"A cobertura foi reconhecida: a seguradora tem até {due:%d/%m/%Y} para pagar "
+            f"({PAY}).")

@@ -264,15 +264,17 @@ def test_the_claim_page_shows_timeline_deadline_denial_and_payments(insured, sal
     assert "R$ 1.234,56" in page and "pago em" in page
 
 
-def test_the_deadline_is_shown_while_it_runs(insured, sale):
-    due = timezone.now() + dt.timedelta(days=10)
+def test_the_deadline_to_decide_is_shown_while_it_runs(insured, sale):
     claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
-                         status=ClaimStatus.UNDER_REGULATION, clock_kind="decisao",
-                         clock_deadline=due)
+                         status=ClaimStatus.DOCUMENTS_UNDER_REVIEW)
+    opened = timezone.now() - dt.timedelta(days=20)
+    ClaimHistory.objects.create(claim=claim, action="abrir", to_status="criado", actor="canal:x")
+    ClaimHistory.objects.filter(claim=claim).update(created_at=opened)  # auto_now_add
 
     page = text(insured.get(f"/segurado/sinistros/{claim.number}"))
 
-    assert f"A seguradora tem até {timezone.localdate(due):%d/%m/%Y} para concluir a análise." in page
+    due = timezone.localdate(opened + dt.timedelta(days=30))
+    assert f"A seguradora tem até {due:%d/%m/%Y} para decidir se o seguro cobre" in page
 
 
 def test_payment_data_is_asked_only_while_the_claim_waits_for_it(insured, sale):
