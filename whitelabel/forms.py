@@ -10,6 +10,7 @@ from django.utils import timezone
 from claims.forms import OpenClaimForm, PaymentDetailsForm
 from claims.coverages import NATURES_BY_COVERAGE, Nature, pays_on_death
 from claims.models import PaymentMethod, Relationship, RequesterRelationship
+from claims.serializers.payment_details import BeneficiaryDetailsSerializer
 from claims.validators import compact_tax_id, same_tax_id
 
 
@@ -243,6 +244,28 @@ class OptionalPaymentDetailsForm(HostedPaymentDetailsForm):
             self.cleaned_data["payment_details"] = None
             return self.cleaned_data
         return super().clean()
+
+
+class EarlyBeneficiaryForm(HostedPaymentDetailsForm):
+    """A beneficiary or heir named before the insurer asks for payment data: who they
+    are and their part, with the same checks (parts up to 100%, never the deceased);
+    how they receive may come now or when the insurer asks."""
+
+    serializer_class = BeneficiaryDetailsSerializer
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["metodo_pagamento"].required = False
+        self.fields["metodo_pagamento"].choices = [("", "Informar depois"),
+                                                   *self.fields["metodo_pagamento"].choices]
+        self.fields["metodo_pagamento"].widget.choices = self.fields["metodo_pagamento"].choices
+        self.fields["metodo_pagamento"].initial = ""
+
+    def contract_data(self, cleaned: dict) -> dict:
+        data = super().contract_data(cleaned)
+        if not cleaned.get("metodo_pagamento"):
+            data.pop("dados-pagamento", None)
+        return data
 
 
 class ReconsiderationForm(forms.Form):

@@ -8,13 +8,23 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from claims.coverages import coverage_label, pays_on_death
-from claims.models import Claim, ClaimHistory, Coverage, DocumentFile, Reconsideration, Sale
+from claims.models import (
+    BeneficiaryKind,
+    Claim,
+    ClaimHistory,
+    Coverage,
+    DocumentFile,
+    Reconsideration,
+    Sale,
+)
 from claims.models.reconsiderations import (
     RECONSIDERATION_DOCUMENTS,
     RECONSIDERATION_DOCUMENTS_TITLE,
 )
 from claims.regulatory_clock import Step, promised_clock, suspensions_allowed_for
 from claims.selectors import by_number
+from claims.shares import entitlements
+from claims.validators import mask_tax_id
 from claims.workflow import CLOSED_STATUSES, OPEN_STATUSES
 from whitelabel import wording
 
@@ -48,6 +58,13 @@ def claim_of_sale(sale: Sale, number: str) -> Claim | None:
     return by_number(sale.claims.select_related("coverage"), number)
 
 
+def can_name_payees(claim: Claim) -> bool:
+    """Whether the page offers "Informar beneficiários": on a death, at any step while
+    the claim is open, not only when the insurer asks for payment data (the family
+    often knows the heirs from the start)."""
+    return pays_on_death(claim.coverage.name) and claim.status not in CLOSED_STATUSES
+
+
 def payees(claim: Claim) -> list:
     """Who the claim pays, as given so far (the creditor, whom the channel names, is
     not the person's business here)."""
@@ -74,6 +91,33 @@ class TimelineEntry:
 
 
 @dataclass
+class Payee:
+    """One person the claim pays, as the family may see them (as the API shows them to
+    channels: the name, the CPF masked, the share, never the bank data)."""
+
+    name: str
+    tax_id: str
+    relationship: str
+    share: object  # Decimal percent
+    state: str
+
+
+def _payees_of(claim: Claim) -> list[Payee]:
+    """Who will be paid and where their share stands (prefetched rows only). The
+    creditor, whom the channel names, is not listed (``payees``)."""
+    shares = entitlements(amount=claim.amount, outstanding_balance=claim.outstanding_balance,
+                          beneficiaries=list(claim.beneficiaries.all()),
+                          payments=list(claim.payments.all()))
+    payments = list(claim.payments.all())
+    return [Payee(name=e.beneficiary.name, tax_id=mask_tax_id(e.beneficiary.tax_id),
+                  relationship=e.beneficiary.get_relationship_display(),
+                  share=e.beneficiary.share,
+                  state=wording.share_state(e, [p for p in payments
+                                                if p.beneficiary_id == e.beneficiary.pk]))
+            for e in shares if e.beneficiary.kind != BeneficiaryKind.CREDITOR]
+
+
+@dataclass
 class ClaimPage:
     claim: Claim
     coverage: str
@@ -86,6 +130,8 @@ class ClaimPage:
     payments: list
     timeline: list[TimelineEntry]
     reconsiderations: list  # claims.Reconsideration, oldest first
+    payees: list[Payee] = field(default_factory=list)  # on a death: "Quem vai receber"
+    can_name_payees: bool = False
 
 
 def _promise(claim: Claim) -> str:
@@ -110,6 +156,7 @@ def claim_page(sale: Sale, number: str) -> ClaimPage | None:
             Prefetch("history", queryset=ClaimHistory.objects.order_by("created_at", "id")),
             # The task holds the answer's due date.
             Prefetch("reconsiderations", queryset=Reconsideration.objects.select_related("task")),
+            "beneficiaries",
         ),
         number,
     )
@@ -146,4 +193,6 @@ def claim_page(sale: Sale, number: str) -> ClaimPage | None:
         payments=sorted(claim.payments.all(), key=lambda p: p.created_at),
         timeline=list(reversed(timeline)),
         reconsiderations=list(claim.reconsiderations.all()),
+        payees=_payees_of(claim) if pays_on_death(claim.coverage.name) else [],
+        can_name_payees=can_name_payees(claim),
     )

@@ -125,3 +125,18 @@ def promise(clock: RegulatoryClock, *, status: str, now) -> str:
                 f"{due:%d/%m/%Y} ({PAY}).")
     return (f"A cobertura foi reconhecida: a seguradora tem até {due:%d/%m/%Y} para pagar "
             f"({PAY}).")
+
+
+def share_state(entitlement, payments: list) -> str:
+    """Where one person's share stands, in words (``entitlement``: claims.shares)."""
+    if entitlement.beneficiary.is_held:
+        return "Parte retida pela seguradora"
+    if payments and entitlement.done:
+        if all(p.status == Payment.Status.SETTLED for p in payments):
+            return "Pago"
+        return "Pagamento programado"
+    if payments:
+        return "Pago em parte"
+    if entitlement.beneficiary.has_payment_data:
+        return "Dados de pagamento informados"
+    return "Aguardando dados de pagamento"

@@ -3,7 +3,8 @@ phone-sized viewport), against a live server: the channel generates a link throu
 API; the person opens it, opens a claim, uploads a PDF to its pending item (straight
 from the browser to the storage: the service's own upload URL, or an S3-compatible
 bucket) and sees it received and the claim go to analysis. A used link gets the
-"ask for a new link" page.
+"ask for a new link" page. Before the insurer asks, the family names the heir
+("Informar beneficiários") and reads them under "Quem vai receber".
 
 Every page is checked with axe-core (no serious or critical violations) and runs under
 the Content-Security-Policy with nothing refused. With ``SCREENSHOTS_DIR`` set, the
@@ -78,6 +79,7 @@ def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pd
     phone = page.get_by_label("Celular ou telefone, com DDD")
     phone.press_sequentially("(11) 91234-5678")
     expect(phone).to_have_value("(11) 91234-5678")
+    visit.check("comunicar-morte")
     page.get_by_role("button", name="Enviar comunicação").click()
 
     expect(page.get_by_role("status").first).to_contain_text("comunicado")
@@ -99,6 +101,33 @@ def _the_person_opens_a_claim_and_sends_the_document(visit: Visit, link: str, pd
     expect(page.get_by_role("region", name="Seus documentos")).to_contain_text(pdf.name)
     expect(page.get_by_role("region", name="Histórico")).to_contain_text("Documentos recebidos")
     visit.check("sinistro-documentos-em-analise")
+
+
+def _the_family_names_the_heir_before_the_insurer_asks(visit: Visit):
+    page = visit.page
+    section = page.get_by_role("region", name="Quem vai receber")
+    expect(section).to_contain_text("Ninguém informado ainda.")
+    # Documents under analysis: the page promises a decision, not a payment.
+    expect(page.locator(".status-box")).to_contain_text("para decidir")
+    expect(page.locator(".status-box")).not_to_contain_text("para pagar")
+    section.get_by_role("link", name="Informar beneficiários").click()
+    expect(page.get_by_role("heading", name="Informar beneficiários")).to_be_visible()
+    page.get_by_label("Nome completo do beneficiário ou herdeiro").fill("Carla Mendes")
+    page.get_by_label(re.compile("^CPF do beneficiário")).fill("529.982.247-25")
+    page.get_by_label("Parentesco com quem faleceu").select_option(label="Filho(a)")
+    page.get_by_label("Parte da indenização (%)").fill("100")
+    page.get_by_role("radio", name="Informar depois").check()
+    expect(page.get_by_label("Chave PIX")).to_be_hidden()  # no method, no method's fields
+    visit.check("informar-beneficiarios")
+    page.get_by_role("button", name="Enviar os dados desta pessoa").click()
+
+    expect(page.get_by_role("status").first).to_contain_text("Beneficiários informados")
+    section = page.get_by_role("region", name="Quem vai receber")
+    expect(section).to_contain_text("Carla Mendes (filho(a))")
+    expect(section).to_contain_text("CPF ***.982.247-** · 100% da indenização")
+    expect(section).to_contain_text("Aguardando dados de pagamento")
+    expect(page.locator(".status-box .badge")).to_have_text("Documentos em análise")
+    visit.check("sinistro-quem-vai-receber")
 
 
 def _a_used_link_asks_for_a_new_one(browser, link: str, shots: Path | None):
@@ -128,6 +157,7 @@ def _run(live_server, tmp_path, channel, sale):
         try:
             with screenshot_on_failure(page, tmp_path):
                 _the_person_opens_a_claim_and_sends_the_document(visit, link, _pdf(tmp_path))
+                _the_family_names_the_heir_before_the_insurer_asks(visit)
                 _a_used_link_asks_for_a_new_one(browser, link, shots)
                 assert visit.csp_refusals == []
         finally:
@@ -137,6 +167,8 @@ def _run(live_server, tmp_path, channel, sale):
     assert claim.history.get(action="abrir").actor == "segurado:cliente-77"
     assert (claim.contact_phone_area_code, claim.contact_phone_number) == ("11", "912345678")
     assert (claim.requester_relationship, claim.requester_tax_id) == ("filho", "52998224725")
+    heir = claim.beneficiaries.get()
+    assert (heir.name, heir.share, heir.payment_method) == ("Carla Mendes", 100, None)
     return claim
 
 

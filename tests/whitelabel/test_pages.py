@@ -278,13 +278,19 @@ def test_the_deadline_to_decide_is_shown_while_it_runs(insured, sale):
 
 
 def test_payment_data_is_asked_only_while_the_claim_waits_for_it(insured, sale):
-    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
+    living = ClaimFactory(sale=sale, nature="", status=ClaimStatus.UNDER_REGULATION,
+                          coverage=sale.coverages.get(name="cobertura/invalidez-permanente"))
+    death = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
                          status=ClaimStatus.UNDER_REGULATION)
 
-    response = insured.get(f"/segurado/sinistros/{claim.number}/dados-pagamento")
+    response = insured.get(f"/segurado/sinistros/{living.number}/dados-pagamento")
+    early = text(insured.get(f"/segurado/sinistros/{death.number}/dados-pagamento"))
 
     assert response.status_code == 302
-    assert "Informar dados de pagamento" not in text(insured.get(f"/segurado/sinistros/{claim.number}"))
+    assert "Informar dados de pagamento" not in text(insured.get(f"/segurado/sinistros/{living.number}"))
+    # On a death the heirs may be named early (test_early_beneficiaries.py), not asked.
+    assert "<h1>Informar beneficiários</h1>" in early
+    assert "Informar dados de pagamento" not in text(insured.get(f"/segurado/sinistros/{death.number}"))
 
 
 def test_payment_data_sent_from_the_page_returns_the_claim_to_analysis(insured, sale):
@@ -398,5 +404,6 @@ def test_the_claim_page_reads_a_fixed_number_of_queries(insured, sale, death_cer
         ClaimHistory.objects.create(claim=claim, action="ajustar-reserva", actor="x",
                                     from_status=claim.status, to_status=claim.status)
 
-    with django_assert_max_num_queries(8):
+    # The ninth: the beneficiaries of "Quem vai receber", all in one.
+    with django_assert_max_num_queries(9):
         insured.get(f"/segurado/sinistros/{claim.number}")

@@ -21,6 +21,7 @@ from claims.services import reconsiderations
 from claims.workflow import ClaimStatus
 from whitelabel import extensions, selectors, wording
 from whitelabel.forms import (
+    EarlyBeneficiaryForm,
     HostedOpenClaimForm,
     HostedPaymentDetailsForm,
     OptionalPaymentDetailsForm,
@@ -153,19 +154,23 @@ def claim(request, number: str):
 @insured_page
 def payment_details(request, number: str):
     """Who receives and how. On a death, the requester gives the beneficiaries or heirs
-    one at a time, each with their part, until the parts make 100%; on a living claim,
-    the insured person's own payment data."""
+    one at a time, each with their part, until the parts make 100%: at any step while
+    the claim is open (their payment data may then come later), and with their payment
+    data when the insurer asks for them. On a living claim, the insured person's own
+    payment data, when asked."""
     sale, link = request.sale, request.access_link
     claim = selectors.claim_of_sale(sale, number)
     if claim is None:
         return not_found(request)
-    if claim.status != ClaimStatus.PENDING_PAYMENT_DATA:
+    asked = claim.status == ClaimStatus.PENDING_PAYMENT_DATA
+    if not asked and not selectors.can_name_payees(claim):
         messages.info(request, "Este sinistro não está aguardando dados de pagamento.")
         return HttpResponseRedirect(_claim_url(number))
     on_death = pays_on_death(claim.coverage.name)
     who = {"on_death": on_death, "insured": (sale.insured_name, sale.insured_cpf)}
+    form_class = HostedPaymentDetailsForm if asked else EarlyBeneficiaryForm
     if request.method == "POST":
-        form = HostedPaymentDetailsForm(request.POST, **who)
+        form = form_class(request.POST, **who)
         if form.is_valid():
             try:
                 services.supply_payment_details(
@@ -176,21 +181,29 @@ def payment_details(request, number: str):
             except ProblemError as refusal:
                 form.add_error(None, refusal.detail)
             else:
-                claim = selectors.claim_of_sale(sale, number)
-                if claim.status == ClaimStatus.PENDING_PAYMENT_DATA and on_death:
-                    messages.success(request, "Dados recebidos. Informe agora a próxima pessoa.")
-                    return HttpResponseRedirect(request.path)
-                messages.success(request, "Dados de pagamento recebidos. Obrigado!")
-                return HttpResponseRedirect(_claim_url(number))
+                return _after_payee_given(request, sale, number, asked=asked, on_death=on_death)
     else:
         initial = {} if on_death else _own_payment_initial(claim, link)
-        form = HostedPaymentDetailsForm(initial=initial, **who)
+        form = form_class(initial=initial, **who)
     payees = selectors.payees(claim)
     return render(request, "whitelabel/payment_details.html", {
         "brand": request.brand, "claim": claim, "form": form, "on_death": on_death,
-        "coverage": coverage_label(claim.coverage.name), "payees": payees,
+        "coverage": coverage_label(claim.coverage.name), "payees": payees, "asked": asked,
         "parts_given": sum((p.share for p in payees if p.share), 0),
     })
+
+
+def _after_payee_given(request, sale, number: str, *, asked: bool, on_death: bool):
+    """The next person while the parts do not make 100%; else back to the claim."""
+    claim = selectors.claim_of_sale(sale, number)
+    parts = sum((p.share for p in selectors.payees(claim) if p.share), 0)
+    if on_death and (claim.status == ClaimStatus.PENDING_PAYMENT_DATA or
+                     (not asked and parts < 100)):
+        messages.success(request, "Dados recebidos. Informe agora a próxima pessoa.")
+        return HttpResponseRedirect(request.path)
+    messages.success(request, "Dados de pagamento recebidos. Obrigado!" if asked
+                     else "Beneficiários informados. Obrigado!")
+    return HttpResponseRedirect(_claim_url(number))
 
 
 def _own_payment_initial(claim, link) -> dict:
