@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('claims', '0034_flag_deceased_as_payee'),
+        ('claims', '0035_copy_downloaded_timeline'),
     ]
 
     operations = [
