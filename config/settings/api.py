@@ -53,6 +53,9 @@ SPECTACULAR_SETTINGS = {
         "EventoOuPingEnum": "webhooks.serializers.DELIVERY_EVENTS",
         "EstadoDisjuntorEnum": "webhooks.serializers.BREAKER_STATES",
         "CodigoRecusaEnum": "claims.denials.DenialCode",
+        # A beneficiary's relationship to the insured, and the requester's to the deceased.
+        "ParentescoEnum": "claims.models.beneficiaries.Relationship",
+        "ParentescoSolicitanteEnum": "claims.models.beneficiaries.RequesterRelationship",
     },
     # Every event a subscription receives, as OpenAPI 3.1 webhooks (first: it adds
     # components the other hooks then see).
