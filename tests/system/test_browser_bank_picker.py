@@ -46,7 +46,7 @@ def test_itau_without_its_accent_finds_itau_unibanco_first(live_server, tmp_path
             with screenshot_on_failure(page, tmp_path):
                 page.goto(link)
                 page.get_by_role("button", name="Continuar").click()
-                expect(page.get_by_role("heading", name=re.compile(r"^Seguro de "))).to_be_visible()
+                expect(page.get_by_role("heading", name="Sinistros", exact=True)).to_be_visible()
                 page.goto(page.url.replace(
                     "/segurado/", f"/segurado/sinistros/{claim.number}/dados-pagamento"))
                 page.get_by_role("radio", name="PIX", exact=True).check()

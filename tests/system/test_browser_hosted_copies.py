@@ -67,7 +67,7 @@ def test_copies_and_reconsideration_on_a_phone_and_at_the_supervisors_desk(
             with screenshot_on_failure(phone, tmp_path):
                 phone.goto(link)
                 phone.get_by_role("button", name="Continuar").click()
-                expect(phone.get_by_role("heading", name=re.compile(r"^Seguro de "))).to_be_visible()
+                expect(phone.get_by_role("heading", name="Sinistros", exact=True)).to_be_visible()
                 phone.goto(f"{admin_site}{claim_path}")
 
                 documents = phone.get_by_role("region", name="Seus documentos")
