@@ -123,7 +123,7 @@ def _the_family_names_the_heir_before_the_insurer_asks(visit: Visit):
 
     expect(page.get_by_role("status").first).to_contain_text("Beneficiários informados")
     section = page.get_by_role("region", name="Quem vai receber")
-    expect(section).to_contain_text("Carla Mendes (filho(a))")
+    expect(section).to_contain_text("Carla Mendes · Filho(a)")
     expect(section).to_contain_text("CPF ***.982.247-** · 100% da indenização")
     expect(section).to_contain_text("Aguardando dados de pagamento")
     expect(page.locator(".status-box .badge")).to_have_text("Documentos em análise")

@@ -56,10 +56,12 @@ def test_heirs_named_early_keep_the_claim_where_it_was_and_show_on_its_page(insu
     assert claim.status == ClaimStatus.DOCUMENTS_UNDER_REVIEW
     assert ClaimHistory.objects.filter(claim=claim, action="informar-beneficiario").count() == 2
     assert "Beneficiários informados. Obrigado!" in page
-    assert ("<strong>Ana Souza</strong> (cônjuge)<br> <span class=\"muted\">CPF ***.982.247-**"
+    # Once people are named, the page no longer asks as if nobody were.
+    assert "Falta alguém, ou algum dado mudou?" in page and "Já sabe quem são" not in page
+    assert ("<strong>Ana Souza</strong> · Cônjuge<br> <span class=\"muted\">CPF ***.982.247-**"
             "</span> · 50% da indenização<br> <span class=\"badge\">Aguardando dados de "
             "pagamento</span>") in page
-    assert "<strong>Bruno Souza</strong> (filho(a))" in page
+    assert "<strong>Bruno Souza</strong> · Filho(a)" in page
     assert "CPF ***.444.777-**" in page and "Dados de pagamento informados" in page
     assert "52998224725" not in page and "529.982.247-25" not in page
 
