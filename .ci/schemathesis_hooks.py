@@ -101,6 +101,7 @@ def _born_in_the_past(value):
 
 FIXES = {
     "cpf-ou-cnpj": _tax_id,
+    "cpf": _tax_id,  # the requester's (solicitante), on a death claim
     "data-nascimento": _born_in_the_past,
     "chave": _tax_id,
     "codigo-de-barras": _boleto,
