@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+
+
+class PayoutsConfig(AppConfig):
+    """Money out: the insurer's paying accounts, payment orders, the CNAB 240 remittance
+    and return files, and their reconciliation (docs/payouts.md)."""
+
+    name = "payouts"
+    verbose_name = "Pagamentos ao banco"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from claims.signals import claim_moved
+        from payouts import receivers
+
+        claim_moved.connect(receivers.order_registered_payment,
+                            dispatch_uid="payouts.order_registered_payment")
