@@ -62,6 +62,8 @@ def entitlements(*, amount: Decimal, outstanding_balance: Decimal | None, benefi
     beneficiary without a share (not yet given) is due nothing yet."""
     paid: dict = {}
     for payment in payments:
+        if payment.status == "devolvido":  # the bank returned it: it paid nothing
+            continue
         paid[payment.beneficiary_id] = paid.get(payment.beneficiary_id, ZERO) + payment.amount
     creditor = creditor_due(amount, outstanding_balance)
     sharing = [b for b in beneficiaries if b.kind != "credor" and b.share is not None]
@@ -80,3 +82,11 @@ def entitlements(*, amount: Decimal, outstanding_balance: Decimal | None, benefi
 def total_share(beneficiaries) -> Decimal:
     return sum((b.share for b in beneficiaries if b.kind != "credor" and b.share is not None),
                Decimal("0"))
+
+
+def payee_of(beneficiary) -> dict:
+    """Who a payment to ``beneficiary`` goes to by default: their legal representative
+    when they have one (a minor), else themselves."""
+    if beneficiary.representative_tax_id:
+        return {"name": beneficiary.representative_name, "tax_id": beneficiary.representative_tax_id}
+    return {"name": beneficiary.name, "tax_id": beneficiary.tax_id}

@@ -360,3 +360,14 @@ def cpf_for(seed: int) -> str:
     stdnum accepts."""
     base = f"{seed:09d}"[-9:]
     return next(base + f"{n:02d}" for n in range(100) if cpf.is_valid(base + f"{n:02d}"))
+
+
+def boleto_barcode(value: str) -> str:
+    """The 44-digit bar code of a boleto given as bar code or typeable line (valid:
+    ``validate_boleto``): what a bank's payment file carries."""
+    digits = re.sub(r"\D", "", value)
+    if len(digits) == 47:
+        return digits[:4] + digits[32:47] + digits[4:9] + digits[10:20] + digits[21:31]
+    if len(digits) == 48:
+        return "".join(digits[i:i + 11] for i in range(0, 48, 12))
+    return digits

@@ -158,7 +158,7 @@ def _payment_facts(payment: Payment) -> dict:
 def _closing_facts(claim: Claim) -> dict:
     """What was paid to whom (names, amounts and days; where the money went is each
     payee's own news, in their payment letter)."""
-    payments = list(claim.payments.select_related("beneficiary"))
+    payments = [p for p in claim.payments.select_related("beneficiary") if p.counts]
     return {
         "paid": brl(sum((p.total for p in payments), start=claim.amount * 0)),
         "payments": [{"payee": p.beneficiary_name,

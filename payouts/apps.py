@@ -11,7 +11,7 @@ class PayoutsConfig(AppConfig):
 
     def ready(self):
         from claims.signals import claim_moved
-        from payouts import receivers
+        from payouts import errors, receivers  # noqa: F401  (errors: the problem registry)
 
         claim_moved.connect(receivers.order_registered_payment,
                             dispatch_uid="payouts.order_registered_payment")

@@ -4,7 +4,7 @@
 the claim's notice writes the registro; any later move whose facts change what the
 registradora holds (its status, dates, totals, the denial's reason) writes the next
 alteracao. Each has a deadline of ``SRO_DEADLINE_BUSINESS_DAYS`` business days from the
-day of the fact (sro.calendar). The beat job sends them (sro.sending)."""
+day of the fact (claims.business_days). The beat job sends them (sro.sending)."""
 
 import datetime as dt
 
@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from claims.models import Claim
 from claims.workflow import Action
-from sro import calendar, layout
+from claims import business_days as calendar
+from sro import layout
 from sro.models import Registration, Submission
 
 # Which move a change is about, in the operators' words; any other move that changes

@@ -108,7 +108,7 @@ def _payees_of(claim: Claim) -> list[Payee]:
     shares = entitlements(amount=claim.amount, outstanding_balance=claim.outstanding_balance,
                           beneficiaries=list(claim.beneficiaries.all()),
                           payments=list(claim.payments.all()))
-    payments = list(claim.payments.all())
+    payments = [p for p in claim.payments.all() if p.counts]  # a returned one paid nothing
     return [Payee(name=e.beneficiary.name, tax_id=mask_tax_id(e.beneficiary.tax_id),
                   relationship=e.beneficiary.get_relationship_display(),
                   share=e.beneficiary.share,

@@ -201,7 +201,7 @@ class Claim(models.Model):
     @property
     def paid_amount(self) -> Decimal:
         # Uses the prefetched payments when the selector loaded them.
-        return sum((p.amount for p in self.payments.all()), Decimal("0.00"))
+        return sum((p.amount for p in self.payments.all() if p.counts), Decimal("0.00"))
 
     @property
     def remaining_amount(self) -> Decimal:
@@ -228,6 +228,9 @@ class Payment(models.Model):
     class Status(models.TextChoices):
         REGISTERED = "registrado", "Registrado"
         SETTLED = "concluido", "Concluído"
+        # The bank refused the order (its return): nothing left the insurer, the share
+        # is owed again and is paid by the payment that ``replaced_by`` names.
+        RETURNED = "devolvido", "Devolvido pelo banco"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="payments", verbose_name="sinistro")
@@ -262,6 +265,11 @@ class Payment(models.Model):
     financial_transaction_id = models.CharField("id da transação financeira", max_length=100, blank=True)
     paid_on = models.DateField("data do pagamento", null=True, blank=True)
     settled_at = models.DateTimeField("liquidado em", null=True, blank=True)
+    # Why the bank refused it (its occurrence codes in words), when returned.
+    return_reason = models.TextField("motivo da devolução", blank=True)
+    # The payment that pays the share again from the beneficiary's new data.
+    replaces = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="replaced_by", verbose_name="substitui")
     created_at = models.DateTimeField("registrado em", auto_now_add=True)
 
     class Meta:
@@ -285,6 +293,11 @@ class Payment(models.Model):
 
     def __str__(self):
         return f"{self.beneficiary_name}: {self.amount}"
+
+    @property
+    def counts(self) -> bool:
+        """Whether it pays its share: a payment the bank returned paid nothing."""
+        return self.status != self.Status.RETURNED
 
     @property
     def late_charges(self) -> Decimal:

@@ -23,6 +23,8 @@ from claims.services.assignment import (
     take_claim,
     team_lets_take,
 )
+from claims.services.bank_returns import return_payment
+from claims.shares import payee_of
 from claims.services.balance import adjust_reserve, update_outstanding_balance
 from claims.services.channels import create_channel
 from claims.services.closing import deny, finalize, reopen
@@ -55,7 +57,6 @@ from claims.services.beneficiaries import (
 from claims.services.payments import (
     entitlements_of,
     late_charges_for,
-    payee_of,
     payment_completed_details,
     register_payment,
     settle_payment,
@@ -96,6 +97,7 @@ __all__ = [
     "hold_share",
     "missing_payment_data",
     "payee_of",
+    "return_payment",
     "person_documents",
     "remove_beneficiary",
     "save_beneficiary",

@@ -38,7 +38,7 @@ def update_outstanding_balance(
     if claim.status in CLOSED_STATUSES:
         raise errors.ClaimClosed()
     creditor_paid = sum((p.amount for p in claim.payments.all()
-                         if p.beneficiary.kind == BeneficiaryKind.CREDITOR), Decimal("0.00"))
+                         if p.counts and p.beneficiary.kind == BeneficiaryKind.CREDITOR), Decimal("0.00"))
     if outstanding_balance < creditor_paid:
         raise errors.BalanceBelowCreditorPaid(
             f"O credor já recebeu {brl(creditor_paid)} neste sinistro: o saldo devedor não "

@@ -29,6 +29,7 @@ from claims.formatting import brl, percent
 from claims.models import Beneficiary, BeneficiaryKind, Claim
 from claims.services.moves import actor_for, lock_claim, move, require_action_permission
 from claims.services.recording import record
+from claims.services.reissue import reissue_returned
 from claims.shares import WHOLE, entitlements, total_share
 from claims.validators import mask_tax_id, same_tax_id
 from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus
@@ -260,6 +261,8 @@ def supply_payment_details(*, channel, number: str, payment_details: dict, actor
     method = payment_details.get("payment_method")
     record(claim, action=action, from_status=from_status, actor=actor,
            note=_informed_note(beneficiary, method), changed=("status",))
+    # Someone whose payment the bank returned is paid again from the new data.
+    reissue_returned(claim, beneficiary)
     red_flags.refresh(claim)
     red_flags.refresh_sharing(claim, beneficiary.destination)
     return claim
@@ -287,6 +290,8 @@ def save_beneficiary(*, claim_id, user, details: dict, expected_version: int | N
     from_status = move(claim, action)
     record(claim, action=action, from_status=from_status, actor=actor_for(user), user=user,
            note=_informed_note(beneficiary, details.get("payment_method")), changed=("status",))
+    # Someone whose payment the bank returned is paid again from the new data.
+    reissue_returned(claim, beneficiary)
     red_flags.refresh(claim)
     red_flags.refresh_sharing(claim, beneficiary.destination)
     return beneficiary

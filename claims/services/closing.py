@@ -73,7 +73,8 @@ def check_finalize(claim: Claim, *, reason: str, deciding) -> list[Payment]:
     payments. ``deciding``: the person whose authority a closing with nothing paid
     needs; None for a proposal (claims.services.approvals), which a supervisor decides."""
     check_move(claim, Action.FINALIZE)
-    payments = list(claim.payments.all())
+    # A payment the bank returned paid nothing: it neither closes a share nor blocks.
+    payments = [p for p in claim.payments.all() if p.counts]
     if not payments:
         require_authority(deciding, Action.FINALIZE,
                           "Encerrar sem pagamento é decisão de um supervisor de sinistros.")

@@ -24,7 +24,7 @@ from claims.services.moves import (
 )
 from claims.services.beneficiaries import check_not_the_insured
 from claims.services.recording import record, standard_event_details
-from claims.shares import Entitlement, creditor_due, entitlements
+from claims.shares import Entitlement, creditor_due, entitlements, payee_of
 from claims.workflow import Action
 
 
@@ -33,14 +33,6 @@ def entitlements_of(claim: Claim) -> list[Entitlement]:
     return entitlements(amount=claim.amount, outstanding_balance=claim.outstanding_balance,
                         beneficiaries=list(claim.beneficiaries.all()),
                         payments=list(claim.payments.all()))
-
-
-def payee_of(beneficiary: Beneficiary) -> dict:
-    """Who a payment to ``beneficiary`` goes to by default: their legal representative
-    when they have one (a minor), else themselves."""
-    if beneficiary.representative_tax_id:
-        return {"name": beneficiary.representative_name, "tax_id": beneficiary.representative_tax_id}
-    return {"name": beneficiary.name, "tax_id": beneficiary.tax_id}
 
 
 @transaction.atomic
@@ -92,7 +84,7 @@ def register_payment(
            actor=actor_for(user), user=user,
            note=f"{brl(amount)} para {payee['name']} "
                 f"({_whose(beneficiary, payee)}).{late}{approved} {note}".strip(),
-           proposed_by=proposed_by)
+           proposed_by=proposed_by, subject=payment)
     red_flags.refresh(claim)
     red_flags.refresh_sharing(claim, payment.destination)
     return payment
@@ -117,7 +109,7 @@ def check_payment(claim: Claim, *, beneficiary_id, amount: Decimal, payee: dict 
     if amount <= 0:
         raise errors.PaymentNotAllowed("O valor do pagamento deve ser maior que zero.")
     check_move(claim, Action.REGISTER_PAYMENT)
-    payments = list(claim.payments.all())
+    payments = [p for p in claim.payments.all() if p.counts]
     paid = sum((p.amount for p in payments), Decimal("0.00"))
     if paid + amount > settings.PAYMENT_AUTHORITY_LIMIT:
         require_authority(

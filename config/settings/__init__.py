@@ -14,4 +14,5 @@ from config.settings.webhooks import *  # noqa: F401,F403
 from config.settings.jobs import *  # noqa: F401,F403
 from config.settings.correspondence import *  # noqa: F401,F403
 from config.settings.sro import *  # noqa: F401,F403
+from config.settings.payouts import *  # noqa: F401,F403
 from config.settings.operations import *  # noqa: F401,F403

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "correspondence",
     "sro",  # registering claims with a registradora (SUSEP's SRO)
     "sandbox",  # partners' test channels move their own claims
+    "payouts",  # payment orders to the bank (CNAB 240 remittances and returns)
 ]
 
 MIDDLEWARE = [

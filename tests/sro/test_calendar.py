@@ -5,7 +5,7 @@ import datetime as dt
 
 import pytest
 
-from sro.calendar import add_business_days, holiday_name, is_business_day
+from claims.business_days import add_business_days, holiday_name, is_business_day
 
 D = dt.date
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from claims.models import Beneficiary, Payment
 from claims.workflow import ClaimStatus
-from sro.calendar import add_business_days
+from claims.business_days import add_business_days
 from sro.layout import sro_status
 from sro.models import Submission
 from sro import services

@@ -1,4 +1,5 @@
-"""Business days for the registration deadlines: Brazil's national public holidays (the
+"""Business days, for the registration deadlines (sro) and the bank's payment dates
+(payouts): Brazil's national public holidays (the
 ``holidays`` library, "BR"; or B3's own calendar, "BVMF", which also closes on Carnaval),
 plus the insurer's local holidays from ``SRO_LOCAL_HOLIDAYS``. No hand-written calendar:
 the library follows the law as it changes (e.g. 20 November became national in 2024)."""

@@ -1,0 +1,6 @@
+from payouts.models.accounts import Flavour, PayingAccount
+from payouts.models.orders import PaymentOrder
+from payouts.models.files import BankReturn, Remittance, RemittanceDownload, RemittanceLine, ReturnLine
+
+__all__ = ["BankReturn", "Flavour", "PayingAccount", "PaymentOrder", "Remittance",
+           "RemittanceDownload", "RemittanceLine", "ReturnLine"]

@@ -1,0 +1,36 @@
+"""How claim moves reach the bank's orders (claims.signals.claim_moved), in the move's
+transaction: a registered payment becomes its order; a manual settlement (a cheque, a
+court deposit) closes the order it makes unnecessary, and is refused while the bank holds
+the order (that would pay twice)."""
+
+from claims import errors
+from claims.workflow import Action
+from payouts.models import PaymentOrder
+from payouts.services import orders
+
+# The bank's return settles through the same service, as this actor (payouts.services.returns).
+BANK_ACTOR_PREFIX = "banco:"
+
+
+def order_registered_payment(sender, *, claim, action, entry, user=None, subject=None, **kwargs):
+    if action == Action.REGISTER_PAYMENT and subject is not None:
+        orders.create_order(subject)
+    elif action == Action.SETTLE_PAYMENT and not entry.actor.startswith(BANK_ACTOR_PREFIX):
+        _settled_by_hand(subject)
+
+
+def _settled_by_hand(payment) -> None:
+    order = PaymentOrder.objects.select_for_update().filter(payment=payment).first()
+    if order is None:
+        return
+    if order.status in (PaymentOrder.Status.SENT, PaymentOrder.Status.SCHEDULED):
+        raise errors.PaymentNotAllowed(
+            f"A ordem {order.reference} está com o banco "
+            f"({order.get_status_display().lower()}): aguarde o retorno. Liquidar à mão agora "
+            "pagaria duas vezes.")
+    if order.status == PaymentOrder.Status.WAITING:
+        orders.mark(order, PaymentOrder.Status.CANCELLED,
+                    bank_reason="Liquidado à mão (fora do banco) antes de ir em remessa.")
+    elif order.status == PaymentOrder.Status.DIVERGENT:
+        orders.mark(order, PaymentOrder.Status.SETTLED,
+                    bank_reason=f"{order.bank_reason} Conferido e liquidado à mão.".strip())
