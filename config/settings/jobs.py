@@ -69,6 +69,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "sro.tasks.send_registrations",
         "schedule": env.int("SRO_SEND_INTERVAL_SECONDS", default=60),
     },
+    # The bank: builds the remittances at BANK_REMITTANCE_TIMES on business days, drops
+    # released files, applies the returns found in BANK_INBOX_DIR (docs/payouts.md).
+    "bank-cycle": {
+        "task": "payouts.tasks.bank_cycle",
+        "schedule": env.int("BANK_POLL_SECONDS", default=60),
+    },
     # Forgets Idempotency-Key answers past their retention.
     "purge-idempotency-keys": {
         "task": "idempotency.tasks.purge_keys",

@@ -17,5 +17,5 @@ BANK_REMITTANCE_RELEASE_LIMIT = Decimal(env.str("BANK_REMITTANCE_RELEASE_LIMIT",
 # An order the bank has not answered this many business days after its payment date is
 # late (reconciliation and the supervisors' dashboard).
 BANK_ORDER_LATE_BUSINESS_DAYS = env.int("BANK_ORDER_LATE_BUSINESS_DAYS", default=2)
-# How often the beat job looks at the clock and the inbox (seconds).
-BANK_POLL_SECONDS = env.int("BANK_POLL_SECONDS", default=60)
+# How often the beat job looks at the clock and the inbox: BANK_POLL_SECONDS (seconds,
+# default 60), read where the beat schedule is (config/settings/jobs.py).

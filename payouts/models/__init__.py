@@ -1,6 +1,7 @@
 from payouts.models.accounts import Flavour, PayingAccount
 from payouts.models.orders import PaymentOrder
-from payouts.models.files import BankReturn, Remittance, RemittanceDownload, RemittanceLine, ReturnLine
+from payouts.models.files import (BankReturn, Remittance, RemittanceDownload, RemittanceLine, ReturnLine,
+                                  ScheduledRun)
 
 __all__ = ["BankReturn", "Flavour", "PayingAccount", "PaymentOrder", "Remittance",
-           "RemittanceDownload", "RemittanceLine", "ReturnLine"]
+           "RemittanceDownload", "RemittanceLine", "ReturnLine", "ScheduledRun"]

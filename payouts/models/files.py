@@ -143,3 +143,11 @@ class ReturnLine(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["bank_return", "order"], name="return_line_once"),
         ]
+
+
+class ScheduledRun(models.Model):
+    """A beat slot (a day's BANK_REMITTANCE_TIMES entry) that built its files: two beat
+    runs at once insert the same slot and only one builds."""
+
+    slot = models.DateTimeField(unique=True)
+    ran_at = models.DateTimeField(auto_now_add=True)
