@@ -117,6 +117,10 @@ def facts(claim: Claim, letter: str, recipient: Recipient, *, subject=None,
         context.update(_denial_facts(claim, letter))
     if letter == Letter.PAYMENT_DATA_REQUESTED:
         context.update(_payment_data_facts(claim, recipient))
+        if isinstance(subject, Payment) and not subject.counts:
+            context["returned"] = {"payee": subject.beneficiary_name, "amount": brl(subject.total),
+                                   "destination": destination_words(subject),
+                                   "reason": subject.return_reason}
     if letter == Letter.PAYMENT and isinstance(subject, Payment):
         context.update(_payment_facts(subject))
     if letter == Letter.CLOSING:

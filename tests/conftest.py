@@ -1,16 +1,21 @@
 
+import datetime as dt
 import hashlib
 import os
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache
+from django.utils import timezone
 
 from channel_auth.authentication import ACCEPTED_TOKENS
 from claims import roles
 from tests.support.api import client_for
-from tests.support.lifecycle import logged_in, open_claim, staff
+from claims.models import FinancialIndex
+from tests.support.lifecycle import (
+    HEIR_DETAILS, acted, claim_under_review, logged_in, open_claim, staff)
 from tests.support.factories import (
     CoverageFactory,
     DocumentRequirementFactory,
@@ -161,3 +166,21 @@ def number(api, sale):
     DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
                                title="Certidão de óbito")
     return open_claim(api, sale).number
+
+
+@pytest.fixture
+def overdue(api, sale, analyst, db):
+    """A claim whose cover was recognised and whose art. 87 deadline passed 20 days ago,
+    with the rates of those days loaded."""
+    claim = claim_under_review(api, sale, **{"detalhes-pagamento": HEIR_DETAILS})
+    claim = acted(analyst, claim, "aprovar-documentacao")
+    acted(analyst, claim, "ajustar-reserva", {"amount": "10000,00", "reason": "Acordo."})
+    due = timezone.now() - dt.timedelta(days=20)
+    type(claim).objects.filter(pk=claim.pk).update(clock_deadline=due)
+    month = timezone.localdate(due).replace(day=1)
+    while month <= timezone.localdate():
+        for series, rate in (("correcao", "0.45"), ("juros", "0.55")):
+            FinancialIndex.objects.create(series=series, month=month, rate=Decimal(rate))
+        month = (month + dt.timedelta(days=32)).replace(day=1)
+    claim.refresh_from_db()
+    return claim

@@ -280,7 +280,7 @@ class Payment(models.Model):
             models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
             # A settled payment names its bank transaction and date.
             models.CheckConstraint(
-                condition=Q(status="registrado")
+                condition=Q(status__in=["registrado", "devolvido"])
                 | (Q(paid_on__isnull=False) & ~Q(financial_transaction_id="")),
                 name="payment_settled_has_transaction",
             ),

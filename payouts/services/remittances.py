@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from claims import business_days
 from claims.formatting import brl
-from payouts import cnab240, errors
+from payouts import cnab240, errors, routing
 from payouts.cnab240.types import Company
 from payouts.models import PayingAccount, PaymentOrder, Remittance, RemittanceDownload, RemittanceLine
 from payouts.services.orders import plain_order
@@ -43,6 +43,7 @@ def build(*, account_id, user=None, actor: str = "") -> Remittance | None:
     when nothing is due. Orders with no account yet are routed first."""
     with transaction.atomic():
         account = PayingAccount.objects.select_for_update().get(pk=account_id)
+        _route_orphans(account)
         orders = list(PaymentOrder.objects.select_related("payment")
                       .filter(account=account, status=PaymentOrder.Status.WAITING)
                       .exclude(lines__live=True).order_by("pk"))
@@ -73,6 +74,20 @@ def build(*, account_id, user=None, actor: str = "") -> Remittance | None:
         if not held:
             transaction.on_commit(lambda: drop(remittance.pk))
     return remittance
+
+
+def _route_orphans(account: PayingAccount) -> None:
+    """Orders registered while no account would pay them: this one takes those it would."""
+    accounts = list(PayingAccount.objects.filter(is_active=True).prefetch_related("channels")
+                    .order_by("pk"))
+    orphans = (PaymentOrder.objects.select_for_update(of=("self",))
+               .select_related("payment__claim__coverage")
+               .filter(account=None, status=PaymentOrder.Status.WAITING))
+    for order in orphans:
+        if routing.account_for(order.payment, accounts) == account:
+            order.account = account
+            order.form = routing.form_of(order.payment.payment_method_details, account).value
+            order.save(update_fields=["account", "form"])
 
 
 def release(*, remittance_id, user) -> Remittance:

@@ -7,7 +7,6 @@ from decimal import Decimal as D
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.utils import timezone
 
 from claims.late_charges import NONE, RatesMissing, compute, month_fractions
 from claims.models import FinancialIndex, Payment
@@ -86,24 +85,6 @@ def test_a_bad_row_loads_nothing(tmp_path, db):
 
 
 # --- on a claim -------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def overdue(api, sale, analyst, db):
-    """A claim whose cover was recognised and whose art. 87 deadline passed 20 days ago,
-    with the rates of those days loaded."""
-    claim = claim_under_review(api, sale, **{"detalhes-pagamento": HEIR_DETAILS})
-    claim = acted(analyst, claim, "aprovar-documentacao")
-    acted(analyst, claim, "ajustar-reserva", {"amount": "10000,00", "reason": "Acordo."})
-    due = timezone.now() - dt.timedelta(days=20)
-    type(claim).objects.filter(pk=claim.pk).update(clock_deadline=due)
-    month = timezone.localdate(due).replace(day=1)
-    while month <= timezone.localdate():
-        for series, rate in (("correcao", "0.45"), ("juros", "0.55")):
-            FinancialIndex.objects.create(series=series, month=month, rate=D(rate))
-        month = (month + dt.timedelta(days=32)).replace(day=1)
-    claim.refresh_from_db()
-    return claim
 
 
 @pytest.mark.usefixtures("local_media")
