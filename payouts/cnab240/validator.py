@@ -81,7 +81,9 @@ def validate_remittance(data: bytes) -> list[str]:
     for n, text in enumerate(lines, start=1):
         if len(text) != WIDTH:
             walk.add(n, f"{len(text)} caracteres em vez de {WIDTH}")
-            continue
+            if len(text) < 14:
+                continue
+            text = text.ljust(WIDTH)[:WIDTH]    # go on reading it, to find what else is wrong
         record = text[7]
         if walk.trailer_seen:
             walk.add(n, "registro depois do trailer do arquivo (tipo 9)")
