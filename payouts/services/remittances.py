@@ -25,6 +25,10 @@ from payouts.models import PayingAccount, PaymentOrder, Remittance, RemittanceDo
 from payouts.services.orders import plain_order
 
 
+# Where files are written before they are renamed into the outbox.
+PARTIAL = ".parcial"
+
+
 def company_of(account: PayingAccount) -> Company:
     return Company(bank=account.bank, branch=account.branch, branch_digit=account.branch_digit,
                    account=account.account, account_digit=account.account_digit,
@@ -141,8 +145,16 @@ def drop(remittance_id) -> Path | None:
     outbox.mkdir(parents=True, exist_ok=True)
     target = outbox / remittance.filename
     if remittance.status == Remittance.Status.RELEASED:
-        temporary = outbox / f".{remittance.filename}.{os.getpid()}.tmp"
-        temporary.write_bytes(bytes(remittance.content))
+        # Written beside the outbox, in a folder of its own that the bank's client does
+        # not read, then renamed in: a worker killed while writing leaves at most a
+        # partial file there, never in the outbox.
+        partial = outbox / PARTIAL
+        partial.mkdir(exist_ok=True)
+        temporary = partial / f"{remittance.filename}.{os.getpid()}"
+        with open(temporary, "wb") as handle:
+            handle.write(bytes(remittance.content))
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(temporary, target)
         Remittance.objects.filter(pk=remittance.pk, status=Remittance.Status.RELEASED).update(
             status=Remittance.Status.DROPPED, dropped_at=timezone.now())

@@ -53,13 +53,17 @@ def receive(*, content: bytes, filename: str, source: str, user=None) -> BankRet
 
 
 def _match(parsed: ReturnFile) -> Remittance:
-    account = PayingAccount.objects.filter(
-        bank=parsed.bank, agreement=parsed.agreement.strip(),
-        account=parsed.account.lstrip("0") or "0").first() or PayingAccount.objects.filter(
-        bank=parsed.bank, agreement=parsed.agreement.strip()).first()
+    # The account by bank, branch and account number (a bank's flavour may leave the
+    # agreement out of the header, e.g. Itaú: docs/cnab240.md); the agreement when given.
+    agreement = parsed.agreement.strip()
+    account = next((a for a in PayingAccount.objects.filter(bank=parsed.bank).order_by("pk")
+                    if _same_number(a.branch, parsed.branch)
+                    and _same_number(a.account, parsed.account)
+                    and (not agreement or a.agreement == agreement)), None)
     if account is None:
-        raise _refused(f"Nenhuma conta pagadora do banco {parsed.bank} com o convênio "
-                       f"{parsed.agreement.strip()}.")
+        raise _refused(f"Nenhuma conta pagadora nossa no banco {parsed.bank}, agência "
+                       f"{parsed.branch}, conta {parsed.account}"
+                       + (f", convênio {parsed.agreement.strip()}." if parsed.agreement.strip() else "."))
     if parsed.company_tax_id != account.company_tax_id:
         raise _refused(f"O CNPJ do retorno ({parsed.company_tax_id}) não é o da conta "
                        f"pagadora ({account.company_tax_id}).")
@@ -74,6 +78,11 @@ def _match(parsed: ReturnFile) -> Remittance:
         raise _refused(f"Ordens que não estão na remessa nº {parsed.sequence}: "
                        f"{', '.join(strangers[:5])}.")
     return remittance
+
+
+def _same_number(ours: str, theirs: str) -> bool:
+    """Branch and account numbers compare without their leading zeros."""
+    return ours.lstrip("0") == theirs.strip().lstrip("0")
 
 
 def _refused(detail: str) -> ReturnRefused:

@@ -13,8 +13,8 @@ INSURER_CNPJ = "11222333000181"
 
 @pytest.fixture
 def paying_account(db):
-    """The insurer's default account at Itaú (341), branch 1234, account 56789-5."""
-    return add_account(bank="341", branch="1234", account="56789-5", agreement="PAGSEG01",
+    """The insurer's default account at Itaú (341), branch 1234, account 56789-7."""
+    return add_account(bank="341", branch="1234", account="56789-7", agreement="PAGSEG01",
                        cnpj=INSURER_CNPJ, company_name="Seguradora Exemplo S.A.",
                        name="Itaú pagamentos", is_default=True)
 
@@ -38,3 +38,52 @@ def register(claim, user, amount="10000.00"):
     heir = claim.beneficiaries.get()
     return services.register_payment(claim_id=claim.pk, beneficiary_id=heir.pk, user=user,
                                      amount=Decimal(amount))
+
+
+@pytest.fixture
+def bank_dirs(settings, tmp_path):
+    """The outbox the bank's client picks files from and the inbox it leaves returns in."""
+    settings.BANK_OUTBOX_DIR = tmp_path / "outbox"
+    settings.BANK_INBOX_DIR = tmp_path / "inbox"
+    return settings.BANK_OUTBOX_DIR, settings.BANK_INBOX_DIR
+
+
+def answer(remittance, outcomes: dict, *, today=None) -> bytes:
+    """The bank's return to ``remittance``: ``outcomes`` by reference, each (codes,
+    amount or None); settled ones dated ``today``."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from payouts import cnab240
+
+    today = today or timezone.localdate()
+    return cnab240.write_return(
+        bytes(remittance.content), generated_at=dt.datetime.combine(today, dt.time(18, 0)),
+        outcomes={ref: (codes, today if codes == ("00",) else None, amount)
+                  for ref, (codes, amount) in outcomes.items()})
+
+
+def many_orders(count: int, account, *, amount="100.00") -> list:
+    """``count`` waiting orders on one claim, written in bulk (for races and volume: the
+    services make them one at a time)."""
+    from claims.models import Payment
+    from payouts.models import PaymentOrder
+    from tests.support.factories import BeneficiaryFactory
+
+    heir = BeneficiaryFactory()
+    pix = {"method": "pix", "pix": {"key": "maria@example.com"}}
+    payments = Payment.objects.bulk_create(
+        Payment(claim=heir.claim, beneficiary=heir, amount=Decimal(amount),
+                beneficiary_name=heir.name, beneficiary_tax_id=heir.tax_id, method="pix",
+                payment_method_details=pix, destination="pix:maria@example.com")
+        for _ in range(count))
+    orders = PaymentOrder.objects.bulk_create(
+        PaymentOrder(payment=payment, account=account, amount=payment.amount, form="pix-chave")
+        for payment in payments)
+    for order in orders:
+        if order.pk is None:  # SQLite's bulk_create gives no ids back
+            order.pk = PaymentOrder.objects.get(payment=order.payment).pk
+        order.reference = f"OP{order.pk:018d}"
+    PaymentOrder.objects.bulk_update(orders, ["reference"])
+    return orders

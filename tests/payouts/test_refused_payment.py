@@ -19,7 +19,7 @@ NEW_DATA = {
                      "parentesco": "conjuge", "participacao": 100},
     "dados-pagamento": {"metodo-pagamento": "ted",
                         "ted": {"banco": "001", "agencia": "1234", "conta": "99887",
-                                "conta-digito-verificador": "6"}},
+                                "conta-digito-verificador": "7"}},
 }
 
 
