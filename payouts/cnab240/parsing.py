@@ -22,8 +22,10 @@ class Parsed:
     trailer: Fields
 
 
-def parse(data: bytes, *, kind: str) -> Parsed:
-    """``kind`` is "1" (remittance) or "2" (return), the file header's position 143."""
+def parse(data: bytes, *, kind: str, strict: bool = True) -> Parsed:
+    """``kind`` is "1" (remittance) or "2" (return), the file header's position 143.
+    Not ``strict``: the trailers' counts are not checked (a bank answering a file whose
+    trailers are wrong still reads its orders)."""
     if not data:
         raise LayoutError("arquivo vazio")
     rows = [Fields(text, n) for n, text in enumerate(lines_of(data), start=1)]
@@ -57,14 +59,14 @@ def parse(data: bytes, *, kind: str) -> Parsed:
             if record == "3":
                 lots[-1].details.append(row)
             else:
-                if row.num(18, 23) != len(lots[-1].details) + 2:
+                if strict and row.num(18, 23) != len(lots[-1].details) + 2:
                     raise LayoutError("quantidade de registros do lote não confere",
                                       line=row.number)
                 lots[-1].trailer = row
         elif record == "9":
             if lots and lots[-1].trailer is None:
                 raise LayoutError("trailer do arquivo com lote aberto", line=row.number)
-            if row.num(18, 23) != len(lots) or row.num(24, 29) != len(rows):
+            if strict and (row.num(18, 23) != len(lots) or row.num(24, 29) != len(rows)):
                 raise LayoutError("quantidades de lotes/registros do trailer não conferem",
                                   line=row.number)
             trailer = row

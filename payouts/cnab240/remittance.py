@@ -125,11 +125,12 @@ def _order_j(launch: str, j: Fields, j52: Fields | None) -> Order:
                  barcode=j.get(18, 61).strip(), pix_key=key)
 
 
-def read_remittance(data: bytes) -> tuple[Company, int, dt.datetime, list[Order]]:
+def read_remittance(data: bytes, *, strict: bool = True
+                    ) -> tuple[Company, int, dt.datetime, list[Order]]:
     """The company, file sequence, generation time and orders of a remittance. A BR Code
     order comes back with its key (or URL) in ``pix_key`` and no ``brcode``: the file carries
-    only those parts of it."""
-    parsed = parse(data, kind="1")
+    only those parts of it. Not ``strict``: trailers' counts are not checked."""
+    parsed = parse(data, kind="1", strict=strict)
     header = parsed.header
     generated_at = dt.datetime.combine(header.date(144, 151),
                                        dt.datetime.strptime(header.get(152, 157), "%H%M%S").time())

@@ -10,6 +10,7 @@ Banco do Brasil's manuals describe returns built on the remittance's own records
 import datetime as dt
 from decimal import Decimal
 
+from payouts.cnab240 import records
 from payouts.cnab240.fields import EOL, Line
 from payouts.cnab240.parsing import parse, pairs
 from payouts.cnab240.remittance import company_of
@@ -70,8 +71,10 @@ def write_return(remittance: bytes, *, outcomes: dict[str, Outcome],
     (143 = "2", its date and time, the sequence kept), each order with the occurrence codes,
     effective date (None: zeros) and effective amount (None: the order's) given for its
     reference, and a "Nosso Número" of the bank's. ``lot_occurrences`` marks every lot
-    header (a file refused as a whole, e.g. "HA"). Every order must have an outcome."""
-    parsed = parse(remittance, kind="1")
+    header (a file refused as a whole, e.g. "HA"). Every order must have an outcome. The
+    trailers are the bank's own: counts and sums of what the return holds, so a return
+    answering a remittance with wrong trailers still reads."""
+    parsed = parse(remittance, kind="1", strict=False)
     out = []
     head = _edit(parsed.header.text).put(143, 143, "2").date(144, 151, generated_at)
     out.append(head.put(152, 157, generated_at.strftime("%H%M%S")).text())
@@ -101,8 +104,11 @@ def write_return(remittance: bytes, *, outcomes: dict[str, Outcome],
                 line.alpha(203, 222, nosso)
             answered[main.number] = line.text()
         out += [answered.get(row.number, row.text) for row in lot.details]
-        out.append(lot.trailer.text)
-    out.append(parsed.trailer.text)
+        total = sum((main.amount(120, 134) if main.get(14, 14) == "A" else
+                     main.amount(153, 167)) for main, _extra in pairs(lot))
+        out.append(records.lot_trailer(lot.header.get(1, 3), lot.header.num(4, 7),
+                                       len(lot.details) + 2, Decimal(total)))
+    out.append(records.file_trailer(parsed.header.get(1, 3), len(parsed.lots), len(out) + 1))
     unknown = set(outcomes) - seen
     if unknown:
         raise ValueError(f"referências que a remessa não tem: {sorted(unknown)}")
