@@ -9,6 +9,11 @@ STAMP := $(VENV)/.installed
 RUN_PORT ?= 8000
 REGISTRADORA_PORT ?= 8070
 LOCAL_REGISTRADORA := http://127.0.0.1:$(REGISTRADORA_PORT)
+# The local bank's folders: the defaults of BANK_OUTBOX_DIR and BANK_INBOX_DIR
+# (config/settings/payouts.py); the local bank runs only while both are these.
+LOCAL_BANK_OUTBOX := $(CURDIR)/var/bank/outbox
+LOCAL_BANK_INBOX := $(CURDIR)/var/bank/inbox
+LOCAL_BANK_DELAY ?= 5
 RUN_LOG_DIR ?= var/log
 DEMO_SINISTROS ?= 300
 
@@ -48,6 +53,10 @@ run: export SRO_API_URL ?= $(LOCAL_REGISTRADORA)
 run: export SRO_TOKEN_URL ?= $(LOCAL_REGISTRADORA)/api/oauth/token
 run: export SRO_CLIENT_ID ?= sro-local
 run: export SRO_CLIENT_SECRET ?= sro-local-secret
+# Remittances go to the local bank (payouts/localbank, docs/cnab240.md), which answers them
+# into the inbox, unless BANK_OUTBOX_DIR / BANK_INBOX_DIR name a real bank's folders.
+run: export BANK_OUTBOX_DIR ?= $(LOCAL_BANK_OUTBOX)
+run: export BANK_INBOX_DIR ?= $(LOCAL_BANK_INBOX)
 run: $(RUNTIME_STAMP)
 	@mkdir -p var/broker var/broker-processed $(RUN_LOG_DIR)
 	@echo "Preparando o banco e a demonstração (detalhes em $(RUN_LOG_DIR)/setup.log)..."
@@ -56,23 +65,29 @@ run: $(RUNTIME_STAMP)
 	    $(PY) -m sro.registradora.server --port $(REGISTRADORA_PORT) \
 	      >$(RUN_LOG_DIR)/registradora.log 2>&1 & registradora=$$!; \
 	    $(PY) -m api_common.wait_ready $(LOCAL_REGISTRADORA)/ 10 || true; fi; \
+	  bank=; if [ "$$BANK_OUTBOX_DIR" = "$(LOCAL_BANK_OUTBOX)" ] && \
+	            [ "$$BANK_INBOX_DIR" = "$(LOCAL_BANK_INBOX)" ]; then \
+	    $(PY) -m payouts.localbank --outbox "$$BANK_OUTBOX_DIR" --inbox "$$BANK_INBOX_DIR" \
+	      --delay $(LOCAL_BANK_DELAY) --refuse-accounts-ending 0 --schedule-above 100000 \
+	      >$(RUN_LOG_DIR)/banco.log 2>&1 & bank=$$!; fi; \
 	  { $(PY) manage.py migrate --no-input && \
 	    $(PY) manage.py load_susep_codes --keep-existing sro/data/susep_codes.example.csv && \
 	    $(PY) manage.py seed_demo --sinistros $(DEMO_SINISTROS) >$(RUN_LOG_DIR)/demo.txt; \
 	  } >$(RUN_LOG_DIR)/setup.log 2>&1 || { tail -n 30 $(RUN_LOG_DIR)/setup.log; \
-	    kill $$registradora 2>/dev/null; exit 1; }; \
+	    kill $$registradora $$bank 2>/dev/null; exit 1; }; \
 	  $(PY) -m celery -A config worker --beat --pool=solo --loglevel=WARNING \
 	    --schedule var/celerybeat-schedule >$(RUN_LOG_DIR)/worker.log 2>&1 & worker=$$!; \
 	  $(PY) manage.py runserver 127.0.0.1:$(RUN_PORT) >$(RUN_LOG_DIR)/web.log 2>&1 & web=$$!; \
 	  stop() { trap - INT TERM EXIT; pkill -P $$web 2>/dev/null; \
-	           kill $$web $$worker $$registradora 2>/dev/null; wait 2>/dev/null; }; \
+	           kill $$web $$worker $$registradora $$bank 2>/dev/null; wait 2>/dev/null; }; \
 	  trap 'stop; exit 0' INT TERM; trap stop EXIT; \
 	  $(PY) -m api_common.wait_ready http://127.0.0.1:$(RUN_PORT)/saude/vivo \
 	    || { tail -n 30 $(RUN_LOG_DIR)/web.log; exit 1; }; \
 	  cat $(RUN_LOG_DIR)/demo.txt; \
 	  echo "Serviço: http://127.0.0.1:$(RUN_PORT)/admin/ (bancada) e /api/v1/docs/ (API)."; \
 	  echo "Cartas: arquivos em var/mail/ (EMAIL_URL muda). Registros SRO: $$SRO_API_URL."; \
-	  echo "Logs em $(RUN_LOG_DIR)/ (web, worker, registradora, setup). Ctrl-C encerra tudo."; \
+	  echo "Remessas CNAB 240: $$BANK_OUTBOX_DIR (retornos em $$BANK_INBOX_DIR)."; \
+	  echo "Logs em $(RUN_LOG_DIR)/ (web, worker, registradora, banco, setup). Ctrl-C encerra tudo."; \
 	  wait $$web
 
 ## The whole suite on PostgreSQL (and Redis) when they answer on 127.0.0.1, else the
