@@ -21,6 +21,9 @@ class Flavour:
     bill_lot_version: str       # lot header 14-16 for segment J lots
     agreement_shape: str        # how 33-52 (convênio) is written: see agreement()
     verified: str
+    # Where the headers carry the company's account check digit: 71 (FEBRABAN), or 72 with
+    # 71 blank (SISPAG's "DAC" of branch + account).
+    account_dv_at: int = 71
 
 
 FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
@@ -28,7 +31,8 @@ FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
             "file/lot versions of v10.x not read in FEBRABAN's own text: confirm per bank"),
     Flavour("itau", "341", "BANCO ITAU SA", "081", "040", "030", "blank",
             "lot versions 040/030 seen in several SISPAG implementations; SISPAG writes "
-            "branch and account in its own shape (24-43), which we do not write"),
+            "the payee's branch and account in its own shape (A 24-43), which we do not",
+            account_dv_at=72),
     Flavour("bradesco", "237", "BANCO BRADESCO SA", "089", "045", "040", "right",
             "Multipag versions from secondary sources; agreement: 6-digit code, zero-filled"),
     Flavour("bb", "001", "BANCO DO BRASIL SA", "000", "031", "030", "bb",

@@ -35,7 +35,8 @@ def _company(line: Line, company: Company, flavour: Flavour) -> None:
     line.put(18, 18, tax_id_kind(company.tax_id)).put(19, 32, tax_id_field(company.tax_id, 14))
     line.put(33, 52, agreement(flavour, company.agreement))
     line.num(53, 57, company.branch).alpha(58, 58, company.branch_digit)
-    line.num(59, 70, company.account).alpha(71, 71, company.account_digit).put(72, 72, " ")
+    line.num(59, 70, company.account).put(71, 72, "  ")
+    line.alpha(flavour.account_dv_at, flavour.account_dv_at, company.account_digit)
     line.alpha(73, 102, company.name)
 
 

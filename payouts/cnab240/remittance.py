@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from payouts.cnab240 import brcode, records
 from payouts.cnab240.fields import EOL, Fields, fold
-from payouts.cnab240.flavours import agreement_from, flavour_for_file, flavour_of
+from payouts.cnab240.flavours import FLAVOURS, agreement_from, flavour_for_file, flavour_of
 from payouts.cnab240.parsing import parse, pairs
 from payouts.cnab240.types import Company, Form, LayoutError, Order
 
@@ -77,9 +77,10 @@ def _tax_id(kind: str, field: str) -> str:
 
 def company_of(header: Fields) -> Company:
     flavour = flavour_for_file(header.get(1, 3), header.get(164, 166))
+    dv_at = FLAVOURS[flavour].account_dv_at
     return Company(bank=header.get(1, 3), branch=_branch(header.get(53, 57)),
                    branch_digit=header.alpha(58, 58), account=header.get(59, 70).lstrip("0"),
-                   account_digit=header.alpha(71, 71),
+                   account_digit=header.alpha(dv_at, dv_at),
                    agreement=agreement_from(flavour, header.get(33, 52)),
                    tax_id=_tax_id(header.get(18, 18), header.get(19, 32)),
                    name=header.alpha(73, 102), flavour=flavour)

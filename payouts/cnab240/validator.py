@@ -5,6 +5,7 @@ from decimal import Decimal
 
 from payouts.cnab240.checks import account_problems, pix_key_type
 from payouts.cnab240.fields import WIDTH, digits
+from payouts.cnab240.flavours import FLAVOURS, flavour_for_file
 
 _SHAPES = {"01": ("telefone",), "02": ("email",), "03": ("cpf", "cnpj"), "04": ("aleatoria",)}
 
@@ -95,8 +96,9 @@ def validate_remittance(data: bytes) -> list[str]:
             walk.header_seen = True
             if text[142] != "1":
                 walk.add(n, f"código remessa/retorno deveria ser 1, veio {text[142]!r}")
+            dv_at = FLAVOURS[flavour_for_file(text[0:3], text[163:166])].account_dv_at
             for problem in account_problems(text[0:3], text[52:57], text[57], text[58:70],
-                                            text[70]):
+                                            text[dv_at - 1]):
                 walk.add(n, f"empresa: {problem}")
         elif record == "1":
             if walk.lot is not None:

@@ -60,7 +60,9 @@ def test_headers_carry_the_company_and_the_file_sequence(remittance):
     kind, head = rows[0]
     assert kind == "file_header" and head["bank"] == "341" and head["kind"] == "1"
     assert head["tax_kind"] == "2" and head["tax_id"] == "11222333000181"
-    assert (head["branch"], head["account"], head["account_dv"]) == ("00057", "000000012345", "7")
+    # SISPAG: the branch + account DAC at 72, 71 blank (FEBRABAN's base puts it at 71)
+    assert (head["branch"], head["account"], head["account_dv"]) == ("00057", "000000012345", " ")
+    assert remittance[71:72] == b"7"
     assert head["company"].rstrip() == "SEGURADORA VITORIA S.A."
     assert (head["date"], head["time"], head["sequence"]) == ("27112026", "143005", "000042")
     assert head["version"] == "081"
@@ -194,6 +196,16 @@ def test_validator_finds_a_wrong_itau_account_digit(remittance):
     lines[2] = _replace(lines[2], 42, "8")      # PG-0001's Itaú account 0057/12345-7
     assert validate_remittance(_join(lines)) == [
         "linha 3: DV da conta Itaú 00057/000000012345 deveria ser 7, veio 8"]
+
+
+def test_validator_checks_the_company_account_where_the_flavour_puts_it(remittance):
+    lines = _lines(remittance)
+    lines[0] = _replace(lines[0], 72, "1")
+    assert validate_remittance(_join(lines)) == [
+        "linha 1: empresa: DV da conta Itaú 00057/000000012345 deveria ser 7, veio 1"]
+    febraban = write_remittance(ITAU.__class__(**{**ITAU.__dict__, "flavour": "febraban"}),
+                                sequence=1, generated_at=AT, orders=orders())
+    assert febraban[70:72] == b"7 " and validate_remittance(febraban) == []
 
 
 def test_validator_finds_a_wrong_bb_branch_digit(remittance):
