@@ -24,15 +24,18 @@ class Flavour:
     # Where the headers carry the company's account check digit: 71 (FEBRABAN), or 72 with
     # 71 blank (SISPAG's "DAC" of branch + account).
     account_dv_at: int = 71
+    version_at: int = 164       # the file header's layout version: 164-166, SISPAG 15-17
+    payee_dv_at: int = 42       # segment A's payee account digit: 42, SISPAG 43 (42 blank)
+    currency: str = "BRL"       # segment A 102-104: "BRL", SISPAG "REA"
 
 
 FLAVOURS: dict[str, Flavour] = {f.name: f for f in (
     Flavour("febraban", "", "", "103", "046", "040", "left",
             "file/lot versions of v10.x not read in FEBRABAN's own text: confirm per bank"),
     Flavour("itau", "341", "BANCO ITAU SA", "081", "040", "030", "blank",
-            "lot versions 040/030 seen in several SISPAG implementations; SISPAG writes "
-            "the payee's branch and account in its own shape (A 24-43), which we do not",
-            account_dv_at=72),
+            "file version 081 at 15-17, lot 040, DAC at header 72 and A 43, currency REA: "
+            "as two open SISPAG implementations write them; the SISPAG PDF itself not read",
+            account_dv_at=72, version_at=15, payee_dv_at=43, currency="REA"),
     Flavour("bradesco", "237", "BANCO BRADESCO SA", "089", "045", "040", "right",
             "Multipag versions from secondary sources; agreement: 6-digit code, zero-filled"),
     Flavour("bb", "001", "BANCO DO BRASIL SA", "000", "031", "030", "bb",
@@ -49,10 +52,12 @@ def flavour_of(company_flavour: str) -> Flavour:
         raise ValueError(f"sabor de layout desconhecido: {company_flavour!r}") from None
 
 
-def flavour_for_file(bank: str, file_version: str) -> str:
-    """The flavour a file was written in, from its header (for reading it back)."""
+def flavour_for_file(header: str) -> str:
+    """The flavour a file was written in, from its header line (for reading it back): the
+    bank's, when its version sits where that bank puts it; else FEBRABAN's base."""
     for flavour in FLAVOURS.values():
-        if flavour.bank == bank and flavour.file_version == file_version:
+        at = flavour.version_at
+        if flavour.bank == header[0:3] and header[at - 1:at + 2] == flavour.file_version:
             return flavour.name
     return "febraban"
 

@@ -46,7 +46,8 @@ def file_header(company: Company, flavour: Flavour, sequence: int,
     _company(line, company, flavour)
     line.alpha(103, 132, flavour.bank_name).put(143, 143, "1")
     line.date(144, 151, generated_at).put(152, 157, generated_at.strftime("%H%M%S"))
-    line.num(158, 163, sequence).put(164, 166, flavour.file_version).put(167, 171, "01600")
+    line.num(158, 163, sequence).put(167, 171, "01600")
+    line.put(flavour.version_at, flavour.version_at + 2, flavour.file_version)
     return line.text()
 
 
@@ -67,7 +68,7 @@ def _detail(bank: str, lot: int, number: int, segment: str) -> Line:
     return line.put(14, 14, segment)
 
 
-def segment_a(bank: str, lot: int, number: int, order: Order) -> str:
+def segment_a(bank: str, lot: int, number: int, order: Order, flavour: Flavour) -> str:
     line = _detail(bank, lot, number, "A").put(15, 15, "0").put(16, 17, "00")
     line.put(18, 20, CLEARING[order.form])
     by_key = order.form == Form.PIX_KEY
@@ -75,9 +76,10 @@ def segment_a(bank: str, lot: int, number: int, order: Order) -> str:
     line.num(24, 28, "" if by_key else order.branch)
     line.alpha(29, 29, "" if by_key else order.branch_digit)
     line.num(30, 41, "" if by_key else order.account)
-    line.alpha(42, 42, "" if by_key else order.account_digit)
+    at = flavour.payee_dv_at
+    line.alpha(at, at, "" if by_key else order.account_digit)
     line.alpha(44, 73, order.payee_name).alpha(74, 93, order.reference)
-    line.date(94, 101, order.payment_date).put(102, 104, "BRL").num(105, 119, 0)
+    line.date(94, 101, order.payment_date).put(102, 104, flavour.currency).num(105, 119, 0)
     line.amount(120, 134, order.amount).date(155, 162, None).num(163, 177, 0)
     if order.form == Form.TED:
         line.put(220, 224, "00010").put(225, 226, "CC")  # finalidade: crédito em conta

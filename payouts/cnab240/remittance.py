@@ -57,7 +57,8 @@ def write_remittance(company: Company, *, sequence: int, generated_at: dt.dateti
                 details.append(records.segment_j52(bank, lot_number, n + 1, company, order,
                                                    pix))
             else:
-                details.append(records.segment_a(bank, lot_number, n, order))
+                details.append(records.segment_a(bank, lot_number, n, order,
+                                                 flavour))
                 details.append(records.segment_b(bank, lot_number, n + 1, order))
         lines += details
         total = sum((o.amount for o in lot_orders), Decimal(0))
@@ -76,7 +77,7 @@ def _tax_id(kind: str, field: str) -> str:
 
 
 def company_of(header: Fields) -> Company:
-    flavour = flavour_for_file(header.get(1, 3), header.get(164, 166))
+    flavour = flavour_for_file(header.text)
     dv_at = FLAVOURS[flavour].account_dv_at
     return Company(bank=header.get(1, 3), branch=_branch(header.get(53, 57)),
                    branch_digit=header.alpha(58, 58), account=header.get(59, 70).lstrip("0"),
@@ -89,7 +90,7 @@ def company_of(header: Fields) -> Company:
 _KEY_TYPES = {"01": "telefone", "02": "email", "04": "aleatoria"}
 
 
-def _order_a(launch: str, a: Fields, b: Fields | None) -> Order:
+def _order_a(launch: str, a: Fields, b: Fields | None, dv_at: int) -> Order:
     initiation = b.get(15, 16) if b else ""
     if launch == "45":
         form = Form.PIX_ACCOUNT if initiation == records.BY_ACCOUNT else Form.PIX_KEY
@@ -109,7 +110,7 @@ def _order_a(launch: str, a: Fields, b: Fields | None) -> Order:
                  ispb=(b.get(233, 240).strip() if b else ""),
                  branch="" if by_key else _branch(a.get(24, 28)),
                  branch_digit=a.alpha(29, 29), account="" if by_key else
-                 a.get(30, 41).lstrip("0"), account_digit=a.alpha(42, 42),
+                 a.get(30, 41).lstrip("0"), account_digit=a.alpha(dv_at, dv_at),
                  pix_key=key, pix_key_type=key_type)
 
 
@@ -135,12 +136,12 @@ def read_remittance(data: bytes, *, strict: bool = True
     header = parsed.header
     generated_at = dt.datetime.combine(header.date(144, 151),
                                        dt.datetime.strptime(header.get(152, 157), "%H%M%S").time())
-    orders = []
+    orders, dv_at = [], FLAVOURS[flavour_for_file(header.text)].payee_dv_at
     for lot in parsed.lots:
         launch = lot.header.get(12, 13)
         for main, extra in pairs(lot):
             if main.get(14, 14) == "A":
-                orders.append(_order_a(launch, main, extra))
+                orders.append(_order_a(launch, main, extra, dv_at))
             else:
                 orders.append(_order_j(launch, main, extra))
     return company_of(header), header.num(158, 163), generated_at, orders

@@ -22,6 +22,7 @@ class _Walk:
         self.lots = 0
         self.in_lot: list[tuple[int, str]] = []
         self.header_seen = self.trailer_seen = False
+        self.flavour = FLAVOURS["febraban"]
 
     def add(self, number: int, message: str) -> None:
         self.problems.append(f"linha {number}: {message}")
@@ -57,8 +58,9 @@ def _detail(walk: _Walk, n: int, text: str, launch: str, previous: str) -> None:
     if segment == "A":
         bank = text[20:23]
         if text[17:20] != "009" or bank != "000":
+            at = walk.flavour.payee_dv_at
             for problem in account_problems(bank, text[23:28], text[28], text[29:41],
-                                            text[41]):
+                                            text[at - 1]):
                 walk.add(n, problem)
     elif segment == "B" and launch == "45":
         initiation, key = text[14:16], text[127:226].rstrip()
@@ -96,9 +98,10 @@ def validate_remittance(data: bytes) -> list[str]:
             walk.header_seen = True
             if text[142] != "1":
                 walk.add(n, f"código remessa/retorno deveria ser 1, veio {text[142]!r}")
-            dv_at = FLAVOURS[flavour_for_file(text[0:3], text[163:166])].account_dv_at
+            walk.flavour = FLAVOURS[flavour_for_file(text)]
+            at = walk.flavour.account_dv_at
             for problem in account_problems(text[0:3], text[52:57], text[57], text[58:70],
-                                            text[dv_at - 1]):
+                                            text[at - 1]):
                 walk.add(n, f"empresa: {problem}")
         elif record == "1":
             if walk.lot is not None:

@@ -1,6 +1,7 @@
 """The CNAB 240 remittance, return and validator, read back with an independent reader
 (tests/payouts/cnab_reader.py) written from the published positions."""
 
+import dataclasses
 import datetime as dt
 from decimal import Decimal
 
@@ -14,9 +15,10 @@ from tests.payouts.cnab_reader import records
 
 PAY_ON = dt.date(2026, 12, 1)
 AT = dt.datetime(2026, 11, 27, 14, 30, 5)
-ITAU = Company(bank="341", branch="0057", branch_digit="", account="12345", account_digit="7",
-               agreement="", tax_id="11222333000181", name="Seguradora Vitória S.A.",
-               flavour="itau")
+# FEBRABAN's base layout, paying from an Itaú account (SISPAG's particulars: below)
+COMPANY = Company(bank="341", branch="0057", branch_digit="", account="12345",
+                  account_digit="7", agreement="", tax_id="11222333000181",
+                  name="Seguradora Vitória S.A.")
 BOLETO_BAR = "23797" + "1234" + "0000012345" + "0" * 25
 
 
@@ -43,7 +45,7 @@ def orders() -> list[Order]:
 
 @pytest.fixture
 def remittance() -> bytes:
-    return write_remittance(ITAU, sequence=42, generated_at=AT, orders=orders())
+    return write_remittance(COMPANY, sequence=42, generated_at=AT, orders=orders())
 
 
 def test_every_line_has_240_columns_ends_in_crlf_and_is_ascii(remittance):
@@ -60,12 +62,10 @@ def test_headers_carry_the_company_and_the_file_sequence(remittance):
     kind, head = rows[0]
     assert kind == "file_header" and head["bank"] == "341" and head["kind"] == "1"
     assert head["tax_kind"] == "2" and head["tax_id"] == "11222333000181"
-    # SISPAG: the branch + account DAC at 72, 71 blank (FEBRABAN's base puts it at 71)
-    assert (head["branch"], head["account"], head["account_dv"]) == ("00057", "000000012345", " ")
-    assert remittance[71:72] == b"7"
+    assert (head["branch"], head["account"], head["account_dv"]) == ("00057", "000000012345", "7")
     assert head["company"].rstrip() == "SEGURADORA VITORIA S.A."
     assert (head["date"], head["time"], head["sequence"]) == ("27112026", "143005", "000042")
-    assert head["version"] == "081"
+    assert head["version"] == "103"
     lots = [f for k, f in rows if k == "lot_header"]
     assert [(f["service"], f["launch"]) for f in lots] == [
         ("20", "01"), ("20", "41"), ("20", "45"), ("20", "45"), ("20", "31"), ("20", "47")]
@@ -129,7 +129,7 @@ def test_trailers_count_records_and_sum_amounts(remittance):
 def test_the_remittance_reads_back_as_it_was_written(remittance):
     company, sequence, generated_at, back = read_remittance(remittance)
     assert (company.tax_id, company.branch, company.account, company.flavour) == (
-        "11222333000181", "0057", "12345", "itau")
+        "11222333000181", "0057", "12345", "febraban")
     assert (sequence, generated_at) == (42, AT)
     assert [(o.reference, o.form, o.amount, o.payment_date) for o in back] == [
         (o.reference, o.form, o.amount, o.payment_date) for o in orders()]
@@ -141,7 +141,7 @@ def test_a_reference_outside_the_alphabet_is_refused_before_writing():
     bad = Order("pg-ç1", Form.TED, Decimal("1"), PAY_ON, "X", "52998224725", bank="001",
                 branch="1", account="1")
     with pytest.raises(ValueError, match="referência"):
-        write_remittance(ITAU, sequence=1, generated_at=AT, orders=[bad])
+        write_remittance(COMPANY, sequence=1, generated_at=AT, orders=[bad])
 
 
 def _lines(data: bytes) -> list[bytes]:
@@ -198,14 +198,24 @@ def test_validator_finds_a_wrong_itau_account_digit(remittance):
         "linha 3: DV da conta Itaú 00057/000000012345 deveria ser 7, veio 8"]
 
 
-def test_validator_checks_the_company_account_where_the_flavour_puts_it(remittance):
-    lines = _lines(remittance)
+def test_itau_sispag_particulars_are_written_read_and_checked_where_sispag_has_them():
+    sispag = write_remittance(dataclasses.replace(COMPANY, flavour="itau"), sequence=3,
+                              generated_at=AT, orders=orders())
+    lines = _lines(sispag)
+    assert lines[0][14:17] == b"081" and lines[0][163:166] == b"   "   # version at 15-17
+    assert lines[0][70:72] == b" 7"                 # the branch + account DAC at 72
+    assert lines[1][13:16] == b"040"                # credit lot version
+    same_bank = lines[2]
+    assert same_bank[41:43] == b" 7" and same_bank[101:104] == b"REA"   # A: DAC at 43
+    assert validate_remittance(sispag) == []
+    company, _sequence, _at, back = read_remittance(sispag)
+    assert company.flavour == "itau" and company.account_digit == "7"
+    assert back[0].account_digit == "7"
     lines[0] = _replace(lines[0], 72, "1")
+    lines[2] = _replace(lines[2], 43, "2")
     assert validate_remittance(_join(lines)) == [
-        "linha 1: empresa: DV da conta Itaú 00057/000000012345 deveria ser 7, veio 1"]
-    febraban = write_remittance(ITAU.__class__(**{**ITAU.__dict__, "flavour": "febraban"}),
-                                sequence=1, generated_at=AT, orders=orders())
-    assert febraban[70:72] == b"7 " and validate_remittance(febraban) == []
+        "linha 1: empresa: DV da conta Itaú 00057/000000012345 deveria ser 7, veio 1",
+        "linha 3: DV da conta Itaú 00057/000000012345 deveria ser 7, veio 2"]
 
 
 def test_validator_finds_a_wrong_bb_branch_digit(remittance):
