@@ -288,5 +288,7 @@ def test_occurrence_table_and_outcomes():
     assert outcome(("BD",)) == "scheduled"
     assert outcome(("00", "ZA")) == "refused"
     assert outcome(("HA",)) == "refused"
+    assert outcome(("BD", "BE")) == "scheduled"
+    assert outcome(()) == "scheduled"        # nothing known yet: never "refused"
     assert describe(("AG", "PJ")) == ("AG Agência/Conta Corrente/DV Inválido; "
                                       "PJ Chave não cadastrada no DICT")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from payouts.cnab240 import Company, Form, Order, write_remittance
+from payouts.cnab240 import Company, Form, Order, outcome, read_return, write_remittance
 from tests.payouts.cnab_reader import records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,6 +92,10 @@ def test_a_remittance_with_problems_is_refused_whole_with_the_reasons(tmp_path):
     assert {ref: codes for ref, (codes, _d, _a) in _answers(ret).items()} == {
         "PG-1": "HA", "PG-2": "HA", "PG-3": "HA", "PG-4": "HA"}
     assert {f["occurrences"].rstrip() for k, f in records(ret) if k == "lot_header"} == {"HA"}
+    answer = read_return(ret)
+    assert answer.sequence == 9 and answer.lots == 2
+    assert answer.extra["lot_occurrences"] == {1: ("HA",), 2: ("HA",)}
+    assert {outcome(item.occurrences) for item in answer.items} == {"refused"}
 
 
 def test_the_loop_answers_files_as_they_arrive_after_the_delay(tmp_path):
