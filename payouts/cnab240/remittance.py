@@ -34,6 +34,8 @@ def write_remittance(company: Company, *, sequence: int, generated_at: dt.dateti
     """The file for ``orders``: one lot per form (boletos split by own/other bank, as the
     forma de lançamento differs), in the order the forms first appear."""
     flavour = flavour_of(company.flavour)
+    if not orders:
+        raise ValueError("remessa sem ordens")
     references = [o.reference for o in orders]
     if len(set(references)) != len(references):
         raise ValueError("referências repetidas no arquivo")

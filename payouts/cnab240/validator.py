@@ -4,7 +4,7 @@ local bank, before it is answered). Unlike the readers it does not stop at the f
 from decimal import Decimal
 
 from payouts.cnab240.checks import account_problems, pix_key_type
-from payouts.cnab240.fields import WIDTH, digits
+from payouts.cnab240.fields import ALPHABET, WIDTH, digits
 from payouts.cnab240.flavours import FLAVOURS, flavour_for_file
 
 _SHAPES = {"01": ("telefone",), "02": ("email",), "03": ("cpf", "cnpj"), "04": ("aleatoria",)}
@@ -53,9 +53,19 @@ def _split(data: bytes, walk: _Walk) -> list[str]:
     return lines
 
 
+def _name(walk: _Walk, n: int, text: str, start: int, end: int) -> None:
+    """Names travel in the layout's alphabet: capitals without accents (FEBRABAN's
+    alphanumeric fields)."""
+    outside = sorted(set(text[start - 1:end]) - ALPHABET)
+    if outside:
+        walk.add(n, f"nome do favorecido ({start}-{end}) com caracteres fora do alfabeto do "
+                    f"layout: {''.join(outside)!r}")
+
+
 def _detail(walk: _Walk, n: int, text: str, launch: str, previous: str) -> None:
     segment = text[13]
     if segment == "A":
+        _name(walk, n, text, 44, 73)
         bank = text[20:23]
         if text[17:20] != "009" or bank != "000":
             at = walk.flavour.payee_dv_at
@@ -71,6 +81,8 @@ def _detail(walk: _Walk, n: int, text: str, launch: str, previous: str) -> None:
             walk.add(n, f"forma de iniciação PIX inválida: {initiation!r}")
     elif segment == "J" and text[17:19] == "52" and previous == "J":
         return
+    elif segment == "J":
+        _name(walk, n, text, 62, 91)
     elif segment not in "AJB":
         walk.add(n, f"segmento {segment!r} não previsto para pagamentos")
 

@@ -218,6 +218,18 @@ def test_itau_sispag_particulars_are_written_read_and_checked_where_sispag_has_t
         "linha 3: DV da conta Itaú 00057/000000012345 deveria ser 7, veio 2"]
 
 
+def test_validator_finds_a_name_outside_the_layouts_alphabet(remittance):
+    lines = _lines(remittance)
+    lines[2] = _replace(lines[2], 44, "Joao")
+    assert validate_remittance(_join(lines)) == [
+        "linha 3: nome do favorecido (44-73) com caracteres fora do alfabeto do layout: 'ao'"]
+
+
+def test_an_empty_remittance_is_not_written():
+    with pytest.raises(ValueError, match="sem ordens"):
+        write_remittance(COMPANY, sequence=1, generated_at=AT, orders=[])
+
+
 def test_validator_finds_a_wrong_bb_branch_digit(remittance):
     lines = _lines(remittance)
     lines[6] = _replace(lines[6], 29, "4")      # PG-0002 at BB 1234-3
