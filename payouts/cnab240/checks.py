@@ -54,7 +54,9 @@ def account_problems(bank: str, branch: str, branch_dv: str, account: str,
                             f"veio {account_dv.strip() or 'vazio'}")
     elif bank == "001":
         expected = bb_branch_dv(branch)
-        if expected is not None and branch_dv.strip().upper() != expected:
+        # The branch's digit is optional where people give their account (the contract):
+        # checked when given.
+        if expected is not None and branch_dv.strip() and branch_dv.strip().upper() != expected:
             problems.append(f"DV da agência BB {branch} deveria ser {expected}, "
                             f"veio {branch_dv.strip() or 'vazio'}")
         expected = bb_account_dv(account)

@@ -23,6 +23,7 @@ class _Walk:
         self.in_lot: list[tuple[int, str]] = []
         self.header_seen = self.trailer_seen = False
         self.flavour = FLAVOURS["febraban"]
+        self.payees = True              # check the payees' own data too
 
     def add(self, number: int, message: str) -> None:
         self.problems.append(f"linha {number}: {message}")
@@ -67,12 +68,12 @@ def _detail(walk: _Walk, n: int, text: str, launch: str, previous: str) -> None:
     if segment == "A":
         _name(walk, n, text, 44, 73)
         bank = text[20:23]
-        if text[17:20] != "009" or bank != "000":
+        if walk.payees and (text[17:20] != "009" or bank != "000"):
             at = walk.flavour.payee_dv_at
             for problem in account_problems(bank, text[23:28], text[28], text[29:41],
                                             text[at - 1]):
                 walk.add(n, problem)
-    elif segment == "B" and launch == "45":
+    elif segment == "B" and launch == "45" and walk.payees:
         initiation, key = text[14:16], text[127:226].rstrip()
         if initiation in _SHAPES and pix_key_type(key) not in _SHAPES[initiation]:
             walk.add(n, f"chave PIX {key!r} não tem o formato do tipo {initiation} "
@@ -87,8 +88,12 @@ def _detail(walk: _Walk, n: int, text: str, launch: str, previous: str) -> None:
         walk.add(n, f"segmento {segment!r} não previsto para pagamentos")
 
 
-def validate_remittance(data: bytes) -> list[str]:
+def validate_remittance(data: bytes, *, payees: bool = True) -> list[str]:
+    """Every problem of the file, with its line. ``payees=False`` leaves out the payees'
+    own data (their account check digits, their PIX keys' shapes): a bank refuses those
+    order by order ("AG", "PJ"), not the whole file."""
     walk = _Walk()
+    walk.payees = payees
     if not data:
         return ["arquivo vazio"]
     lines = _split(data, walk)

@@ -2,7 +2,8 @@
 (``<name>.ret``) for each into an inbox, by a few configurable rules, the way a bank's
 file transfer (VAN, SFTP box) would.
 
-A remittance with layout problems is answered by ``<name>.erro`` (the problems, one a line,
+A remittance with layout problems (the file's, not a payee's: those refuse their own
+order only, "AG" or "PJ") is answered by ``<name>.erro`` (the problems, one a line,
 in Portuguese) and, when its orders can still be read, by a return refusing every order with
 "HA" (lote não aceito) on each lot header and order: the sender learns why and the orders do
 not stay waiting. Each remittance is answered once: afterwards it is moved to
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from payouts.cnab240 import (
     Form, LayoutError, read_remittance, validate_remittance, write_return)
+from payouts.cnab240.checks import account_problems, pix_key_type
 
 log = logging.getLogger("payouts.localbank")
 PROCESSED = "processados"
@@ -33,7 +35,16 @@ class Rules:
     missing_key_suffix: str = "@invalido.test"  # PIX e-mail keys ending in it: "PJ"
     schedule_above: Decimal | None = None       # amounts above it: "BD", scheduled
 
-    def answer(self, order) -> tuple[tuple[str, ...], dt.date | None, Decimal | None]:
+    def answer(self, order, today: dt.date | None = None
+               ) -> tuple[tuple[str, ...], dt.date | None, Decimal | None]:
+        today = today or dt.date.today()
+        # The payee's own data, order by order, as a bank does ("AG": branch, account or
+        # check digit; "PM": a PIX key of no key's shape).
+        if order.account and account_problems(order.bank, order.branch, order.branch_digit,
+                                              order.account, order.account_digit):
+            return ("AG",), None, None
+        if order.form == Form.PIX_KEY and pix_key_type(order.pix_key) is None:
+            return ("PM",), None, None
         if self.refuse_accounts_ending and order.account and \
                 order.account.endswith(self.refuse_accounts_ending):
             return ("AG",), None, None
@@ -42,7 +53,9 @@ class Rules:
             return ("PJ",), None, None
         if self.schedule_above is not None and order.amount > self.schedule_above:
             return ("BD",), None, None
-        return ("00",), order.payment_date, None
+        # Paid on the file's date, or today when answering later than that (a bank's
+        # return never carries a date still to come).
+        return ("00",), min(order.payment_date, today), None
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -57,7 +70,7 @@ def answer(path: Path, inbox: Path, rules: Rules, *, now: dt.datetime | None = N
     """Answer one remittance; the path written (the return, or the .erro file)."""
     data = path.read_bytes()
     now = now or dt.datetime.now().replace(microsecond=0)
-    problems = validate_remittance(data)
+    problems = validate_remittance(data, payees=False)
     stem = path.stem
     if problems:
         _write_atomically(inbox / f"{stem}.erro",

@@ -60,15 +60,22 @@ def _build_slot(slot: dt.datetime) -> list[str]:
 
 
 def read_inbox() -> list[str]:
-    """Apply each return in the inbox and move it to ``processados/`` (kept in the
-    database byte for byte either way). Files whose names start with a dot are still
-    being written."""
+    """Apply each return (``*.ret``) in the inbox and move it to ``processados/`` (kept
+    in the database byte for byte either way). Files whose names start with a dot are
+    still being written."""
     inbox = Path(settings.BANK_INBOX_DIR)
     if not inbox.is_dir():
         return []
     done = inbox / PROCESSED
     outcomes = []
     for path in sorted(p for p in inbox.iterdir() if p.is_file() and not p.name.startswith(".")):
+        if path.suffix.lower() != ".ret":
+            # Not a return (a bank's ".erro" report on a file it refused): kept aside
+            # for treasury, with a warning; the refusal itself comes as a return.
+            log.warning("bank file that is not a return", extra={"file": path.name})
+            done.mkdir(exist_ok=True)
+            os.replace(path, done / path.name)
+            continue
         try:
             content = path.read_bytes()
         except FileNotFoundError:  # another worker took it

@@ -67,7 +67,8 @@ def test_once_answers_each_remittance_by_the_rules_and_files_it_away(tmp_path):
     header = records(ret)[0][1]
     assert header["kind"] == "2" and header["sequence"] == "000007"
     assert _answers(ret) == {
-        "PG-1": ("00", "01122026", f"{10000:015d}"),
+        # Paid on the file's date, or today if the bank answers after it.
+        "PG-1": ("00", min(PAY_ON, dt.date.today()).strftime("%d%m%Y"), f"{10000:015d}"),
         "PG-2": ("AG", "00000000", f"{0:015d}"),         # account ending in 0
         "PG-3": ("PJ", "00000000", f"{0:015d}"),         # key that does not exist
         "PG-4": ("BD", "00000000", f"{0:015d}"),         # above R$ 10.000,00: scheduled
@@ -76,6 +77,22 @@ def test_once_answers_each_remittance_by_the_rules_and_files_it_away(tmp_path):
     assert not (outbox / "PAG00007.rem").exists()
     assert (outbox / ".PAG00008.rem.tmp").exists()       # still being written: left alone
     assert sorted(p.name for p in inbox.iterdir()) == ["PAG00007.ret"]
+
+
+def test_a_payees_wrong_check_digit_refuses_that_order_only(tmp_path):
+    outbox, inbox = tmp_path / "saida", tmp_path / "entrada"
+    outbox.mkdir()
+    orders = [*_orders()[:1],
+              Order("PG-9", Form.TED, Decimal("80.00"), PAY_ON, "Rui", "52998224725",
+                    bank="341", branch="1234", account="56789", account_digit="1")]  # DV is 7
+    (outbox / "PAG00009.rem").write_bytes(write_remittance(
+        BB, sequence=9, generated_at=dt.datetime(2026, 11, 30, 9), orders=orders))
+    subprocess.run(_bank(outbox, inbox, "--once"), cwd=ROOT, env=_env(), check=True,
+                   timeout=60, capture_output=True)
+
+    answers = _answers((inbox / "PAG00009.ret").read_bytes())
+    assert (answers["PG-1"][0], answers["PG-9"][0]) == ("00", "AG")
+    assert not (inbox / "PAG00009.erro").exists()
 
 
 def test_a_remittance_with_problems_is_refused_whole_with_the_reasons(tmp_path):
