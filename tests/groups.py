@@ -40,6 +40,8 @@ SLOW = {
     "tests/sro/test_workers.py": "real Celery workers",
     "tests/sro/test_local_registradora.py": "the local registradora's server",
     "tests/payouts/test_localbank.py": "the local bank as a subprocess, its delay waited",
+    "tests/payouts/test_round_trip.py": "the local bank as a subprocess",
+    "tests/payouts/test_workers.py": "real Celery workers",
     "tests/webhooks/test_metrics.py": "worker processes writing the shared counters",
     "tests/claims/test_document_upload_s3.py": "moto's S3 server in a subprocess",
     # Migrations run back and forth: 1 to 12 s each, a third of the inner loop's time.

@@ -54,9 +54,9 @@ def add_account(*, bank: str, branch: str, account: str, agreement: str, cnpj: s
         company_tax_id=cnpj, company_name=company_name.strip(),
         flavour=flavour or FLAVOUR_OF_BANK.get(bank, Flavour.FEBRABAN),
         is_default=is_default, coverages=list(coverages))
-    row.full_clean(exclude=["channels"])
-    if is_default:  # one default: the new one takes over
+    if is_default:  # one default: the new one takes over (undone if anything fails)
         PayingAccount.objects.select_for_update().filter(is_default=True).update(is_default=False)
+    row.full_clean(exclude=["channels"])
     row.save()
     row.channels.set(found.values())
     return row
