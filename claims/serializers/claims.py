@@ -198,9 +198,23 @@ class ClaimBeneficiarySerializer(KebabCaseSerializer):
         return data
 
 
+class LateChargesSerializer(KebabCaseSerializer):
+    """The art. 88 charges of a payment made after the art. 87 deadline (Lei
+    15.040/2024), computed when the payment is registered; all zero when on time."""
+
+    multa = MoneyField(source="late_fine")
+    correcao_monetaria = MoneyField(source="monetary_correction")
+    juros_de_mora = MoneyField(source="late_interest")
+    total = MoneyField(source="late_charges", help_text="multa + correcao-monetaria + juros-de-mora.")
+
+
 class PaymentSerializer(KebabCaseSerializer):
     id = serializers.UUIDField()
-    valor = MoneyField(source="amount")
+    valor = MoneyField(source="amount", help_text="A indenização (sem os encargos do art. 88).")
+    encargos = LateChargesSerializer(source="*", help_text=(
+        "Adição compatível. Os encargos do art. 88 (pagamento após o prazo do art. 87)."))
+    valor_total = MoneyField(source="total", help_text=(
+        "Adição compatível. O que o banco paga: `valor` + `encargos.total`."))
     status = serializers.ChoiceField(choices=Payment.Status.choices)
     data_registro = UTCDateTimeField(source="created_at")
     data_pagamento = serializers.DateField(

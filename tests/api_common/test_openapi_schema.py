@@ -284,6 +284,9 @@ def test_payments_show_method_and_masked_beneficiary(schema):
             "id-transacao-financeira", "metodo-pagamento", "beneficiario"} <= set(payment["properties"])
     beneficiary = resolve(schema, payment["properties"]["beneficiario"])
     assert set(beneficiary["properties"]) == {"tipo", "nome", "cpf-ou-cnpj"}
+    charges = resolve(schema, payment["properties"]["encargos"]["allOf"][0])
+    assert set(charges["properties"]) == {"multa", "correcao-monetaria", "juros-de-mora", "total"}
+    assert payment["properties"]["valor-total"]["type"] == "number"
 
 
 # --- webhooks (endpoint group 6) --------------------------------------------------------

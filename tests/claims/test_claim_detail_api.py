@@ -39,6 +39,8 @@ def test_payments_are_listed_and_reduce_the_remaining_value(api, claim):
     assert body["pagamentos"][0] == {
         "id": str(payment.id),
         "valor": 5000.25,
+        "encargos": {"multa": 0, "correcao-monetaria": 0, "juros-de-mora": 0, "total": 0},
+        "valor-total": 5000.25,
         "status": "concluido",
         "data-registro": payment.created_at.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z"),
         "data-pagamento": "2026-11-10",
@@ -49,6 +51,20 @@ def test_payments_are_listed_and_reduce_the_remaining_value(api, claim):
                          "cpf-ou-cnpj": "***.982.247-**"},
     }
     assert body["pagamentos"][1]["data-pagamento"] is None
+
+
+def test_a_late_payment_shows_the_indemnity_its_art_88_charges_and_the_total(api, claim):
+    PaymentFactory(claim=claim, amount=Decimal("5000.00"), late_fine=Decimal("100.00"),
+                   monetary_correction=Decimal("12.34"), late_interest=Decimal("50.01"))
+
+    item = api.get(f"/api/v1/sinistros/{claim.number}").json()["pagamentos"][0]
+
+    # "valor" stays the indemnity, as before the charges existed; what the bank pays is
+    # "valor-total".
+    assert item["valor"] == 5000
+    assert item["encargos"] == {"multa": 100, "correcao-monetaria": 12.34,
+                                "juros-de-mora": 50.01, "total": 162.35}
+    assert item["valor-total"] == 5162.35
 
 
 def test_recusa_appears_only_for_a_denied_claim_and_an_old_denial_has_no_code(api, claim):
