@@ -163,8 +163,12 @@ def _closing_facts(claim: Claim) -> dict:
     """What was paid to whom (names, amounts and days; where the money went is each
     payee's own news, in their payment letter)."""
     payments = [p for p in claim.payments.select_related("beneficiary") if p.counts]
+    charges = sum((p.late_charges for p in payments), start=claim.amount * 0)
     return {
         "paid": brl(sum((p.total for p in payments), start=claim.amount * 0)),
+        # Split only when some payment was late: on time, the total is the indemnity.
+        "indemnity": brl(sum((p.amount for p in payments), start=claim.amount * 0)),
+        "late_charges": brl(charges) if charges else "",
         "payments": [{"payee": p.beneficiary_name,
                       "for": p.beneficiary.name if p.beneficiary.name != p.beneficiary_name else "",
                       "amount": brl(p.total), "paid_on": p.paid_on} for p in payments],
