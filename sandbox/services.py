@@ -86,7 +86,7 @@ def _settle_payment(claim: Claim, data: dict) -> None:
     services.settle_payment(
         payment_id=payment.pk, user=decider(REGULATOR),
         transaction_id=data.get("id_transacao_financeira") or f"SANDBOX-{secrets.token_hex(6)}",
-        paid_on=data.get("data_pagamento") or timezone.localdate())
+        paid_on=data.get("data_pagamento") or timezone.localdate(), reason=NOTE)
 
 
 def _finalize(claim: Claim, data: dict) -> None:

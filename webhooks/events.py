@@ -60,8 +60,18 @@ class PaymentCompletedDetails(KebabCaseSerializer):
         help_text="Número público do sinistro (adição compatível ao contrato).")
     id_transacao_financeira = serializers.CharField(
         help_text="Identificador da transação (PIX, TED, boleto) para a conciliação bancária.")
-    valor = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=Decimal("0.01"),
-                                     help_text="Valor pago.")
+    valor = serializers.DecimalField(
+        max_digits=14, decimal_places=2, min_value=Decimal("0.01"),
+        help_text="A indenização paga (o `valor` do item de `pagamentos`), sem os encargos do "
+                  "art. 88 de um pagamento atrasado.")
+    # Not required: an event written before this member existed is redelivered as it was
+    # stored (webhooks_redeliver), without it.
+    valor_total = serializers.DecimalField(
+        max_digits=14, decimal_places=2, min_value=Decimal("0.01"), required=False,
+        help_text="Adição compatível ao contrato: o que o banco pagou, `valor` mais os encargos "
+                  "do art. 88 (Lei 15.040/2024) quando o pagamento foi feito após o prazo; "
+                  "igual a `valor` quando em dia. Ausente só nos eventos gravados antes de "
+                  "existir (reenviados como foram gravados).")
     data_pagamento = serializers.DateField(help_text="Data do pagamento.")
     id_afiliacao = serializers.UUIDField(required=False,
                                          help_text="Só quando a venda tem afiliação.")
@@ -108,6 +118,7 @@ _PAYMENT_COMPLETED = {
     "numero-sinistro": _STANDARD["numero-sinistro"],
     "id-transacao-financeira": "E00000000202611251200EXEMPLO0001",
     "valor": 4000.0,
+    "valor-total": 4000.0,
     "data-pagamento": "2026-11-25",
 }
 _MISSING = ["os dados de pagamento de Maria Souza", "participações somam 50%, faltam 50%"]

@@ -223,7 +223,8 @@ class Workload:
             for payment in payments:
                 services.settle_payment(payment_id=payment.pk, user=self.supervisor,
                                         transaction_id=f"TED-{uuid.uuid4().hex[:12].upper()}",
-                                        paid_on=timezone.localdate(settled_at))
+                                        paid_on=timezone.localdate(settled_at),
+                                        reason="Comprovante da TED conferido (demonstração).")
         if scenario == "finalized":
             with at(next(step)):
                 services.finalize(claim_id=claim.pk, user=analyst)

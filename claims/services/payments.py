@@ -200,16 +200,23 @@ def _check_share(claim: Claim, share: Entitlement, shares: list[Entitlement], am
 @transaction.atomic
 def settle_payment(
     *, payment_id, transaction_id: str, paid_on: dt.date, user=None, actor: str = "",
-    expected_version: int | None = None,
+    reason: str = "", expected_version: int | None = None,
 ) -> tuple[Payment, bool]:
     """The bank paid: record its transaction id and date, and emit
     ``sinistro-pagamento-concluido`` with the payment-completed ``detalhes``.
 
     Idempotent: the same payment with the same transaction and date again changes
-    nothing (returns ``False``); a different one is refused. Supervisors only (or ops
-    through ``settle_payments``, ``user`` None)."""
+    nothing (returns ``False``); a different one is refused. The bank's return file
+    settles (``user`` None, ``actor`` naming it); a supervisor settles by hand only the
+    exceptions the bank's file does not carry (a cheque, a court deposit), and then
+    ``reason`` is required and goes into the history note, so the timeline says why."""
     require_action_permission(user, Action.SETTLE_PAYMENT,
                               "Somente supervisores de sinistros liquidam pagamentos.")
+    reason = reason.strip()
+    if user is not None and not reason:
+        raise errors.PaymentNotAllowed(
+            "Informe o motivo da liquidação manual (cheque, depósito judicial...): os "
+            "pagamentos pagos por arquivo são liquidados pelo retorno do banco.")
     transaction_id = transaction_id.strip()
     if not transaction_id:
         raise errors.PaymentNotAllowed("Informe o id da transação financeira.")
@@ -243,11 +250,20 @@ def settle_payment(
     payment.save(update_fields=["status", "financial_transaction_id", "paid_on", "settled_at"])
     record(claim, action=Action.SETTLE_PAYMENT, from_status=claim.status,
            actor=actor or actor_for(user), user=user,
-           note=f"{brl(payment.amount)} para {payment.beneficiary_name}: transação "
-                f"{transaction_id} em {paid_on:%d/%m/%Y}.",
+           note=f"{_paid_in_words(payment)} para {payment.beneficiary_name}: transação "
+                f"{transaction_id} em {paid_on:%d/%m/%Y}." + (f" Motivo: {reason}" if reason else ""),
            event_details=payment_completed_details(claim, payment), changed=(),
            subject=payment)
     return payment, True
+
+
+def _paid_in_words(payment: Payment) -> str:
+    """``R$ 1.500,00``; when late, ``R$ 10.360,55 (R$ 10.000,00 de indenização e R$
+    360,55 de encargos do art. 88)``: what the bank paid, the charges apart."""
+    if not payment.late_charges:
+        return brl(payment.amount)
+    return (f"{brl(payment.total)} ({brl(payment.amount)} de indenização e "
+            f"{brl(payment.late_charges)} de encargos do art. 88)")
 
 
 def payment_completed_details(claim: Claim, payment: Payment) -> dict:
@@ -262,7 +278,10 @@ def payment_completed_details(claim: Claim, payment: Payment) -> dict:
         # the claim's number, which every other event carries.
         "numero-sinistro": claim.number,
         "id-transacao-financeira": payment.financial_transaction_id,
+        # "valor" is the indemnity, as it was before payments could be late; what the
+        # bank paid, the art. 88 charges included, is the compatible addition "valor-total".
         "valor": float(payment.amount),
+        "valor-total": float(payment.total),
         "data-pagamento": payment.paid_on.isoformat(),
     }
     if "id-afiliacao" in standard:

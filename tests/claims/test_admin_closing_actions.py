@@ -36,7 +36,7 @@ def paid_and_settled(analyst, supervisor, api, sale, amount="1500,00") -> Claim:
     payment = claim.payments.get()
     return acted(supervisor, claim, "liquidar-pagamento", {
         "payment": str(payment.pk), "transaction_id": f"T-{payment.pk}",
-        "paid_on": timezone.localdate().isoformat()})
+        "paid_on": timezone.localdate().isoformat(), "reason": "Cheque nominal compensado."})
 
 
 # --- finalize -------------------------------------------------------------------------

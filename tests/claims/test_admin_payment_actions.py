@@ -316,7 +316,8 @@ def test_analysts_cannot_settle_payments(analyst, api, sale):
 
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
     response = act(analyst, claim, "liquidar-pagamento", {
-        "payment": str(payment.pk), "transaction_id": "E1", "paid_on": "2026-11-20"})
+        "payment": str(payment.pk), "transaction_id": "E1", "paid_on": "2026-11-20",
+        "reason": "Cheque nominal compensado."})
 
     assert "acoes/liquidar-pagamento/" not in page
     assert response.status_code == 403
@@ -340,7 +341,7 @@ def test_settling_emits_the_payment_completed_details_of_the_contract(
 
     claim = acted(supervisor, claim, "liquidar-pagamento", {
         "payment": str(payment.pk), "transaction_id": "E00000000202611221200abcdef",
-        "paid_on": today.isoformat()})
+        "paid_on": today.isoformat(), "reason": "Cheque nominal compensado."})
 
     assert claim.status == "em-regulacao"  # settlement does not move the claim
     envelope = last_event(claim).envelope()
@@ -349,6 +350,7 @@ def test_settling_emits_the_payment_completed_details_of_the_contract(
         "id-combo-produto": str(sale.product_combo_id), "id-proposta": str(sale.proposal_id),
         "id-venda": str(sale.id), "id-sinistro": str(claim.id), "numero-sinistro": claim.number,
         "id-transacao-financeira": "E00000000202611221200abcdef", "valor": 1500.0,
+        "valor-total": 1500.0,
         "data-pagamento": today.isoformat(),
     }
     body = api.get(f"/api/v1/sinistros/{claim.number}").json()
@@ -364,7 +366,7 @@ def test_the_affiliation_is_in_the_details_only_when_the_sale_has_one(
 
     acted(supervisor, claim, "liquidar-pagamento", {
         "payment": str(payment.pk), "transaction_id": "T-1",
-        "paid_on": timezone.localdate().isoformat()})
+        "paid_on": timezone.localdate().isoformat(), "reason": "Cheque nominal compensado."})
 
     assert last_event(claim).details["id-afiliacao"] == "9b2c1d4e-0000-4000-8000-000000000001"
 
@@ -375,7 +377,7 @@ def test_a_settlement_date_in_the_future_or_before_registration_is_refused(
     for day in (timezone.localdate() + dt.timedelta(days=1),
                 timezone.localdate() - dt.timedelta(days=1)):
         response = act(supervisor, claim, "liquidar-pagamento", {
-            "payment": str(payment.pk), "transaction_id": "T-1", "paid_on": day.isoformat()})
+            "payment": str(payment.pk), "transaction_id": "T-1", "paid_on": day.isoformat(), "reason": "Cheque nominal compensado."})
         assert "A data do pagamento deve estar entre o registro" in response.content.decode()
     payment.refresh_from_db()
     assert payment.status == "registrado"

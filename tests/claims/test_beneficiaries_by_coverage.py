@@ -91,7 +91,7 @@ def test_a_living_claim_is_paid_to_the_insured_and_finalized(api, sale):
     payment = claim.payments.get()
     acted(supervisor, claim, "liquidar-pagamento", {
         "payment": str(payment.pk), "transaction_id": "E-1",
-        "paid_on": timezone.localdate().isoformat()})
+        "paid_on": timezone.localdate().isoformat(), "reason": "Cheque nominal compensado."})
     claim = acted(supervisor, claim, "finalizar")
 
     body = api.get(f"/api/v1/sinistros/{claim.number}").json()

@@ -51,7 +51,7 @@ def test_a_claims_whole_life_writes_each_contract_event_with_its_envelope(
     payment = claim.payments.get()
     acted(supervisor, claim, "liquidar-pagamento", {                        # concluido
         "payment": str(payment.pk), "transaction_id": "T-1",
-        "paid_on": timezone.localdate().isoformat()})
+        "paid_on": timezone.localdate().isoformat(), "reason": "Cheque nominal compensado."})
     acted(analyst, claim, "finalizar")                                      # finalizado
     acted(supervisor, claim, "reabrir", {"reason": "y", "next_status": "em-regulacao"})  # reaberto
     other = open_claim(api, sale, cobertura="cobertura/invalidez-permanente", natureza=None)

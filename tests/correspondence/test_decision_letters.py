@@ -152,7 +152,7 @@ def paid(api, sale, analyst, supervisor, smtp):
     Message.objects.all().delete()
     acted(supervisor, claim, "liquidar-pagamento", {
         "payment": str(payment.pk), "transaction_id": "E123",
-        "paid_on": timezone.localdate().isoformat()})
+        "paid_on": timezone.localdate().isoformat(), "reason": "Cheque nominal compensado."})
     return claim
 
 

@@ -144,7 +144,7 @@ def paid_and_closed(api, sale, analyst, supervisor):
     payment = Payment.objects.get(claim=claim)
     acted(supervisor, claim, "liquidar-pagamento", {
         "payment": str(payment.pk), "transaction_id": "E123",
-        "paid_on": timezone.localdate().isoformat()})
+        "paid_on": timezone.localdate().isoformat(), "reason": "Cheque nominal compensado."})
     return acted(analyst, claim, "finalizar", {"note": "Pago."})
 
 
@@ -177,7 +177,7 @@ def test_a_paid_closing_whose_beneficiary_has_no_cep_is_held_incomplete(
         {"amount": "100,00", "beneficiary": str(heir.pk), **VALID_PIX})
     acted(supervisor, claim, "liquidar-pagamento", {
         "payment": str(Payment.objects.get(claim=claim).pk), "transaction_id": "E9",
-        "paid_on": timezone.localdate().isoformat()})
+        "paid_on": timezone.localdate().isoformat(), "reason": "Cheque nominal compensado."})
     acted(analyst, claim, "finalizar", {"note": "Pago."})
 
     closed = submissions(claim)[-1]
@@ -252,7 +252,7 @@ def test_a_late_payments_art_88_charges_are_its_financial_expenses(api, sale, an
     assert payment.late_fine == Decimal("20.00")
     acted(supervisor, claim, "liquidar-pagamento", {
         "payment": str(payment.pk), "transaction_id": "E-88",
-        "paid_on": timezone.localdate().isoformat()})
+        "paid_on": timezone.localdate().isoformat(), "reason": "Cheque nominal compensado."})
 
     totals = coverage_of(submissions(claim)[-1])["totalizacao_sinistro"]
     assert totals["valor_pago_reais"] == 1000.0  # the indemnity

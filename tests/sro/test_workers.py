@@ -108,7 +108,7 @@ def test_the_beat_registers_a_new_claim_within_one_interval_and_its_changes_foll
         {"amount": "2500,00", "beneficiary": str(heir.pk), **VALID_PIX})
     acted(supervisor, paid, "liquidar-pagamento", {
         "payment": str(Payment.objects.get(claim=paid).pk), "transaction_id": "E-SRO-1",
-        "paid_on": timezone.localdate().isoformat()})
+        "paid_on": timezone.localdate().isoformat(), "reason": "Cheque nominal compensado."})
     acted(analyst, paid, "finalizar", {"note": "Pago."})
 
     assert wait_until(lambda: Submission.objects.filter(

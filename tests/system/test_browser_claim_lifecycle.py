@@ -156,6 +156,8 @@ def test_an_analyst_and_a_supervisor_take_a_claim_from_review_to_finalized_in_a_
                 expect(page.get_by_label("Pagamento:", exact=True)).to_contain_text(
                     "R$ 1.500,00 para Maria da Silva (PIX)")
                 page.get_by_label("Id da transação financeira").fill("E2E-PIX-0001")
+                page.get_by_label("Motivo (cheque, depósito judicial...)").fill(
+                    "PIX feito pela tesouraria fora do arquivo.")
                 # Today is proposed, in the only format a date input keeps.
                 expect(page.get_by_label("Data do pagamento")).to_have_value(today.isoformat())
                 _confirm(page, "Liquidar pagamento")

@@ -304,6 +304,16 @@ class SettlePaymentForm(ActionForm):
     # dropped by the browser, leaving the field empty instead of today.
     paid_on = forms.DateField(label="Data do pagamento", initial=timezone.localdate,
                               widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    # The bank's return file settles what was paid by file; by hand only the exceptions,
+    # and the timeline must say which one this was.
+    reason = forms.CharField(
+        label="Motivo (cheque, depósito judicial...)", max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": "Informe o motivo da liquidação manual: um cheque, um "
+                                    "depósito judicial... O que foi pago por arquivo, o "
+                                    "retorno do banco liquida."},
+        help_text="Obrigatório: por que este pagamento é liquidado à mão e não pelo retorno "
+                  "do banco. Aparece no histórico do sinistro.")
 
     def __init__(self, *args, payment_choices=(), **kwargs):
         super().__init__(*args, **kwargs)

@@ -43,7 +43,8 @@ def test_the_services_keep_it_true_along_a_claims_life(api, sale, team):
     seen.append(claim.awaiting)
     payment = claim.payments.get()
     claim = acted(sergio, claim, "liquidar-pagamento", {
-        "payment": payment.pk, "transaction_id": "TX-1", "paid_on": timezone.localdate(payment.created_at)})
+        "payment": payment.pk, "transaction_id": "TX-1",
+        "paid_on": timezone.localdate(payment.created_at), "reason": "Cheque nominal compensado."})
     seen.append(claim.awaiting)
     claim = acted(ana, claim, "finalizar", {"reason": ""})
     seen.append(claim.awaiting)

@@ -212,9 +212,15 @@ class SettlePayment(ClaimAction):
             return f"{len(waiting)} pagamento(s) aguardam a liquidação por um supervisor"
         return super().why_not(claim, user)
 
+    def help(self, claim, chosen=""):
+        return ["O que foi pago por arquivo é liquidado pelo retorno do banco (CNAB 240), "
+                "sem passar por aqui. Liquide à mão só as exceções (um cheque, um depósito "
+                "judicial), dizendo o motivo: ele fica no histórico."]
+
     def form_kwargs(self, claim):
         return {"payment_choices": [
-            (str(p.pk), f"{brl(p.amount)} para {p.beneficiary_name} "
+            (str(p.pk), f"{brl(p.total)}{' com os encargos do art. 88' if p.late_charges else ''}"
+                        f" para {p.beneficiary_name} "
                         f"({p.get_method_display()}), registrado em "
                         f"{timezone.localtime(p.created_at):%d/%m/%Y}")
             for p in claim.payments.all() if p.status == Payment.Status.REGISTERED
@@ -223,9 +229,10 @@ class SettlePayment(ClaimAction):
     def run(self, claim, user, data):
         payment, _ = services.settle_payment(
             payment_id=data["payment"], transaction_id=data["transaction_id"],
-            paid_on=data["paid_on"], user=user, expected_version=data["version"],
+            paid_on=data["paid_on"], user=user, reason=data["reason"],
+            expected_version=data["version"],
         )
-        return f"Pagamento de {brl(payment.amount)} liquidado."
+        return f"Pagamento de {brl(payment.total)} liquidado."
 
 
 def proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, str]]:
