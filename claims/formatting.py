@@ -114,8 +114,9 @@ SYSTEM_PARTS = {
 
 
 # The ops commands that act on claims, in words (actor "operacao:<command>"). A renamed
-# command keeps its old name here: history rows are never rewritten, and the rows of
-# either name should read as the same operation.
+# or removed command keeps its names here: history rows are never rewritten, and the
+# rows of either name should read as the same operation (settle_payments, the bank's
+# CSV, and its old name liquidar_pagamentos are removed; their rows remain).
 OPERATIONS = {
     "settle_payments": "retorno do banco",
     "liquidar_pagamentos": "retorno do banco",

@@ -1,6 +1,7 @@
-"""Deprecated: ``settle_payments`` under its old name, until the next release removes it."""
+"""Removed with ``settle_payments``, whose old name it was. Kept one release as a stub
+that says what to run instead."""
 
-from claims.management.aliases import deprecated_alias
-from claims.management.commands.settle_payments import Command as SettlePayments
+from claims.management.aliases import removed_command
+from claims.management.commands.settle_payments import SETTLE_INSTEAD
 
-Command = deprecated_alias(SettlePayments, old="liquidar_pagamentos", new="settle_payments")
+Command = removed_command("liquidar_pagamentos", instead=SETTLE_INSTEAD)
