@@ -28,7 +28,8 @@ pytestmark = pytest.mark.usefixtures("local_media")
 
 STANDARD = {"id-combo-produto", "id-proposta", "id-venda", "numero-sinistro"}
 PAYMENT_COMPLETED = {"id-combo-produto", "id-proposta", "id-venda", "id-sinistro",
-                     "numero-sinistro", "id-transacao-financeira", "valor", "data-pagamento"}
+                     "numero-sinistro", "id-transacao-financeira", "valor", "valor-total",
+                     "data-pagamento"}
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
