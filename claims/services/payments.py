@@ -232,6 +232,10 @@ def settle_payment(
             f"O pagamento já foi liquidado pela transação {payment.financial_transaction_id} "
             f"em {payment.paid_on:%d/%m/%Y}."
         )
+    if payment.status == Payment.Status.RETURNED:
+        raise errors.PaymentNotAllowed(
+            f"O banco devolveu este pagamento ({payment.return_reason}): ele não é mais "
+            "liquidado; a participação é paga de novo a partir dos novos dados.")
     move(claim, Action.SETTLE_PAYMENT)  # keeps the status
     registered_on = timezone.localdate(payment.created_at)
     if not registered_on <= paid_on <= timezone.localdate():

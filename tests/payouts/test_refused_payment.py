@@ -101,3 +101,11 @@ def test_a_second_correction_does_not_pay_twice(refused, api):
 
     assert Payment.objects.filter(replaces=refused).count() == 1
     assert Payment.objects.filter(claim=refused.claim, status="registrado").count() == 1
+
+
+def test_a_returned_payment_is_never_settled_by_hand(refused, boss):
+    from claims import errors
+
+    with pytest.raises(errors.PaymentNotAllowed, match="O banco devolveu este pagamento"):
+        services.settle_payment(payment_id=refused.pk, transaction_id="CHEQUE-1", user=boss,
+                                paid_on=refused.created_at.date(), reason="Cheque.")
