@@ -11,7 +11,10 @@ class PayoutsConfig(AppConfig):
 
     def ready(self):
         from claims.signals import claim_moved
-        from payouts import errors, receivers  # noqa: F401  (errors: the problem registry)
+        from payouts import demo, errors, receivers  # noqa: F401  (errors: the problem registry)
+        from workbench.demo_workload import payments_due
 
         claim_moved.connect(receivers.order_registered_payment,
                             dispatch_uid="payouts.order_registered_payment")
+        # The demo's past goes through the bank too (payouts.demo).
+        payments_due.connect(demo.pay, dispatch_uid="payouts.demo.pay")

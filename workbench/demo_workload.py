@@ -47,6 +47,11 @@ DEMO_ADDRESS = {"cep": "01310100", "uf": "SP"}
 # as its beat job would have then (sro.demo), so the demo's registrations keep or miss
 # their deadlines by the claims' own timeline, not by the day the demo was loaded.
 step_done = Signal()
+# Sent with the payments a scenario has the bank pay (``payments``), the moment it pays
+# them (``moment``) and whether the bank refuses them instead (``refuse``): the bank's app
+# (payouts.demo) sends them in a remittance and applies its return, as the beat would
+# have then. Every payment sent is settled or refused by the time it returns.
+payments_due = Signal()
 
 
 @contextlib.contextmanager
@@ -218,13 +223,11 @@ class Workload:
             paid += share.left
         if scenario == "paid":
             return
-        settled_at = next(step)
-        with at(settled_at):
-            for payment in payments:
-                services.settle_payment(payment_id=payment.pk, user=self.supervisor,
-                                        transaction_id=f"TED-{uuid.uuid4().hex[:12].upper()}",
-                                        paid_on=timezone.localdate(settled_at),
-                                        reason="Comprovante da TED conferido (demonstração).")
+        # Some of the settled ones (never a claim that is then finalized) come back
+        # refused by the bank, and wait for new payment data.
+        # Their own generator, so the scenarios drawn for the other claims stay put.
+        refuse = scenario == "settled" and random.Random(claim.number).random() < 0.3
+        payments_due.send(sender=Workload, payments=payments, moment=next(step), refuse=refuse)
         if scenario == "finalized":
             with at(next(step)):
                 services.finalize(claim_id=claim.pk, user=analyst)

@@ -93,7 +93,10 @@ def write_return(remittance: bytes, *, outcomes: dict[str, Outcome],
             codes, paid_on, amount = outcomes[reference]
             seen.add(reference)
             line = _edit(main.text).put(231, 240, "".join(codes)[:10].ljust(10))
-            nosso = f"LB{main.number:08d}"
+            # Unique per bank and paying account, as a bank's own number is: the file's
+            # sequence, the lot and the record (the settlement's transaction id is made
+            # of it: payouts.services.returns).
+            nosso = f"LB{parsed.header.text[157:163]}{lot.header.text[3:7]}{main.number:05d}"
             if is_a:
                 amount = main.amount(120, 134) if amount is None else amount
                 line.alpha(135, 154, nosso).date(155, 162, paid_on)
