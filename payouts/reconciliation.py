@@ -26,6 +26,7 @@ from claims import business_days
 from payouts.models import BankReturn, PaymentOrder, Remittance, RemittanceLine, ReturnLine
 
 S = PaymentOrder.Status
+OPEN = PaymentOrder.OPEN
 ZERO = Decimal("0.00")
 
 
@@ -115,7 +116,7 @@ def reconcile(day: dt.date, *, days: int = 1, today: dt.date | None = None) -> R
     files = list(Remittance.objects.select_related("account")
                  .exclude(status=Remittance.Status.CANCELLED)
                  .filter(Q(payment_date=day) | Q(payment_date__lt=day,
-                                                 lines__live=True, lines__order__status__in=S.OPEN))
+                                                 lines__live=True, lines__order__status__in=OPEN))
                  .distinct().order_by("account__name", "sequence"))
     grouped = (RemittanceLine.objects.filter(live=True, remittance__in=[f.pk for f in files])
                .values("remittance_id", "order__status", "order__payment_date")
@@ -150,7 +151,7 @@ def _count(figures: Figures, status: str, n: int, total: Decimal, paid: Decimal,
         figures.refused += n
     elif status == S.DIVERGENT:
         figures.divergent += n
-    elif status in S.OPEN:
+    elif status in OPEN:
         figures.open += n
         figures.late += n if late else 0
 
