@@ -84,6 +84,10 @@ class PaymentOrderAdmin(admin.ModelAdmin):
     search_help_text = "Seu número (OP…) ou número do sinistro."
     list_select_related = ["payment__claim", "account"]
     ordering = ["-created_at"]
+    empty_value_display = "—"
+
+    class Media:
+        css = {"all": ["payouts/payouts.css"]}
 
     def has_module_permission(self, request):
         return request.user.has_perm(VIEW_ORDERS)
@@ -125,7 +129,7 @@ class PaymentOrderAdmin(admin.ModelAdmin):
     @admin.display(description="sinistro", ordering="payment__claim__number")
     def claim_number(self, obj):
         claim = obj.payment.claim
-        return format_html('<a href="{}#pagamentos">{}</a>',
+        return format_html('<a href="{}#pagamentos" class="nowrap">{}</a>',
                            reverse("admin:claims_claim_change", args=[claim.pk]), claim.number)
 
     @admin.display(description="favorecido", ordering="payment__beneficiary_name")

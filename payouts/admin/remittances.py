@@ -48,6 +48,9 @@ class RemittanceAdmin(TreasuryOnly, admin.ModelAdmin):
     change_list_template = "admin/payouts/remittance/change_list.html"
     actions = None
 
+    class Media:
+        css = {"all": ["payouts/payouts.css"]}
+
     def has_add_permission(self, request):
         return False
 

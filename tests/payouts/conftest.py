@@ -3,12 +3,29 @@
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth.models import Group, Permission
 
 from claims import roles, services
+from payouts import roles as payouts_roles
 from payouts.services.accounts import add_account
 from tests.support.lifecycle import HEIR_DETAILS, acted, claim_under_review, staff
 
 INSURER_CNPJ = "11222333000181"
+
+
+@pytest.fixture(autouse=True)
+def treasury_roles(request):
+    """The roles as the migrations leave them: a transactional test elsewhere flushes the
+    tables, and the claims roles rebuilt after it (tests.support.lifecycle.staff) carry
+    none of the payouts permissions. Only for tests that use the database."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None and not {"db", "transactional_db"} & set(request.fixturenames):
+        return
+    transactional = marker is not None and marker.kwargs.get("transaction")
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    if not Group.objects.filter(name=roles.SUPERVISOR).exists():
+        roles.sync_roles(Group, Permission)
+    payouts_roles.sync_roles(Group, Permission)
 
 
 @pytest.fixture

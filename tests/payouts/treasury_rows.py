@@ -8,7 +8,7 @@ import hashlib
 from decimal import Decimal
 from itertools import count
 
-from django.contrib.auth.models import Group, Permission, User
+from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
 from payouts import roles as payouts_roles
@@ -27,9 +27,6 @@ _numbers = count(1)
 
 
 def treasury_user(username: str) -> User:
-    if not Group.objects.filter(name=payouts_roles.TREASURY).exists():
-        # A transactional test flushed the migration's groups before.
-        payouts_roles.sync_roles(Group, Permission)
     user = staff(username, None)
     user.groups.add(Group.objects.get(name=payouts_roles.TREASURY))
     return user
