@@ -26,7 +26,7 @@ class CoveragesField(forms.CharField):
 
 class PayingAccountForm(forms.ModelForm):
     coverages = CoveragesField(
-        label="coberturas", required=False,
+        label="Coberturas", required=False,
         help_text="Códigos das coberturas que esta conta paga, um por linha "
                   "(p. ex. cobertura/morte). Vazio: qualquer cobertura.")
 

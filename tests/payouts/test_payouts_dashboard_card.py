@@ -44,7 +44,7 @@ def test_the_supervisors_dashboard_shows_the_card_with_links(supervisor, waiting
     page = supervisor.get("/admin/").content.decode()
 
     assert "Pagamentos pelo banco" in page
-    assert "(2 ordens, R$ 12.500,00)" in page
+    assert "(2 ordens, <span class=\"money\">R$ 12.500,00</span>)" in page
     for situation in ("aguardando-liberacao", "recusada-sem-dados", "divergente", "atrasada",
                       "sem-conta"):
         assert f"{ORDERS}?situacao={situation}" in page
