@@ -6,11 +6,14 @@ differ or an order is late, for a cron or a monitoring probe."""
 
 import datetime as dt
 import json
+from decimal import Decimal
 
 from django.core.management.base import BaseCommand, CommandError
 
 from claims.formatting import brl
 from payouts.reconciliation import Figures, Reconciliation, reconcile
+
+CENTS = Decimal("0.01")
 
 
 def figures_words(figures: Figures) -> str:
@@ -21,8 +24,8 @@ def figures_words(figures: Figures) -> str:
 
 
 def figures_json(figures: Figures) -> dict:
-    return {"enviadas": figures.sent, "valor-enviado": str(figures.sent_total),
-            "liquidadas": figures.settled, "valor-liquidado": str(figures.settled_total),
+    return {"enviadas": figures.sent, "valor-enviado": _money(figures.sent_total),
+            "liquidadas": figures.settled, "valor-liquidado": _money(figures.settled_total),
             "recusadas": figures.refused, "divergentes": figures.divergent,
             "em-aberto": figures.open, "atrasadas": figures.late}
 
@@ -40,9 +43,9 @@ def as_json(result: Reconciliation) -> dict:
                           "situacao": row.remittance.status, **figures_json(row.figures)}
                          for row in account.files],
         } for account in result.accounts],
-        "dias": [{"data": row.day.isoformat(), "liquidado": str(row.settled),
-                  "trailers": str(row.trailers), "retornos": row.returns,
-                  "diferenca": str(row.difference), "confere": row.matches}
+        "dias": [{"data": row.day.isoformat(), "liquidado": _money(row.settled),
+                  "trailers": _money(row.trailers), "retornos": row.returns,
+                  "diferenca": _money(row.difference), "confere": row.matches}
                  for row in result.days],
     }
 
@@ -89,6 +92,11 @@ class Command(BaseCommand):
                 out(words + " — confere.")
             else:
                 out(words + f" — NÃO CONFERE: diferença de {brl(row.difference)}.")
+
+
+def _money(value: Decimal) -> str:
+    # Two places whatever the database's sum gave (SQLite's drops them: "300").
+    return str(Decimal(value).quantize(CENTS))
 
 
 def _dumps(value) -> str:
