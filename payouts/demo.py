@@ -13,16 +13,34 @@ import os
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 from django.utils import timezone
 
 from payouts import cnab240
+from payouts import roles as payouts_roles
 from payouts.models import PayingAccount
 from payouts.services import remittances, returns
 from payouts.services.accounts import add_account
 from workbench.demo_workload import at
 
 DEMO_ACCOUNT_NAME = "Itaú pagamentos (demonstração)"
+# The demo's treasury user (its password is public, like the other demo users': seed_demo
+# refuses production without --allow-production). She releases the files above
+# BANK_REMITTANCE_RELEASE_LIMIT that the demo's past sent.
+TREASURY_USER = ("tesouraria", "tesouraria-demo", "Teresa")
+
+
+def treasurer() -> User:
+    username, password, first_name = TREASURY_USER
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        payouts_roles.sync_roles(Group, Permission)
+        user = User.objects.create_user(username, first_name=first_name,
+                                        last_name="(demonstração)", password=password,
+                                        is_staff=True)
+        user.groups.set([Group.objects.get(name=payouts_roles.TREASURY)])
+    return user
 
 
 def demo_account() -> PayingAccount:
@@ -44,6 +62,8 @@ def pay(sender, *, payments, moment, refuse: bool = False, **kwargs) -> None:
         with transaction.atomic():
             remittance = remittances.build(account_id=account.pk, actor="demonstracao")
         remittance.refresh_from_db()
+        if remittance.status == remittance.Status.AWAITING_RELEASE:
+            remittances.release(remittance_id=remittance.pk, user=treasurer())
         path = remittances.drop(remittance.pk)
         if path is not None:  # the bank's client took it
             (path.parent / "processados").mkdir(exist_ok=True)

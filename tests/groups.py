@@ -42,6 +42,7 @@ SLOW = {
     "tests/payouts/test_localbank.py": "the local bank as a subprocess, its delay waited",
     "tests/payouts/test_round_trip.py": "the local bank as a subprocess",
     "tests/payouts/test_workers.py": "real Celery workers",
+    "tests/payouts/test_demo.py": "seeds the demo's workload through the bank",
     "tests/webhooks/test_metrics.py": "worker processes writing the shared counters",
     "tests/claims/test_document_upload_s3.py": "moto's S3 server in a subprocess",
     # Migrations run back and forth: 1 to 12 s each, a third of the inner loop's time.

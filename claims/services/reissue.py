@@ -25,7 +25,7 @@ def reissue_returned(claim: Claim, beneficiary: Beneficiary, *, actor: str = REI
     payment goes out as any registered payment does (claims.signals.claim_moved)."""
     if not beneficiary.has_payment_data or claim.status in (ClaimStatus.FINALIZED,):
         return []
-    returned = list(Payment.objects.select_for_update().filter(
+    returned = list(Payment.objects.select_for_update(of=("self",)).filter(
         beneficiary=beneficiary, status=Payment.Status.RETURNED, replaced_by__isnull=True))
     reissued = []
     for old in returned:

@@ -5,6 +5,7 @@ from collections import Counter
 from io import StringIO
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from claims.models import Payment
@@ -29,4 +30,5 @@ def test_the_demo_leaves_orders_settled_refused_and_waiting(settings, tmp_path):
     assert all(p.claim.status == "pendente-de-dados-de-pagamento" for p in refused)
     assert not BankReturn.objects.filter(status="recusado").exists()
     assert not list((tmp_path / "out").glob("*.rem"))  # the bank's client took them all
-    print(dict(orders))
+    treasurer = User.objects.get(username="tesouraria")
+    assert treasurer.has_perm("payouts.treasury") and treasurer.check_password("tesouraria-demo")
