@@ -46,6 +46,11 @@ class PaymentDataPendingDetails(StandardDetails):
         child=serializers.CharField(),
         help_text="O que falta, em palavras (os dados do credor, participações abaixo de 100%, "
                   "os dados de pagamento de alguém); envie-os em `detalhes-pagamento`.")
+    motivo_devolucao = serializers.CharField(
+        required=False,
+        help_text="Só quando o banco devolveu um pagamento (adição compatível ao contrato): "
+                  "o motivo do banco, em palavras e com o código da ocorrência. A mesma "
+                  "participação é paga de novo assim que os novos dados chegam.")
 
     class Meta:
         ref_name = "DetalhesDadosDePagamentoPendentes"
