@@ -110,6 +110,8 @@ SYSTEM_PARTS = {
     "alcada": "Controle de alçada",
     "envio-de-documentos": "Envio de documentos",
     "bancada": "Sistema",
+    # A payment the bank returned, paid again from new data (claims.services.reissue).
+    "reemissao": "Reemissão automática (novos dados de pagamento)",
 }
 
 
@@ -143,6 +145,8 @@ def actor_label(actor: str, user=None, channel=None, name: str = "") -> str:
         "usuario": name,
         "sistema": SYSTEM_PARTS.get(name, f"Sistema ({name.replace('-', ' ')})"),
         "operacao": f"Operação ({OPERATIONS.get(name, name)})",
+        # The bank's return file (payouts), by the paying bank's COMPE code.
+        "banco": f"Retorno do banco {name}",
     }.get(kind, actor)
 
 

@@ -162,3 +162,10 @@ def test_a_crash_halfway_resumes_where_it_stopped(claim_in_regulation, boss, pay
     assert set(Payment.objects.filter(beneficiary=heir).values_list("status", flat=True)) == {
         "concluido"}
     assert ReturnLine.objects.count() == 2
+
+
+def test_the_timeline_names_the_bank_and_the_reissue_in_words():
+    from claims.formatting import actor_label
+
+    assert actor_label("banco:341") == "Retorno do banco 341"
+    assert actor_label("sistema:reemissao") == "Reemissão automática (novos dados de pagamento)"
