@@ -262,6 +262,19 @@ def test_the_claim_page_shows_timeline_deadline_denial_and_payments(insured, sal
     assert "Sinistro comunicado" in page and "Pedido recusado" in page
     assert "interno" not in page and "Reserva" not in page
     assert "R$ 1.234,56" in page and "pago em" in page
+    assert "de indenização" not in page  # on time: the total is the indemnity
+
+
+def test_a_late_payment_reads_as_its_total_with_the_indemnity_and_charges_apart(insured, sale):
+    claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"))
+    PaymentFactory(claim=claim, amount="10000.00", late_fine="200.00",
+                   monetary_correction="45.10", late_interest="55.45")
+
+    page = text(insured.get(f"/segurado/sinistros/{claim.number}"))
+
+    assert "<strong>R$ 10.300,55</strong> para Maria Beneficiária: programado" in page
+    assert ("R$ 10.000,00 de indenização e R$ 300,55 de multa, correção e juros pelo atraso "
+            "(Lei 15.040/2024, art. 88)") in page
 
 
 def test_the_deadline_to_decide_is_shown_while_it_runs(insured, sale):
