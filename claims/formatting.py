@@ -112,6 +112,8 @@ SYSTEM_PARTS = {
     "bancada": "Sistema",
     # A payment the bank returned, paid again from new data (claims.services.reissue).
     "reemissao": "Reemissão automática (novos dados de pagamento)",
+    # A payment order refused before it went to the bank (payouts).
+    "remessa": "Remessa ao banco",
 }
 
 

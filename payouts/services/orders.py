@@ -7,6 +7,7 @@ from django.utils import timezone
 from claims.models import Payment
 from claims.validators import boleto_barcode
 from payouts import routing
+from payouts.cnab240 import checks
 from payouts.cnab240.types import Form, Order
 from payouts.models import PaymentOrder
 
@@ -37,7 +38,9 @@ def plain_order(order: PaymentOrder, payment_date: dt.date) -> Order:
     form = Form(order.form)
     if form is Form.PIX_KEY:
         key = details["pix"]["key"]
-        values.update(pix_key=key, pix_key_type=pix_key_type(key))
+        # None when the key has no DICT shape: the remittance refuses the order before
+        # sending it (payouts.services.remittances).
+        values.update(pix_key=key, pix_key_type=checks.pix_key_type(key) or "")
     elif form is Form.PIX_ACCOUNT:
         account = details["pix"]["bank_account"]
         values.update(ispb=account["bank"], **_account(account))
@@ -54,16 +57,6 @@ def plain_order(order: PaymentOrder, payment_date: dt.date) -> Order:
 def _account(account: dict) -> dict:
     return {"branch": account["branch"], "branch_digit": account.get("branch_check_digit", ""),
             "account": account["account"], "account_digit": account.get("account_check_digit", "")}
-
-
-def pix_key_type(key: str) -> str:
-    if "@" in key:
-        return "email"
-    if key.startswith("+"):
-        return "telefone"
-    if len(key) == 36 and key.count("-") == 4:
-        return "aleatoria"
-    return "cpf" if len(key) == 11 else "cnpj"
 
 
 def mark(order: PaymentOrder, status: str, **fields) -> None:

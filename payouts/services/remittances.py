@@ -18,11 +18,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import business_days
+from claims import services as claims_services
 from claims.formatting import brl
 from payouts import cnab240, errors, routing
-from payouts.cnab240.types import Company
+from payouts.cnab240.types import Company, Form
 from payouts.models import PayingAccount, PaymentOrder, Remittance, RemittanceDownload, RemittanceLine
-from payouts.services.orders import plain_order
+from payouts.services.orders import mark, plain_order
 
 
 # Where files are written before they are renamed into the outbox.
@@ -51,16 +52,24 @@ def build(*, account_id, user=None, actor: str = "") -> Remittance | None:
         orders = list(PaymentOrder.objects.select_related("payment")
                       .filter(account=account, status=PaymentOrder.Status.WAITING)
                       .exclude(lines__live=True).order_by("pk"))
-        if not orders:
-            return None
         now = timezone.now()
         paying_on = payment_date()
+        sendable = []
+        for order in orders:
+            values = plain_order(order, paying_on)
+            if values.form == Form.PIX_KEY and not values.pix_key_type:
+                _refuse_before_sending(order)
+            else:
+                sendable.append((order, values))
+        orders, plain = [o for o, _ in sendable], [v for _, v in sendable]
+        if not orders:
+            return None
         account.last_sequence += 1
         account.save(update_fields=["last_sequence"])
         content = cnab240.write_remittance(
             company_of(account), sequence=account.last_sequence,
             generated_at=timezone.localtime(now),
-            orders=[plain_order(order, paying_on) for order in orders])
+            orders=plain)
         total = sum((order.amount for order in orders), Decimal("0.00"))
         held = total > settings.BANK_REMITTANCE_RELEASE_LIMIT
         remittance = Remittance.objects.create(
@@ -78,6 +87,17 @@ def build(*, account_id, user=None, actor: str = "") -> Remittance | None:
         if not held:
             transaction.on_commit(lambda: drop(remittance.pk))
     return remittance
+
+
+def _refuse_before_sending(order: PaymentOrder) -> None:
+    """A PIX key no bank would take (not a DICT shape): refused here as the bank would
+    ("PM"), so it never holds up the account's file; its share is asked again."""
+    reason = (f"{cnab240.describe(('PM',))} (ocorrência PM, verificada antes do envio: "
+              f"a chave {order.payment.payment_method_details['pix']['key']!r} não tem "
+              "formato de chave PIX)")
+    claims_services.return_payment(payment_id=order.payment_id, reason=reason,
+                                   actor="sistema:remessa")
+    mark(order, PaymentOrder.Status.REFUSED, bank_occurrences="PM", bank_reason=reason)
 
 
 def _route_orphans(account: PayingAccount) -> None:

@@ -141,3 +141,19 @@ def test_a_committed_file_that_never_reached_the_outbox_is_dropped_by_the_next_r
 
     assert (bank_dirs[0] / remittance.filename).read_bytes() == bytes(remittance.content)
     assert PaymentOrder.objects.get().status == "enviada"
+
+
+def test_a_pix_key_no_bank_would_take_is_refused_before_sending_and_holds_up_nothing(
+        claim_in_regulation, boss, paying_account):
+    good = register(claim_in_regulation, boss, amount="1000.00").order
+    bad = register(claim_in_regulation, boss, amount="1000.00").order
+    bad.payment.payment_method_details = {"method": "pix", "pix": {"key": "sem formato"}}
+    bad.payment.save()
+
+    remittance = remittances.build(account_id=paying_account.pk)
+
+    assert list(remittance.lines.values_list("order", flat=True)) == [good.pk]
+    bad.refresh_from_db()
+    bad.payment.refresh_from_db()
+    assert bad.status == "recusada" and "verificada antes do envio" in bad.bank_reason
+    assert bad.payment.status == "devolvido"
