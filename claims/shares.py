@@ -62,7 +62,7 @@ def entitlements(*, amount: Decimal, outstanding_balance: Decimal | None, benefi
     beneficiary without a share (not yet given) is due nothing yet."""
     paid: dict = {}
     for payment in payments:
-        if payment.status == "devolvido":  # the bank returned it: it paid nothing
+        if getattr(payment, "status", "") == "devolvido":  # the bank returned it: it paid nothing
             continue
         paid[payment.beneficiary_id] = paid.get(payment.beneficiary_id, ZERO) + payment.amount
     creditor = creditor_due(amount, outstanding_balance)

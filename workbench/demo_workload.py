@@ -101,6 +101,7 @@ COMPLEMENTARY_DOCUMENTS = {
 class Workload:
     def __init__(self, *, analysts, supervisor, rng: random.Random, now: dt.datetime):
         self.analysts, self.supervisor, self.rng, self.now = analysts, supervisor, rng, now
+        self.settled_count = 0
         self.scenarios = [name for name, weight in SCENARIOS for _ in range(weight)]
 
     def claim(self, channel, sale: dict, coverage: str):
@@ -225,8 +226,10 @@ class Workload:
             return
         # Some of the settled ones (never a claim that is then finalized) come back
         # refused by the bank, and wait for new payment data.
-        # Their own generator, so the scenarios drawn for the other claims stay put.
-        refuse = scenario == "settled" and random.Random(claim.number).random() < 0.3
+        # Every third one, counted apart, so the scenarios drawn for the others stay put.
+        if scenario == "settled":
+            self.settled_count += 1
+        refuse = scenario == "settled" and self.settled_count % 3 == 1
         payments_due.send(sender=Workload, payments=payments, moment=next(step), refuse=refuse)
         if scenario == "finalized":
             with at(next(step)):

@@ -8,10 +8,9 @@ from decimal import Decimal
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
-from django.utils import timezone
 
 from payouts import cnab240
-from payouts.cnab240.types import ReturnFile
+from payouts.cnab240.types import Company, Form, Order
 from payouts.models import BankReturn, PaymentOrder, Remittance, RemittanceDownload
 from tests.payouts.treasury_rows import orders, paying_account, remittance, treasury_user
 from tests.support.lifecycle import logged_in, page_messages, said_by
@@ -164,10 +163,7 @@ def test_generating_with_nothing_due_says_so_per_account(tesouraria):
 
 
 def test_generating_makes_one_file_per_account_and_says_which_wait_for_release(
-        tesouraria, monkeypatch):
-    # The layout's writer has its own tests; here only its bytes matter.
-    monkeypatch.setattr(cnab240, "write_remittance", lambda company, **kw: b"REMESSA\r\n",
-                        raising=False)
+        tesouraria):
     small, large = paying_account("Conta A"), paying_account("Conta B", bank="237")
     orders(small, ["100.00", "200.00"])
     orders(large, ["9000.00", "2000.00"])
@@ -184,19 +180,23 @@ def _upload(client, content: bytes, name="RET0001.ret"):
     return client.post(f"{LIST}enviar-retorno/", {"file": SimpleUploadedFile(name, content)})
 
 
-def test_a_return_answering_nothing_of_ours_is_refused_and_the_page_says_why(
-        tesouraria, monkeypatch):
-    # What the reader would read from the file (its own tests read real ones).
-    parsed = ReturnFile(bank="341", company_tax_id="11222333000181", agreement="OUTRO",
-                        branch="1234", account="99999", sequence=7,
-                        generated_at=timezone.now(), items=(), total_amount=Decimal("0"))
-    monkeypatch.setattr(cnab240, "read_return", lambda content: parsed, raising=False)
+def test_a_return_answering_nothing_of_ours_is_refused_and_the_page_says_why(tesouraria):
+    # A real return, to a remittance of an account that is not ours.
+    theirs = Company(bank="341", branch="1234", branch_digit="", account="99999",
+                     account_digit="2", agreement="OUTRO", tax_id="11222333000181",
+                     name="Outra Empresa", flavour="febraban")
+    order = Order("OP000000000000000099", Form.PIX_KEY, Decimal("10.00"), dt.date(2026, 12, 1),
+                  "Maria", "52998224725", pix_key="maria@example.com", pix_key_type="email")
+    sent = cnab240.write_remittance(theirs, sequence=7, generated_at=dt.datetime(2026, 11, 30, 9),
+                                    orders=[order])
+    content = cnab240.write_return(sent, outcomes={order.reference: (("00",), None, None)},
+                                   generated_at=dt.datetime(2026, 11, 30, 18))
 
-    response = _upload(tesouraria, b"RETORNO\r\n")
+    response = _upload(tesouraria, content)
 
     said = page_messages(tesouraria, response)
     assert "Retorno RET0001.ret recusado" in said
-    assert "Nenhuma conta pagadora do banco 341 com o convênio OUTRO" in said
+    assert "Nenhuma conta pagadora nossa no banco 341, agência 1234, conta 99999" in said
     kept = BankReturn.objects.get()
     assert (kept.status, kept.source, kept.received_by) == ("recusado", "upload", tesouraria.user)
 
