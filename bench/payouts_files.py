@@ -144,10 +144,9 @@ def waiting_orders(count: int, account, beneficiaries: list) -> None:
     PaymentOrder.objects.bulk_update(orders, ["reference"], batch_size=2000)
 
 
-def bank_answer(remittance, round_number: int) -> bytes:
-    """The bank's return with "00" (paid today, the whole amount) on every order. The local
-    bank numbers its "Nosso Número" by line (LB00000003): each round gets numbers of its
-    own, or the second round's transaction ids would repeat the first's."""
+def bank_answer(remittance) -> bytes:
+    """The bank's return with "00" (paid today, the whole amount) on every order (the
+    local bank's "Nosso Número" carries the file's sequence: each round's are its own)."""
     from django.utils import timezone
 
     from payouts import cnab240
@@ -157,7 +156,7 @@ def bank_answer(remittance, round_number: int) -> bytes:
     content = cnab240.write_return(
         bytes(remittance.content), generated_at=dt.datetime.combine(today, dt.time(18, 0)),
         outcomes={order.reference: (("00",), today, None) for order in orders})
-    return content.replace(b"LB", f"R{round_number % 10}".encode())
+    return content
 
 
 # --- the run ---------------------------------------------------------------------------
@@ -196,7 +195,7 @@ def one_round(number: int, orders: int, account, beneficiaries: list, releaser,
         remittances.release(remittance_id=remittance.pk, user=releaser)
     remittance.refresh_from_db()
     assert remittance.status == remittances.Remittance.Status.DROPPED, remittance.status
-    answer = bank_answer(remittance, number)
+    answer = bank_answer(remittance)
     row, figures["receive_s"], figures["receive_q"] = counted(
         lambda: returns.receive(content=answer, filename=f"r{number}.ret", source="bench"))
     assert row.status == "aplicado", (row.status, row.problem)

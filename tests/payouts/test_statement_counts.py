@@ -50,10 +50,6 @@ def apply_counted(account, count: int) -> tuple[int, int]:
     remittances.drop(remittance.pk)
     remittance.refresh_from_db()
     content = answer(remittance, {order.reference: (("00",), None) for order in orders})
-    # The local bank numbers its "Nosso Número" by line (LB00000003): a second return in
-    # the same database would repeat the first one's transaction ids, which settle_payment
-    # rightly refuses. Each file gets numbers of its own, same length.
-    content = content.replace(b"LB00", f"N{count:03d}".encode())
     with CaptureQueriesContext(connection) as context:
         row = returns.receive(content=content, filename=f"retorno{count}.ret", source="teste")
     assert row.status == "aplicado"
