@@ -56,8 +56,10 @@ def staff(username: str, role: str | None) -> User:
     user = User.objects.create_user(username, f"{username}@example.com", "senha-forte-123",
                                     is_staff=True, first_name=username.capitalize())
     if role:
-        if not Group.objects.filter(name=role).exists():
-            # A transactional test flushed the tables (and the migration's groups) before.
+        if role in roles.ROLES and not Group.objects.filter(
+                name=role, permissions__content_type__app_label="claims").exists():
+            # A transactional test flushed the tables (and the migration's groups) before,
+            # or another app's roles re-made the group with only their own permissions.
             roles.sync_roles(Group, Permission)
         user.groups.add(Group.objects.get(name=role))
     return user
