@@ -171,7 +171,11 @@ def drop(remittance_id) -> Path | None:
         partial = outbox / PARTIAL
         partial.mkdir(exist_ok=True)
         temporary = partial / f"{remittance.filename}.{os.getpid()}"
-        with open(temporary, "wb") as handle:
+        # Bank data: readable by the service's user and its group (the file-transfer
+        # client's), by no one else on the machine.
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
+        os.fchmod(descriptor, 0o640)  # whatever the process's umask
+        with os.fdopen(descriptor, "wb") as handle:
             handle.write(bytes(remittance.content))
             handle.flush()
             os.fsync(handle.fileno())

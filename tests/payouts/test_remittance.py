@@ -28,6 +28,7 @@ def test_the_due_orders_go_in_one_file_dropped_in_the_outbox(
     outbox, _ = bank_dirs
     dropped = outbox / remittance.filename
     assert dropped.read_bytes() == bytes(remittance.content)
+    assert dropped.stat().st_mode & 0o777 == 0o640  # bank data: no one else on the machine
     assert [p.name for p in outbox.glob("*.rem")] == [remittance.filename]
     assert not any((outbox / remittances.PARTIAL).iterdir())  # no temporary left
     kinds = cnab_reader.records(dropped.read_bytes())
