@@ -172,6 +172,11 @@ def number(api, sale):
 def overdue(api, sale, analyst, db):
     """A claim whose cover was recognised and whose art. 87 deadline passed 20 days ago,
     with the rates of those days loaded."""
+    return overdue_claim(api, sale, analyst)
+
+
+def overdue_claim(api, sale, analyst):
+    """``overdue``'s claim, for tests that make their analyst themselves."""
     claim = claim_under_review(api, sale, **{"detalhes-pagamento": HEIR_DETAILS})
     claim = acted(analyst, claim, "aprovar-documentacao")
     acted(analyst, claim, "ajustar-reserva", {"amount": "10000,00", "reason": "Acordo."})

@@ -11,13 +11,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Group, Permission, User
+from django.contrib.contenttypes.models import ContentType
 from playwright.sync_api import expect, sync_playwright
 
 from claims import roles
 from correspondence.models import Message
 from payouts import roles as payouts_roles
 from payouts.services.accounts import add_account
+from tests.conftest import overdue_claim
+from tests.support.lifecycle import logged_in
 from tests.support.browser import (
     PASSWORD, TIMEOUT_MS, csp_refusals, launch, log_in, log_out, needs_chromium, open_action,
     screenshot_on_failure, staff_user, status_badge,
@@ -35,16 +38,19 @@ def _confirm(page, label: str) -> None:
 @needs_chromium
 @pytest.mark.django_db(transaction=True)
 def test_a_late_payment_goes_out_by_remittance_and_comes_back_settled(
-        admin_site, overdue, settings, tmp_path):
+        admin_site, api, sale, settings, tmp_path):
     base = admin_site
     settings.BANK_OUTBOX_DIR, settings.BANK_INBOX_DIR = tmp_path / "saida", tmp_path / "entrada"
-    payouts_roles.sync_roles(Group, Permission)
+    # The roles as the migrations leave them, whatever a flush before left of them.
+    ContentType.objects.clear_cache()
     roles.sync_roles(Group, Permission)
+    payouts_roles.sync_roles(Group, Permission)
     add_account(bank="341", branch="1234", account="56789-7", agreement="PAGSEG01",
                 cnpj="11222333000181", company_name="Seguradora Exemplo S.A.",
                 name="Itaú pagamentos", is_default=True)
     staff_user("ana.analista", "Ana", "Souza", roles.ANALYST)
     staff_user("tania.tesouraria", "Tânia", "Reis", payouts_roles.TREASURY)
+    overdue = overdue_claim(api, sale, logged_in(User.objects.get(username="ana.analista")))
     number = overdue.number
 
     with sync_playwright() as p:
