@@ -49,7 +49,10 @@ def build(*, account_id, user=None, actor: str = "") -> Remittance | None:
     with transaction.atomic():
         account = PayingAccount.objects.select_for_update().get(pk=account_id)
         _route_orphans(account)
-        orders = list(PaymentOrder.objects.select_related("payment")
+        # Locked too: a manual settlement racing this file waits for it, then finds the
+        # order with the bank and is refused (payouts.receivers), never both.
+        orders = list(PaymentOrder.objects.select_for_update(of=("self",))
+                      .select_related("payment")
                       .filter(account=account, status=PaymentOrder.Status.WAITING)
                       .exclude(lines__live=True).order_by("pk"))
         now = timezone.now()
