@@ -14,6 +14,7 @@ from django.utils import timezone
 from api_common.problem_types import ProblemError
 from claims import services as claims_services
 from claims.formatting import brl
+from claims.models import Claim
 from payouts import cnab240
 from payouts.errors import ReturnRefused
 from payouts.cnab240.types import LayoutError, ReturnFile, ReturnItem
@@ -108,6 +109,10 @@ def apply(bank_return_id) -> None:
 
 @transaction.atomic
 def _apply_item(bank_return: BankReturn, order_id, item: ReturnItem, bank: str) -> None:
+    # The house's lock order: the claim first, then its rows (a manual settlement takes
+    # the claim, then the order: taking them the other way round could deadlock).
+    list(Claim.objects.select_for_update(of=("self",))
+         .filter(payments__order__pk=order_id).values_list("pk", flat=True))
     order = PaymentOrder.objects.select_for_update().get(pk=order_id)
     if ReturnLine.objects.filter(bank_return=bank_return, order=order).exists():
         return
