@@ -49,14 +49,25 @@ def _build_slot(slot: dt.datetime) -> list[str]:
     """One slot's files, once: its row and its files commit together, so a worker killed
     halfway leaves the slot to the next run, and a second run waits on the first's row
     and then finds it taken."""
+    made = []
     try:
         with transaction.atomic():
             ScheduledRun.objects.create(slot=slot)
-            made = [remittances.build(account_id=pk, actor=f"agendador:{slot:%H:%M}")
-                    for pk in PayingAccount.objects.filter(is_active=True).values_list("pk", flat=True)]
-    except IntegrityError:
+            for pk in PayingAccount.objects.filter(is_active=True).values_list("pk", flat=True):
+                made.append(_build_one(pk, slot))
+    except IntegrityError:  # the slot's row: another run has it
         return []
     return [r.filename for r in made if r is not None]
+
+
+def _build_one(account_id, slot: dt.datetime):
+    """One account's file; an account whose file fails (its own savepoint, rolled back)
+    is logged and left to the next slot, and never stops the other accounts' files."""
+    try:
+        return remittances.build(account_id=account_id, actor=f"agendador:{slot:%H:%M}")
+    except Exception:
+        log.exception("remittance not built", extra={"account": account_id})
+        return None
 
 
 def read_inbox() -> list[str]:
@@ -80,7 +91,14 @@ def read_inbox() -> list[str]:
             content = path.read_bytes()
         except FileNotFoundError:  # another worker took it
             continue
-        row = returns.receive(content=content, filename=path.name, source="pasta")
+        try:
+            row = returns.receive(content=content, filename=path.name, source="pasta")
+        except Exception:
+            # Left in the inbox (a file received again resumes where it stopped); the
+            # other returns are applied all the same.
+            log.exception("bank return not applied", extra={"file": path.name})
+            outcomes.append(f"{path.name}: erro, fica na pasta")
+            continue
         outcomes.append(f"{path.name}: {row.get_status_display().lower()}")
         if row.problem:
             log.warning("bank return refused", extra={"file": path.name, "problem": row.problem})

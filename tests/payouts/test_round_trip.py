@@ -118,3 +118,52 @@ def test_the_commands_say_what_they_did_and_running_them_again_changes_nothing(
     assert "1 liquidada(s)" in capsys.readouterr().out
     call_command("bank_return", str(returned))
     assert "nada mudou" in capsys.readouterr().out
+
+
+def test_one_return_that_fails_leaves_the_others_applied(
+        claim_in_regulation, boss, paying_account, bank_dirs, capsys, monkeypatch):
+    register(claim_in_regulation, boss)
+    call_command("bank_remittance")
+    the_bank_answers(bank_dirs)
+    inbox = bank_dirs[1]
+    (inbox / "AAA-quebrado.ret").write_bytes(b"x")
+    real = cycle.returns.receive
+
+    def fails_on_the_broken_one(*, content, filename, **kwargs):
+        if filename.startswith("AAA"):
+            raise RuntimeError("disk error")
+        return real(content=content, filename=filename, **kwargs)
+
+    monkeypatch.setattr(cycle.returns, "receive", fails_on_the_broken_one)
+    said = cycle.read_inbox()
+
+    assert said[0] == "AAA-quebrado.ret: erro, fica na pasta"
+    assert (inbox / "AAA-quebrado.ret").exists()
+    assert PaymentOrder.objects.get().status == "liquidada"
+
+
+def test_one_account_whose_file_fails_never_stops_the_others(paying_account, monkeypatch,
+                                                            bank_dirs):
+    import datetime as dt
+
+    from payouts.services import remittances
+    from payouts.services.accounts import add_account
+    from tests.payouts.conftest import INSURER_CNPJ, many_orders
+
+    other = add_account(bank="237", branch="0001", account="12345-6", agreement="B1",
+                        cnpj=INSURER_CNPJ, company_name="Seguradora Exemplo S.A.")
+    many_orders(2, paying_account)
+    many_orders(2, other)
+    real = remittances.build
+
+    def broken_for_the_first(*, account_id, **kwargs):
+        if account_id == paying_account.pk:
+            raise ValueError("layout")
+        return real(account_id=account_id, **kwargs)
+
+    monkeypatch.setattr(remittances, "build", broken_for_the_first)
+    result = cycle.run(dt.datetime.fromisoformat("2026-11-27T12:00:00-03:00"))
+
+    assert len(result["remittances"]) == 1 and result["remittances"][0].startswith("PAG237")
+    assert set(PaymentOrder.objects.filter(account=paying_account)
+               .values_list("status", flat=True)) == {"aguardando"}
