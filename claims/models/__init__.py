@@ -11,11 +11,10 @@ from claims.models.claims import (
     Claim,
     ClaimHistory,
     Event,
-    Payment,
-    PaymentMethod,
     new_claim_number,
     webhook_envelope,
 )
+from claims.models.payments import Payment, PaymentMethod
 from claims.models.expenses import Expense, FinancialIndex
 from claims.models.reconsiderations import Reconsideration
 from claims.models.documents import DocumentFile, DocumentRequest, DocumentRequirement
