@@ -149,6 +149,8 @@ def actor_label(actor: str, user=None, channel=None, name: str = "") -> str:
         "operacao": f"Operação ({OPERATIONS.get(name, name)})",
         # The bank's return file (payouts), by the paying bank's COMPE code.
         "banco": f"Retorno do banco {name}",
+        # The rules that decided with no person (decisions), by their version.
+        "regras": f"Decisão automática — regras {name}",
     }.get(kind, actor)
 
 

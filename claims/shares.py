@@ -62,7 +62,8 @@ def entitlements(*, amount: Decimal, outstanding_balance: Decimal | None, benefi
     beneficiary without a share (not yet given) is due nothing yet."""
     paid: dict = {}
     for payment in payments:
-        if getattr(payment, "status", "") == "devolvido":  # the bank returned it: it paid nothing
+        # Returned by the bank, or cancelled before it was sent: it paid nothing.
+        if getattr(payment, "status", "") in ("devolvido", "cancelado"):
             continue
         paid[payment.beneficiary_id] = paid.get(payment.beneficiary_id, ZERO) + payment.amount
     creditor = creditor_due(amount, outstanding_balance)

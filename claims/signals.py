@@ -18,3 +18,8 @@ event_recorded = Signal()
 # action (claims.workflow.Action), entry (the ClaimHistory row), user (or None),
 # subject (what the step was about, when one row: the Payment a settlement settled).
 claim_moved = Signal()
+
+# Sent with: claim_id, once the last pending reading of a claim's documents finished
+# (claims.documents.readings), after its transaction commits: the rules (decisions)
+# evaluate the claim again with what was read.
+documents_read = Signal()

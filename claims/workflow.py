@@ -84,6 +84,8 @@ class Action(models.TextChoices):
     KEEP_DENIAL = "manter-recusa", "Manter recusa"
     REGISTER_EXPENSE = "registrar-despesa", "Registrar despesa de regulação"
     CORRECT_OCCURRENCE = "corrigir-ocorrencia", "Corrigir a data da ocorrência"
+    VOID_PAYMENT = "cancelar-pagamento", "Cancelar pagamento"
+    REQUEST_HUMAN_REVIEW = "solicitar-revisao-humana", "Pedido de revisão por uma pessoa"
 
 
 class TimelineEntry(models.TextChoices):
@@ -102,6 +104,8 @@ class TimelineEntry(models.TextChoices):
     PROPOSAL_STALE = "proposta-obsoleta", "Proposta obsoleta"
     # Not the analysts' work, but theirs to see: the person kept a copy (arts. 82-83).
     COPY_DOWNLOADED = "copia-baixada", "Cópia baixada pelo segurado"
+    # What the rules concluded, and why (decisions), whatever their mode.
+    RULES_EVALUATED = "avaliacao-das-regras", "Avaliação das regras"
 
 
 class Clock(models.TextChoices):
@@ -262,6 +266,19 @@ WORKFLOW: dict[Action, Move] = {
     # pages show the corrected date.
     Action.CORRECT_OCCURRENCE: Move(
         OPEN_STATUSES | CLOSED_STATUSES, (), None, permission=P.WORK_CLAIM),
+    # A registered payment undone before its order left for the bank: a quality reviewer
+    # reversing an automatic approval (decisions), or a supervisor. The share is owed
+    # again. No event: the contract has none for it (docs/decisions.md).
+    Action.VOID_PAYMENT: Move(
+        OPEN_STATUSES, (), None, permission=P.APPROVE_PROPOSAL,
+        insured_words="Pagamento cancelado para revisão",
+    ),
+    # The person (hosted pages) or the channel (API) asks that a decision the rules took
+    # alone be reviewed by a person (LGPD art. 20): a supervisor's task.
+    Action.REQUEST_HUMAN_REVIEW: Move(
+        OPEN_STATUSES | {S.FINALIZED}, (), None,
+        insured_words="Revisão por uma pessoa solicitada",
+    ),
 }
 del S, P, C
 

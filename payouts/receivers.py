@@ -1,5 +1,6 @@
 """How claim moves reach the bank's orders (claims.signals.claim_moved), in the move's
-transaction: a registered payment becomes its order; a manual settlement (a cheque, a
+transaction: a registered payment becomes its order, a cancelled one cancels it; a
+manual settlement (a cheque, a
 court deposit) closes the order it makes unnecessary, and is refused while the bank holds
 the order (that would pay twice)."""
 
@@ -17,6 +18,22 @@ def order_registered_payment(sender, *, claim, action, entry, user=None, subject
         orders.create_order(subject)
     elif action == Action.SETTLE_PAYMENT and not entry.actor.startswith(BANK_ACTOR_PREFIX):
         _settled_by_hand(subject)
+    elif action == Action.VOID_PAYMENT and subject is not None:
+        _voided(subject)
+
+
+def _voided(payment) -> None:
+    """A payment undone before it left: its order never goes; refused once the bank
+    holds it (the money may already be on its way)."""
+    order = PaymentOrder.objects.select_for_update().filter(payment=payment).first()
+    if order is None or order.status == PaymentOrder.Status.CANCELLED:
+        return
+    if order.status != PaymentOrder.Status.WAITING:
+        raise errors.PaymentNotAllowed(
+            f"A ordem {order.reference} já foi {order.get_status_display().lower()}: o "
+            "pagamento não é mais cancelado aqui.")
+    orders.mark(order, PaymentOrder.Status.CANCELLED,
+                bank_reason="Pagamento cancelado antes de ir em remessa.")
 
 
 def _settled_by_hand(payment) -> None:

@@ -48,4 +48,5 @@ from claims.errors.reconsideration import (  # noqa: F401
     ReconsiderationTextMissing,
     ReconsiderationNeedsNewDocuments,
     ReconsiderationLimitReached,
+    HumanReviewNotAllowed,
 )

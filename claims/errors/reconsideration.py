@@ -71,3 +71,20 @@ class ReconsiderationLimitReached(BusinessRuleError):
     default_detail = (
         "Esta recusa já foi reconsiderada e mantida o número máximo de vezes: a seguradora "
         "não a reanalisa de novo. Restam a ouvidoria, a SUSEP e a Justiça.")
+
+
+class HumanReviewNotAllowed(BusinessRuleError):
+    """A review by a person (LGPD art. 20) asked of a claim no rules decided."""
+
+    problem_id = "human-review-not-allowed"
+    title = "Revisão por uma pessoa não se aplica"
+    cause = (
+        "A revisão por uma pessoa (LGPD art. 20) é pedida sobre uma decisão tomada por "
+        "regras automáticas; este sinistro foi decidido por uma pessoa, ou o pedido passa "
+        "do tamanho aceito."
+    )
+    action = (
+        "Para discordar de uma recusa, peça a reconsideração. Um sinistro decidido por "
+        "regras mostra decisao-automatica na consulta."
+    )
+    default_detail = "Este sinistro foi decidido por uma pessoa, não por regras automáticas."

@@ -1,5 +1,6 @@
 """The claims domain's models, split by concern; import them from here."""
 
+from claims.models.automatic import AutomaticDecision
 from claims.models.banks import Bank
 from claims.models.beneficiaries import (
     Beneficiary,
@@ -24,6 +25,7 @@ from claims.models.workbench import AssignmentRule, Proposal, Task, Team, TeamMe
 __all__ = [
     "MONEY",
     "AssignmentRule",
+    "AutomaticDecision",
     "Bank",
     "Beneficiary",
     "BeneficiaryKind",

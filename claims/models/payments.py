@@ -29,6 +29,9 @@ class Payment(models.Model):
         # The bank refused the order (its return): nothing left the insurer, the share
         # is owed again and is paid by the payment that ``replaced_by`` names.
         RETURNED = "devolvido", "Devolvido pelo banco"
+        # Undone before its order left for the bank (claims.services.payments.void_payment):
+        # nothing was paid, the share is owed again.
+        CANCELLED = "cancelado", "Cancelado antes do envio"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="payments", verbose_name="sinistro")
@@ -78,7 +81,7 @@ class Payment(models.Model):
             models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
             # A settled payment names its bank transaction and date.
             models.CheckConstraint(
-                condition=Q(status__in=["registrado", "devolvido"])
+                condition=Q(status__in=["registrado", "devolvido", "cancelado"])
                 | (Q(paid_on__isnull=False) & ~Q(financial_transaction_id="")),
                 name="payment_settled_has_transaction",
             ),
@@ -94,8 +97,9 @@ class Payment(models.Model):
 
     @property
     def counts(self) -> bool:
-        """Whether it pays its share: a payment the bank returned paid nothing."""
-        return self.status != self.Status.RETURNED
+        """Whether it pays its share: a payment the bank returned, or one cancelled
+        before it was sent, paid nothing."""
+        return self.status not in (self.Status.RETURNED, self.Status.CANCELLED)
 
     @property
     def late_charges(self) -> Decimal:

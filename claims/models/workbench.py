@@ -114,6 +114,11 @@ class Task(models.Model):
         PAY_BY = "pagar", "Pagar até o prazo (art. 87)"
         # Made by a request for reconsideration, closed by its decision.
         RECONSIDER = "reconsiderar", "Reconsiderar recusa"
+        # The person asked that an automatic decision be reviewed by a person (LGPD
+        # art. 20); closed by the supervisor who reviews it.
+        HUMAN_REVIEW = "revisao-humana", "Revisar decisão automática"
+        # The rules propose a denial (they never deny): a supervisor decides as always.
+        RULES_DENIAL = "recusa-proposta-pelas-regras", "Avaliar recusa proposta pelas regras"
 
     class Status(models.TextChoices):
         OPEN = "aberta", "Aberta"

@@ -60,7 +60,9 @@ from claims.services.payments import (
     payment_completed_details,
     register_payment,
     settle_payment,
+    void_payment,
 )
+from claims.services.automatic import RulesVerdict, request_human_review
 from claims.services.reconsiderations import keep_denial, request_reconsideration
 from claims.services.sales import upsert_sales
 from claims.services.tasks import close_task, create_task, escalated_tasks_for, workbench_sweep
@@ -125,4 +127,7 @@ __all__ = [
     "update_outstanding_balance",
     "upsert_sales",
     "verify_pending_uploads",
+    "RulesVerdict",
+    "request_human_review",
+    "void_payment",
 ]

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from claims import errors
 from claims.models import Claim, DocumentFile, DocumentRequest
+from claims.services.automatic import RulesVerdict, record_automatic_decision
 from claims.services.beneficiaries import missing_payment_data
 from claims.services.moves import actor_for, lock_claim, move, require_action_permission
 from claims.services.recording import record, standard_event_details
@@ -27,23 +28,32 @@ class RequestedDocument:
 @transaction.atomic
 def approve_documents(
     *, claim_id, user, expected_version: int | None = None, note: str = "",
-    request_payment_data: bool = False,
+    request_payment_data: bool = False, rules: RulesVerdict | None = None,
 ) -> Claim:
     """Approve the documentation: every pending item is approved (it leaves
     ``documentos-pendentes``) and the claim goes to regulation; with
     ``request_payment_data`` it then waits for payment data at once (a second move,
-    with its own history row and event)."""
+    with its own history row and event).
+
+    ``rules``: no person decided; the rules did (``user`` None). The claim keeps which
+    rules and why (``AutomaticDecision``), for its API, letters and pages."""
     require_action_permission(user, Action.APPROVE_DOCUMENTS, NOT_AN_ANALYST)
+    if (user is None) == (rules is None):
+        raise ValueError("Either a person or the rules approve.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     from_status = move(claim, Action.APPROVE_DOCUMENTS)
-    approved = claim.document_requests.filter(approved_at__isnull=True).update(
-        approved_at=timezone.now()
-    )
+    now = timezone.now()
+    approved = claim.document_requests.filter(approved_at__isnull=True).update(approved_at=now)
+    if rules is not None:
+        decision = record_automatic_decision(claim, rules, at=now)
+        note = _join(note, "Regras: " + " ".join(rules.reasons))
     record(claim, action=Action.APPROVE_DOCUMENTS, from_status=from_status,
-           actor=actor_for(user), user=user,
+           actor=rules.actor if rules else actor_for(user), user=user,
            note=_join(note, f"{approved} documento(s) aprovado(s)."))
+    if rules is not None:
+        claim.automatic_decision = decision
     if request_payment_data:
-        _request_payment_data(claim, user=user, note="")
+        _request_payment_data(claim, user=user, note="", actor=rules.actor if rules else "")
     return claim
 
 
@@ -110,15 +120,16 @@ def request_documents(
 
 @transaction.atomic
 def request_payment_data(
-    *, claim_id, user, expected_version: int | None = None, note: str = ""
+    *, claim_id, user, expected_version: int | None = None, note: str = "", actor: str = "",
 ) -> Claim:
+    """``actor``: the system asking, when ``user`` is None (the rules, docs/decisions.md)."""
     require_action_permission(user, Action.REQUEST_PAYMENT_DATA, NOT_AN_ANALYST)
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
-    _request_payment_data(claim, user=user, note=note)
+    _request_payment_data(claim, user=user, note=note, actor=actor)
     return claim
 
 
-def _request_payment_data(claim: Claim, *, user, note: str) -> None:
+def _request_payment_data(claim: Claim, *, user, note: str, actor: str = "") -> None:
     """The event names what is missing (``dados-faltantes``, in words: the creditor's
     data on a credit-life claim, shares below 100%, someone's payment data), so the
     channel knows what to send back; the note says it to the analysts."""
@@ -127,7 +138,8 @@ def _request_payment_data(claim: Claim, *, user, note: str) -> None:
     details = {**standard_event_details(claim), "dados-faltantes": missing}
     asked = f"Faltam: {'; '.join(missing)}." if missing else ""
     record(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=from_status,
-           actor=actor_for(user), user=user, note=_join(note, asked), event_details=details)
+           actor=actor or actor_for(user), user=user, note=_join(note, asked),
+           event_details=details)
 
 
 def _join(*parts: str) -> str:

@@ -43,9 +43,10 @@ def fully_paid(claim) -> bool:
 
 
 def still_needed(task: Task, claim) -> bool:
-    if task.kind == Task.Kind.RECONSIDER:
-        # On a denied claim by nature: only the decision on the request closes it
-        # (claims.services.reconsiderations).
+    if task.kind in (Task.Kind.RECONSIDER, Task.Kind.HUMAN_REVIEW):
+        # Only the decision on the request closes it, whatever the claim's status: a
+        # denial's reconsideration (claims.services.reconsiderations), a review by a
+        # person of an automatic decision (claims.services.automatic).
         return True
     if claim.status not in OPEN_STATUSES:
         return False

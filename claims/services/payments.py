@@ -39,7 +39,7 @@ def entitlements_of(claim: Claim) -> list[Entitlement]:
 def register_payment(
     *, claim_id, beneficiary_id, user, amount: Decimal, payee: dict | None = None,
     payment_method: dict | None = None, note: str = "", expected_version: int | None = None,
-    proposed_by=None,
+    proposed_by=None, actor: str = "",
 ) -> Payment:
     """Register an indemnity payment towards one beneficiary's share: at most what is
     left of it (share × what the creditor leaves; the creditor: the outstanding
@@ -50,8 +50,11 @@ def register_payment(
     Analysts register while the claim's payments, this one included, stay within
     ``PAYMENT_AUTHORITY_LIMIT`` (an authority per claim: splitting a payment does not
     get around it); above it, supervisors. ``proposed_by``: the analyst whose proposal
-    above the authority ``user`` approved.
+    above the authority ``user`` approved. ``actor``: the system registering, with
+    ``user`` None (the rules, within ``AUTO_DECISION_LIMIT``: decisions).
     """
+    if user is None and not actor:
+        raise ValueError("A payment is registered by a person or a named system actor.")
     require_action_permission(user, Action.REGISTER_PAYMENT,
                               "Somente analistas e supervisores registram pagamentos.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
@@ -81,7 +84,7 @@ def register_payment(
     late = (f" Com os encargos do art. 88 (pago após o prazo): {brl(charges.total)}, total "
             f"{brl(payment.total)}." if charges.total else "")
     record(claim, action=Action.REGISTER_PAYMENT, from_status=from_status,
-           actor=actor_for(user), user=user,
+           actor=actor or actor_for(user), user=user,
            note=f"{brl(amount)} para {payee['name']} "
                 f"({_whose(beneficiary, payee)}).{late}{approved} {note}".strip(),
            proposed_by=proposed_by, subject=payment)
@@ -259,6 +262,36 @@ def settle_payment(
            event_details=payment_completed_details(claim, payment), changed=(),
            subject=payment)
     return payment, True
+
+
+@transaction.atomic
+def void_payment(*, payment_id, user, reason: str) -> Payment:
+    """Undo a registered payment before its order left for the bank (a quality
+    reviewer reversing an automatic approval): it no longer counts, the share is owed
+    again. Refused once the bank holds the order (payouts' receiver says so, and the
+    move rolls back)."""
+    require_action_permission(user, Action.VOID_PAYMENT,
+                              "Somente supervisores de sinistros cancelam pagamentos.")
+    reason = reason.strip()
+    if not reason:
+        raise errors.PaymentNotAllowed("Diga por que o pagamento é cancelado.")
+    claim_id = Payment.objects.filter(pk=payment_id).values_list("claim_id", flat=True).first()
+    if claim_id is None:
+        raise errors.PaymentNotAllowed("Pagamento não encontrado.")
+    claim = lock_claim(claim_id=claim_id)
+    payment = Payment.objects.select_for_update().get(pk=payment_id)
+    if payment.status != Payment.Status.REGISTERED:
+        raise errors.PaymentNotAllowed(
+            f"O pagamento está {payment.get_status_display().lower()}: só um pagamento "
+            "registrado, ainda não pago, é cancelado.")
+    from_status = move(claim, Action.VOID_PAYMENT)
+    payment.status = Payment.Status.CANCELLED
+    payment.save(update_fields=["status"])
+    record(claim, action=Action.VOID_PAYMENT, from_status=from_status, actor=actor_for(user),
+           user=user, note=f"Pagamento de {brl(payment.amount)} para {payment.beneficiary_name} "
+                           f"cancelado antes do envio ao banco. Motivo: {reason}",
+           changed=(), subject=payment)
+    return payment
 
 
 def _paid_in_words(payment: Payment) -> str:

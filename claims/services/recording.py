@@ -104,7 +104,8 @@ def set_awaiting(claim: Claim) -> bool:
     """Store on the claim what it waits for (claims.awaiting), from its payments,
     proposals and reconsiderations as they are now in this transaction: one query.
     Returns whether a proposal is pending."""
-    payments = Payment.objects.filter(claim=OuterRef("pk")).exclude(status=Payment.Status.RETURNED)
+    payments = Payment.objects.filter(claim=OuterRef("pk")).exclude(
+        status__in=(Payment.Status.RETURNED, Payment.Status.CANCELLED))
     facts = Claim.objects.filter(pk=claim.pk).values_list(
         Coalesce(Subquery(payments.values("claim").annotate(total=Sum("amount"))
                           .values("total")), Value(ZERO)),

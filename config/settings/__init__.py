@@ -15,4 +15,5 @@ from config.settings.jobs import *  # noqa: F401,F403
 from config.settings.correspondence import *  # noqa: F401,F403
 from config.settings.sro import *  # noqa: F401,F403
 from config.settings.payouts import *  # noqa: F401,F403
+from config.settings.decisions import *  # noqa: F401,F403
 from config.settings.operations import *  # noqa: F401,F403

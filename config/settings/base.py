@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "sro",  # registering claims with a registradora (SUSEP's SRO)
     "sandbox",  # partners' test channels move their own claims
     "payouts",  # payment orders to the bank (CNAB 240 remittances and returns)
+    "decisions",  # claims decided by rules people read (shadow, sampling, never a denial)
 ]
 
 MIDDLEWARE = [

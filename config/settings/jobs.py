@@ -75,6 +75,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "payouts.tasks.bank_cycle",
         "schedule": env.int("BANK_POLL_SECONDS", default=60),
     },
+    # Claims the rules should have evaluated and did not (a broker that was away, a dead
+    # worker, readings that never finished): evaluated now (docs/decisions.md).
+    "sweep-rule-evaluations": {
+        "task": "decisions.tasks.sweep",
+        "schedule": env.int("AUTO_DECISION_SWEEP_SECONDS", default=5 * 60),
+    },
     # Forgets Idempotency-Key answers past their retention.
     "purge-idempotency-keys": {
         "task": "idempotency.tasks.purge_keys",

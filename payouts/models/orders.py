@@ -45,6 +45,10 @@ class PaymentOrder(models.Model):
     effective_amount = models.DecimalField("valor efetivado", null=True, blank=True, **MONEY)
     effective_date = models.DateField("data efetivada", null=True, blank=True)
     status_changed_at = models.DateTimeField("situação desde", auto_now_add=True)
+    # Kept out of every file until then (a sampled automatic approval awaiting its
+    # quality review: decisions); past it, the order goes with the next file anyway.
+    held_until = models.DateTimeField("retida até", null=True, blank=True)
+    hold_reason = models.CharField("motivo da retenção", max_length=200, blank=True)
     created_at = models.DateTimeField("criada em", auto_now_add=True)
 
     class Meta:

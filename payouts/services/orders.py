@@ -66,3 +66,18 @@ def mark(order: PaymentOrder, status: str, **fields) -> None:
     for name, value in fields.items():
         setattr(order, name, value)
     order.save(update_fields=["status", "status_changed_at", *fields])
+
+
+def hold(payment_ids, *, until, reason: str) -> int:
+    """Keep the payments' waiting orders out of every file until ``until`` (a sampled
+    automatic approval awaiting review); the orders' rows are the caller's to lock."""
+    return PaymentOrder.objects.filter(
+        payment_id__in=list(payment_ids), status=PaymentOrder.Status.WAITING,
+    ).update(held_until=until, hold_reason=reason[:200])
+
+
+def release_hold(payment_ids) -> int:
+    """The review confirmed them: the next file takes them."""
+    return PaymentOrder.objects.filter(
+        payment_id__in=list(payment_ids), held_until__isnull=False,
+    ).update(held_until=None, hold_reason="")

@@ -51,11 +51,11 @@ def build(*, account_id, user=None, actor: str = "") -> Remittance | None:
         _route_orphans(account)
         # Locked too: a manual settlement racing this file waits for it, then finds the
         # order with the bank and is refused (payouts.receivers), never both.
+        now = timezone.now()
         orders = list(PaymentOrder.objects.select_for_update(of=("self",))
                       .select_related("payment")
                       .filter(account=account, status=PaymentOrder.Status.WAITING)
-                      .exclude(lines__live=True).order_by("pk"))
-        now = timezone.now()
+                      .exclude(lines__live=True).exclude(held_until__gt=now).order_by("pk"))
         paying_on = payment_date()
         sendable = []
         for order in orders:

@@ -1,0 +1,20 @@
+from django.apps import AppConfig
+
+
+class DecisionsConfig(AppConfig):
+    name = "decisions"
+    verbose_name = "Decisões automáticas"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # A claim whose documentation became complete, or whose payment data arrived, is
+        # evaluated by its coverage's rules in a worker after the move commits
+        # (decisions.receivers); a finished reading of its documents re-evaluates it.
+        from claims.signals import claim_moved
+        from decisions import receivers
+
+        claim_moved.connect(receivers.evaluate_after_move,
+                            dispatch_uid="decisions.evaluate_after_move")
+        claim_moved.connect(receivers.note_human_decision,
+                            dispatch_uid="decisions.note_human_decision")
+        receivers.connect_readings()

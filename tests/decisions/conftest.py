@@ -1,0 +1,20 @@
+"""The rules' fixtures: what the machine read (set by each test) and the default rules on."""
+
+import pytest
+from django.core.management import call_command
+
+from decisions import facts as facts_module
+from tests.decisions.support import READ_OK, UNEMPLOYMENT
+
+
+@pytest.fixture
+def readings(monkeypatch):
+    """What the machine read, as the test says (``readings.update(...)``)."""
+    state = dict(READ_OK)
+    monkeypatch.setattr(facts_module, "reading_facts", lambda claim: dict(state))
+    return state
+
+
+@pytest.fixture
+def rules_on(db):
+    call_command("load_default_rules", mode="on", only=UNEMPLOYMENT, stdout=open("/dev/null", "w"))
