@@ -52,13 +52,15 @@ DETAILS = _details(just_opened=False)
 
 
 def claims_with_details() -> QuerySet[Claim]:
-    return Claim.objects.select_related("sale", "coverage").prefetch_related(*DETAILS)
+    return Claim.objects.select_related("sale", "coverage", "automatic_decision").prefetch_related(
+        *DETAILS)
 
 
 def load_details_of_new_claim(claim: Claim) -> None:
     """Load on a claim just opened what ``DETAILS`` loads, as Django's prefetch does (two
-    reads: its requested documents and its beneficiaries)."""
+    reads: its requested documents and its beneficiaries). Nothing decided it yet."""
     prefetch_related_objects([claim], *_details(just_opened=True))
+    Claim.automatic_decision.related.set_cached_value(claim, None)
 
 
 def by_number(claims: QuerySet[Claim], number: str) -> Claim | None:

@@ -309,6 +309,27 @@ class DenialSerializer(KebabCaseSerializer):
                   "Condições Gerais); vazia nas recusas anteriores ao código.")
 
 
+class AutomaticDecisionSerializer(KebabCaseSerializer):
+    decidido_por = serializers.SerializerMethodField(
+        help_text="Sempre `regras`: o reconhecimento da cobertura e os pagamentos foram "
+                  "decididos por regras automáticas, sem uma pessoa.")
+    conjunto_de_regras = serializers.CharField(source="rule_set")
+    versao = serializers.IntegerField(source="version", help_text="A versão das regras que decidiu.")
+    data = UTCDateTimeField(source="decided_at")
+    motivos = serializers.ListField(
+        child=serializers.CharField(), source="reasons",
+        help_text="Cada regra aplicada, em palavras, com os fatos que leu.")
+    revisao_humana_solicitada_em = UTCDateTimeField(
+        source="review_requested_at", allow_null=True,
+        help_text="Quando o segurado pediu a revisão da decisão por uma pessoa (LGPD art. 20).")
+    revertida_em = UTCDateTimeField(
+        source="reversed_at", allow_null=True,
+        help_text="Quando uma pessoa desfez a decisão automática antes do pagamento sair.")
+
+    def get_decidido_por(self, decision) -> str:
+        return "regras"
+
+
 class ClaimSerializer(KebabCaseSerializer):
     numero_sinistro = serializers.CharField(source="number")
     id_sinistro = serializers.UUIDField(
@@ -334,6 +355,15 @@ class ClaimSerializer(KebabCaseSerializer):
     saldo_devedor = MoneyField(source="outstanding_balance", allow_null=True)
     documentacao = DocumentationSerializer(source="*")
     recusa = DenialSerializer(source="*", required=False)
+    decisao_automatica = serializers.SerializerMethodField(
+        help_text="Quem decidiu: null quando uma pessoa decidiu (ou nada foi decidido "
+                  "ainda); o objeto quando regras automáticas aprovaram e pagaram "
+                  "(docs/decisions.md). Adição compatível ao contrato.")
+
+    @extend_schema_field(AutomaticDecisionSerializer(allow_null=True))
+    def get_decisao_automatica(self, claim) -> dict | None:
+        decision = getattr(claim, "automatic_decision", None)
+        return None if decision is None else AutomaticDecisionSerializer(decision).data
 
     @extend_schema_field(ClaimBeneficiarySerializer(many=True))
     def get_beneficiarios(self, claim) -> list[dict]:

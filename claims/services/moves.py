@@ -69,7 +69,7 @@ def lock_claim(*, channel: Channel | None = None, number: str | None = None,
         raise errors.ClaimNotFound()
     claims = Claim.objects.select_for_update(of=("self",)).select_related("coverage")
     if with_details:
-        claims = claims.prefetch_related(*DETAILS)
+        claims = claims.select_related("automatic_decision").prefetch_related(*DETAILS)
     claim = claims.get(claim_filter)
     claim.sale = sale
     if expected_version is not None and claim.version != expected_version:

@@ -38,9 +38,10 @@ def test_opening_returns_the_claim_resource_in_the_contract_shape(api, sale):
         "data-aviso", "data-ocorrencia", "solicitante", "pessoa-para-contato", "natureza",
         "relato-do-ocorrido", "saldo-devedor", "documentacao",
         # Ours, beyond the contract's: for reconciliation (GET /api/v1/sinistros), and
-        # who is paid (docs/beneficiaries.md).
-        "id-sinistro", "id-venda", "atualizado-em", "beneficiarios",
+        # who is paid (docs/beneficiaries.md), who decided (docs/decisions.md).
+        "id-sinistro", "id-venda", "atualizado-em", "beneficiarios", "decisao-automatica",
     }
+    assert claim["decisao-automatica"] is None
     stored = Claim.objects.get(number=claim["numero-sinistro"])
     assert claim["id-sinistro"] == str(stored.pk) and claim["id-venda"] == str(sale.pk)
     assert claim["atualizado-em"] == stored.updated_at.isoformat().replace("+00:00", "Z")

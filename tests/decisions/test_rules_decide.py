@@ -134,3 +134,15 @@ def test_a_reversed_sample_cancels_the_payment_before_it_leaves(rules_on, readin
     claim = Claim.objects.get(pk=claim.pk)
     assert claim.automatic_decision.reversed_at is not None
     assert claim.status == "em-regulacao"
+
+
+def test_the_channel_reads_who_decided(rules_on, readings, settings):
+    settings.AUTO_DECISION_SAMPLE_RATE = 0
+    claim = unemployment_claim()
+    assert claim.api.get(f"/api/v1/sinistros/{claim.number}").json()["decisao-automatica"] is None
+    evaluated(claim)
+    body = claim.api.get(f"/api/v1/sinistros/{claim.number}").json()["decisao-automatica"]
+    assert body["decidido-por"] == "regras" and body["versao"] == 1
+    assert body["conjunto-de-regras"] == "Desemprego no prestamista: parcelas"
+    assert any("rescisão que confere" in reason for reason in body["motivos"])
+    assert body["revisao-humana-solicitada-em"] is None
