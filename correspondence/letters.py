@@ -125,6 +125,8 @@ def facts(claim: Claim, letter: str, recipient: Recipient, *, subject=None,
         context.update(_payment_facts(subject))
     if letter == Letter.CLOSING:
         context.update(_closing_facts(claim))
+    if letter == Letter.DOCUMENTS_APPROVED:
+        context["automatic"] = _automatic_decision(claim)
     if letter == Letter.REOPENED:
         reopening = subject if isinstance(subject, Reopening) else Reopening(False)
         granted = reopening.reconsideration
@@ -255,6 +257,13 @@ SUBJECTS = {
     Letter.CLOSING: "sinistro encerrado",
     Letter.HOSTED_LINK: "acompanhe o seu sinistro",
 }
+
+
+def _automatic_decision(claim: Claim):
+    """The rules' decision when no person decided (the approving service leaves it on
+    the claim; otherwise one query), not undone by a reviewer."""
+    decision = getattr(claim, "automatic_decision", None)
+    return decision if decision is not None and decision.reversed_at is None else None
 
 
 def subject_of(claim: Claim, letter: str) -> str:

@@ -274,3 +274,10 @@ class ReconsiderationForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 5}),
         help_text="Conte o que a seguradora não considerou. Escreva com suas palavras.",
         error_messages={"required": "Escreva por que a seguradora deve reconsiderar a recusa."})
+
+
+class HumanReviewForm(forms.Form):
+    motivo = forms.CharField(
+        label="Quer dizer algo a quem vai revisar? (opcional)", max_length=5000, required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Por exemplo, o que a decisão automática não considerou.")

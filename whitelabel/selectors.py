@@ -147,7 +147,7 @@ def _promise(claim: Claim) -> str:
 def claim_page(sale: Sale, number: str) -> ClaimPage | None:
     """Everything the claim page shows, in a fixed number of queries."""
     claim = by_number(
-        sale.claims.select_related("coverage")
+        sale.claims.select_related("coverage", "automatic_decision")
         .prefetch_related(
             "document_requests", "payments",
             Prefetch("files", queryset=DocumentFile.objects.filter(

@@ -17,6 +17,7 @@ urlpatterns = [
          name="payment-details"),
     path("sinistros/<str:number>/reconsideracao", pages.reconsideration,
          name="reconsideration"),
+    path("sinistros/<str:number>/revisao-humana", pages.human_review, name="human-review"),
     path("sinistros/<str:number>/documentos/<uuid:file_id>", documents.document_file,
          name="document-file"),
     path("sinistros/<str:number>/fundamentos-da-recusa.pdf", documents.denial_grounds,

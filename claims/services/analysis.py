@@ -45,13 +45,12 @@ def approve_documents(
     now = timezone.now()
     approved = claim.document_requests.filter(approved_at__isnull=True).update(approved_at=now)
     if rules is not None:
-        decision = record_automatic_decision(claim, rules, at=now)
+        # On the claim before the move is recorded: its letter says who decided.
+        claim.automatic_decision = record_automatic_decision(claim, rules, at=now)
         note = _join(note, "Regras: " + " ".join(rules.reasons))
     record(claim, action=Action.APPROVE_DOCUMENTS, from_status=from_status,
            actor=rules.actor if rules else actor_for(user), user=user,
            note=_join(note, f"{approved} documento(s) aprovado(s)."))
-    if rules is not None:
-        claim.automatic_decision = decision
     if request_payment_data:
         _request_payment_data(claim, user=user, note="", actor=rules.actor if rules else "")
     return claim

@@ -23,6 +23,7 @@ from whitelabel import extensions, selectors, wording
 from whitelabel.forms import (
     EarlyBeneficiaryForm,
     HostedOpenClaimForm,
+    HumanReviewForm,
     HostedPaymentDetailsForm,
     OptionalPaymentDetailsForm,
     ReconsiderationForm,
@@ -137,6 +138,8 @@ def claim(request, number: str):
         "brand": request.brand, "page": page, "claim": page.claim,
         "sections": extensions.sections(request, page.claim),
         **_denial_context(page),
+        "automatic": getattr(page.claim, "automatic_decision", None),
+        "review_form": HumanReviewForm(),
         "awaiting_payment_data": page.claim.status == ClaimStatus.PENDING_PAYMENT_DATA,
         "on_death": pays_on_death(page.claim.coverage.name),
         "max_bytes": str(settings.UPLOAD_MAX_BYTES),  # a number, not "20.971.520"
@@ -279,3 +282,24 @@ def reconsideration(request, number: str):
         "brand": request.brand, "page": page, "claim": page.claim,
         **_denial_context(page, form), "on_death": pays_on_death(page.claim.coverage.name),
     }, status=400)
+
+
+@require_POST
+@insured_page
+def human_review(request, number: str):
+    """Ask that a person review what the rules decided alone (LGPD art. 20): a
+    supervisor's task. Offered only on a claim the rules decided."""
+    claim = selectors.claim_of_sale(request.sale, number)
+    if claim is None:
+        return not_found(request)
+    form = HumanReviewForm(request.POST)
+    text = form.cleaned_data["motivo"] if form.is_valid() else ""
+    try:
+        services.request_human_review(claim_id=claim.pk, actor=request.access_link.actor,
+                                      text=text)
+    except ProblemError as refusal:
+        messages.error(request, str(getattr(refusal, "detail", refusal)))
+    else:
+        messages.success(request, "Pedido enviado. Uma pessoa da seguradora vai revisar a "
+                                  "decisão automática.")
+    return HttpResponseRedirect(_claim_url(number))
