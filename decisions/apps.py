@@ -2,6 +2,9 @@ from django.apps import AppConfig
 
 
 class DecisionsConfig(AppConfig):
+    """Claims that decide themselves: rules people read, in shadow first, with sampled
+    review and a person behind every refusal (docs/decisions.md)."""
+
     name = "decisions"
     verbose_name = "Decisões automáticas"
     default_auto_field = "django.db.models.BigAutoField"
@@ -11,7 +14,7 @@ class DecisionsConfig(AppConfig):
         # evaluated by its coverage's rules in a worker after the move commits
         # (decisions.receivers); a finished reading of its documents re-evaluates it.
         from claims.signals import claim_moved
-        from decisions import receivers
+        from decisions import errors, receivers  # noqa: F401  errors: the problem registry
 
         claim_moved.connect(receivers.evaluate_after_move,
                             dispatch_uid="decisions.evaluate_after_move")

@@ -27,7 +27,7 @@ do; an `instance` opens the same page naming the occurrence. The pages, the sche
 error responses and this file are read from one place: each problem is a `ProblemError`
 subclass (`api_common/http_problems.py` for HTTP's own, `claims/errors/` (by who meets them),
 `claims/documents/errors.py`, `channel_auth/errors.py`, `webhooks/errors.py`,
-`idempotency/services.py`), which registers itself in `api_common/problem_types.py`.
+`idempotency/services.py`, `payouts/errors.py`, `decisions/errors.py`), which registers itself in `api_common/problem_types.py`.
 
 Errors on the paths for programs ({machine_paths})
 are problems whoever answers them (Django, a library, DEBUG's technical pages): a bare
