@@ -20,6 +20,8 @@ from decisions.models import Decision, RuleSetVersion
 from decisions.services.rules import rows_of
 
 PEOPLE = ("aprovar", "recusar")
+# Where the rules took a position people did not: the examples worth reading.
+DISAGREEMENTS = {(Decision.APPROVE, "recusar"), (Decision.PROPOSE_DENIAL, "aprovar")}
 ZERO = Decimal("0.00")
 
 
@@ -30,8 +32,8 @@ class Simulation:
     total: int = 0
     # rules' decision -> people's decision -> claims
     table: dict = field(default_factory=lambda: {d: dict.fromkeys(PEOPLE, 0) for d in Decision.values})
-    # Rules would approve and pay what people denied; people paid what rules routed or
-    # would deny; both approved but the amounts differ.
+    # What the rules would pay (an approval: the claim's value) against what people
+    # paid or committed to pay, summed by which side pays more.
     paid_not_by_people: Decimal = ZERO
     paid_only_by_people: Decimal = ZERO
     examples: list = field(default_factory=list)
@@ -61,6 +63,13 @@ def people_decision(claim: Claim) -> str:
     return "recusar" if claim.status == ClaimStatus.DENIED or claim.denied_at else "aprovar"
 
 
+def people_paid(claim: Claim, people: str) -> Decimal:
+    """What people paid (a closed claim) or committed to pay (an approved open one)."""
+    if people == "recusar":
+        return claim.paid_amount
+    return claim.paid_amount if claim.status == ClaimStatus.FINALIZED else claim.amount
+
+
 def simulate(*, version: RuleSetVersion, months: int = 6, now=None, limit: int = 20000) -> Simulation:
     """``version`` (a draft too) over the coverage's claims decided by people in the
     last ``months``."""
@@ -83,17 +92,14 @@ def simulate(*, version: RuleSetVersion, months: int = 6, now=None, limit: int =
         people = people_decision(claim)
         result.total += 1
         result.table[verdict.decision][people] += 1
-        paid = claim.paid_amount
-        if verdict.decision == Decision.APPROVE and people == "recusar":
-            result.paid_not_by_people += claim.amount
+        rules_money = claim.amount if verdict.decision == Decision.APPROVE else ZERO
+        people_money = people_paid(claim, people)
+        if rules_money > people_money:
+            result.paid_not_by_people += rules_money - people_money
+        else:
+            result.paid_only_by_people += people_money - rules_money
+        if (verdict.decision, people) in DISAGREEMENTS:
             _example(result, claim, verdict, people)
-        elif verdict.decision == Decision.APPROVE:
-            result.paid_not_by_people += max(claim.amount - paid, ZERO)
-            result.paid_only_by_people += max(paid - claim.amount, ZERO)
-        elif people == "aprovar":
-            result.paid_only_by_people += paid
-            if verdict.decision == Decision.PROPOSE_DENIAL:
-                _example(result, claim, verdict, people)
     return result
 
 

@@ -5,7 +5,8 @@ set by the test (the reading itself is tested in tests/claims/test_document_read
 from decimal import Decimal
 
 from tests.support.api import client_for, opening_body
-from tests.support.factories import CoverageFactory, DocumentRequirementFactory, SaleFactory
+from claims.models import DocumentRequirement
+from tests.support.factories import CoverageFactory, SaleFactory
 from tests.support.lifecycle import send_document
 
 UNEMPLOYMENT = "perda-de-renda-desemprego"
@@ -25,8 +26,9 @@ def unemployment_claim(*, balance="1800.00", creditor=True, valid_from=None, lmi
     termination: the claim is complete (documentacao-em-analise)."""
     import datetime as dt
 
-    DocumentRequirementFactory(coverage_name="cobertura/perda-de-renda", nature=UNEMPLOYMENT,
-                               doc_type="termo-de-rescisao", title="Termo de rescisão (TRCT)")
+    DocumentRequirement.objects.get_or_create(
+        coverage_name="cobertura/perda-de-renda", nature=UNEMPLOYMENT, product_combo_id=None,
+        doc_type="termo-de-rescisao", defaults={"title": "Termo de rescisão (TRCT)"})
     sale = SaleFactory(valid_from=valid_from or dt.date(2025, 1, 1))
     CoverageFactory(sale=sale, name="cobertura/perda-de-renda", max_indemnity=Decimal(lmi))
     api = client_for(sale.channel)

@@ -12,6 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from claims import roles
+from decisions import roles as decisions_roles
 from claims.models import Claim, ClaimHistory, Event
 from claims.workflow import TimelineEntry
 from tests.support.documents import OPEN_BODY, PDF, upload_body
@@ -56,11 +57,13 @@ def staff(username: str, role: str | None) -> User:
     user = User.objects.create_user(username, f"{username}@example.com", "senha-forte-123",
                                     is_staff=True, first_name=username.capitalize())
     if role:
-        if role in roles.ROLES and not Group.objects.filter(
-                name=role, permissions__content_type__app_label="claims").exists():
+        if role in roles.ROLES and not all(
+                Group.objects.filter(name=role, permissions__content_type__app_label=app).exists()
+                for app in ("claims", "decisions")):
             # A transactional test flushed the tables (and the migration's groups) before,
             # or another app's roles re-made the group with only their own permissions.
             roles.sync_roles(Group, Permission)
+            decisions_roles.sync_roles(Group, Permission)
         user.groups.add(Group.objects.get(name=role))
     return user
 
