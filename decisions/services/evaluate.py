@@ -40,7 +40,8 @@ def evaluate_claim(*, claim_id, trigger: str, now=None) -> Evaluation | None:
     try:
         with transaction.atomic():
             claim = lock_claim(claim_id=claim_id)
-            claim = Claim.objects.select_related("coverage", "channel").get(pk=claim.pk)
+            claim = Claim.objects.select_related(
+                "sale", "coverage", "channel", "automatic_decision").get(pk=claim.pk)
             return _evaluate_locked(claim, trigger=trigger, now=now)
     except IntegrityError:
         # The other worker recorded this claim version first (the unique constraint).

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import roles
-from workbench.demo_workload import Workload, sale_rows
+from workbench.demo_workload import Workload, demo_seeded, sale_rows
 from claims.validators import cpf_for
 from claims.management.commands.load_default_requirements import default_requirements
 from claims.models import AssignmentRule, Channel, Claim, DocumentRequirement, Team, TeamMember
@@ -121,6 +121,9 @@ class Command(BaseCommand):
         free = sale_rows(FREE_SALES_PREFIX, FREE_SALES, random.Random(FREE_SALES_PREFIX),
                          PRODUCT_COMBO, cpf_for)
         upsert_sales(channel=channel, rows=free)
+        for _, said in demo_seeded.send(sender=Command, channel=channel):
+            if said:
+                self.stdout.write(said)
         self.stdout.write(
             "Dados de demonstração prontos.\n"
             f"  canal: {DEMO_CHANNEL}\n"
