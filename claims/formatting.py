@@ -82,6 +82,8 @@ HISTORY_LABELS = {
     "manter-recusa": "Recusa mantida",
     "registrar-despesa": "Despesa de regulação registrada",
     "corrigir-ocorrencia": "Data da ocorrência corrigida",
+    "cancelar-pagamento": "Pagamento cancelado antes do envio",
+    "solicitar-revisao-humana": "Revisão por uma pessoa pedida",
 }
 
 

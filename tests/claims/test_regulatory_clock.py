@@ -583,7 +583,10 @@ def test_the_neutral_steps_are_the_balance_reserve_and_payment_ones():
                             # A denied claim's reconsideration: decided by REOPEN or not at all.
                             Action.REQUEST_RECONSIDERATION, Action.KEEP_DENIAL,
                             # The insurer's own costs (a medical examination's invoice).
-                            Action.REGISTER_EXPENSE, Action.CORRECT_OCCURRENCE}
+                            Action.REGISTER_EXPENSE, Action.CORRECT_OCCURRENCE,
+                            # Undone before the bank: the share is owed again, the payment
+                            # clock runs on; asking for a review changes no decision.
+                            Action.VOID_PAYMENT, Action.REQUEST_HUMAN_REVIEW}
     assert not set(NEUTRAL) & CLOCK_ACTIONS
 
 
