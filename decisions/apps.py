@@ -14,10 +14,13 @@ class DecisionsConfig(AppConfig):
         # evaluated by its coverage's rules in a worker after the move commits
         # (decisions.receivers); a finished reading of its documents re-evaluates it.
         from claims.signals import claim_moved
-        from decisions import errors, receivers  # noqa: F401  errors: the problem registry
+        # errors: the problem registry; admin_panels: the claim page's panel and the card.
+        from decisions import admin_panels, errors, receivers  # noqa: F401
 
         claim_moved.connect(receivers.evaluate_after_move,
                             dispatch_uid="decisions.evaluate_after_move")
         claim_moved.connect(receivers.note_human_decision,
                             dispatch_uid="decisions.note_human_decision")
         receivers.connect_readings()
+        # The claim page's "Decisão automática" panel and the supervisors' card.
+        admin_panels.install()

@@ -18,3 +18,24 @@ def readings(monkeypatch):
 @pytest.fixture
 def rules_on(db):
     call_command("load_default_rules", mode="on", only=UNEMPLOYMENT, stdout=open("/dev/null", "w"))
+
+
+@pytest.fixture
+def sofia(db):
+    from tests.support.lifecycle import staff
+
+    return staff("sofia", "Supervisor de sinistros")
+
+
+@pytest.fixture
+def bruno(db):
+    from tests.support.lifecycle import staff
+
+    return staff("bruno", "Supervisor de sinistros")
+
+
+@pytest.fixture
+def ana(db):
+    from tests.support.lifecycle import staff
+
+    return staff("ana", "Analista de sinistros")

@@ -288,6 +288,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
             "history": sorted([*history, *panels.timeline_rows(claim)],
                               key=lambda row: row.created_at, reverse=True),
             "panels": panels.rendered(request, claim),
+            "top_panels": panels.rendered(request, claim, top=True),
         }
 
     def _workbench_context(self, request, claim: Claim) -> dict:

@@ -9,6 +9,11 @@ A panel gives a template and its context for the claim; ``timeline`` (optional) 
 rows with ``created_at``, ``timeline_label``, ``timeline_note`` and ``timeline_by``,
 shown among the history's own; ``task_link`` (optional) gives an open task a link to
 what does it ("Cobrar documentos" -> "Enviar lembrete"), as (label, url) or None.
+
+Panels render at the bottom of the page, after the claim's own sections. A panel with
+``top=True`` renders at the top instead, right under the owner's bar and before the
+proposal waiting for a supervisor: for what an analyst must read before acting (the
+rules' automatic decision and its reasons). Keep top panels few and short.
 """
 
 from collections.abc import Callable
@@ -23,6 +28,7 @@ class Panel:
     context: Callable  # (request, claim) -> dict
     timeline: Callable | None = None  # (claim) -> list of rows
     task_link: Callable | None = None  # (task) -> (label, url) or None
+    top: bool = False  # at the top of the page rather than at the bottom
 
 
 _PANELS: list[Panel] = []
@@ -33,9 +39,10 @@ def register(panel: Panel) -> None:
         _PANELS.append(panel)
 
 
-def rendered(request, claim) -> list[str]:
+def rendered(request, claim, *, top: bool = False) -> list[str]:
+    """The panels of one place on the page (``top``: the top; else the bottom)."""
     return [render_to_string(panel.template, panel.context(request, claim), request=request)
-            for panel in _PANELS]
+            for panel in _PANELS if panel.top == top]
 
 
 def timeline_rows(claim) -> list:
