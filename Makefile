@@ -126,6 +126,7 @@ screenshots: $(STAMP)
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_workbench.py -k seeded
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_beneficiaries.py
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_denial.py
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_decisions.py
 
 migrate: export DJANGO_DEBUG ?= true
 migrate: $(RUNTIME_STAMP)

@@ -109,6 +109,9 @@ class EvaluationAdmin(admin.ModelAdmin):
     def evaluated_on(self, obj):
         return when(obj.created_at)
 
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {"title": "Decisões das regras", **(extra_context or {})})
+
     def get_urls(self):
         wrap = self.admin_site.admin_view
         return [

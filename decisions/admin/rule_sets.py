@@ -10,9 +10,19 @@ from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 
+from claims.coverages import CATALOGUE
 from decisions.admin.common import EDIT, SWITCH, run
 from decisions.models import RuleSet, RuleSetVersion
 from decisions.services import versions
+
+
+class RuleSetForm(forms.ModelForm):
+    coverage_name = forms.ChoiceField(label="Cobertura", choices=lambda: [
+        (name, known.label) for name, known in CATALOGUE.items()])
+
+    class Meta:
+        model = RuleSet
+        fields = ["name", "coverage_name", "nature", "description"]
 
 
 class ModeForm(forms.Form):
@@ -24,7 +34,6 @@ class RuleSetAdmin(admin.ModelAdmin):
     list_display = ["name", "coverage_in_words", "mode", "published_version"]
     list_filter = ["mode"]
     search_fields = ["name", "coverage_name"]
-    fields = ["name", "coverage_name", "nature", "description"]
     change_form_template = "admin/decisions/ruleset/change_form.html"
     actions = None
 
@@ -36,9 +45,19 @@ class RuleSetAdmin(admin.ModelAdmin):
             "versions", queryset=RuleSetVersion.objects.filter(
                 status=RuleSetVersion.Status.PUBLISHED), to_attr="published"))
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:  # a new set picks its coverage from the catalogue
+            kwargs["form"] = RuleSetForm
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["name", "coverage_name", "nature", "description"]
+        return ["name", "coverage_in_words", "description"]
+
     def get_readonly_fields(self, request, obj=None):
         # The coverage a set decides is its identity: a new set rather than a moved one.
-        return ["coverage_name", "nature"] if obj is not None else []
+        return ["coverage_in_words"] if obj is not None else []
 
     def has_delete_permission(self, request, obj=None):
         return False  # its versions name every decision the rules took
@@ -51,6 +70,9 @@ class RuleSetAdmin(admin.ModelAdmin):
     def published_version(self, obj):
         published = getattr(obj, "published", None)
         return f"v{published[0].number}" if published else "nenhuma"
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {"title": "Conjuntos de regras", **(extra_context or {})})
 
     def get_urls(self):
         wrap = self.admin_site.admin_view

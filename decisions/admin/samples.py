@@ -18,10 +18,22 @@ from decisions.models import SampleReview
 from decisions.services import reviews
 
 
+class WhyFilter(admin.SimpleListFilter):
+    # Not the field's own filter: Django titles it "Por por quê".
+    title = "motivo da amostra"
+    parameter_name = "motivo"
+
+    def lookups(self, request, model_admin):
+        return SampleReview.Why.choices
+
+    def queryset(self, request, queryset):
+        return queryset.filter(why=self.value()) if self.value() else queryset
+
+
 @admin.register(SampleReview)
 class SampleReviewAdmin(admin.ModelAdmin):
-    list_display = ["claim", "why", "amount", "reasons", "held_until", "status", "review"]
-    list_filter = ["status", "why"]
+    list_display = ["claim", "why_words", "amount", "reasons", "held_until", "status", "review"]
+    list_filter = ["status", WhyFilter]
     list_select_related = ["evaluation__claim", "evaluation__version__rule_set", "reviewer"]
     search_fields = ["=evaluation__claim__number"]
     search_help_text = "Número do sinistro."
@@ -45,10 +57,11 @@ class SampleReviewAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    def get_queryset(self, request):
+    def get_ordering(self, request):
+        # Pending first, the soonest to be paid first.
         pending_first = Case(When(status=SampleReview.Status.PENDING, then=Value(0)),
                              default=Value(1), output_field=IntegerField())
-        return super().get_queryset(request).order_by(pending_first, "due_at", "id")
+        return [pending_first, "due_at", "id"]
 
     def changelist_view(self, request, extra_context=None):
         return super().changelist_view(request, {"title": "Amostras de decisões automáticas",
@@ -57,6 +70,10 @@ class SampleReviewAdmin(admin.ModelAdmin):
     @admin.display(description="sinistro", ordering="evaluation__claim__number")
     def claim(self, obj):
         return claim_link(obj.evaluation.claim)
+
+    @admin.display(description="por que na amostra", ordering="why")
+    def why_words(self, obj):
+        return obj.get_why_display()
 
     @admin.display(description="valor", ordering="evaluation__planned_amount")
     def amount(self, obj):
@@ -75,7 +92,7 @@ class SampleReviewAdmin(admin.ModelAdmin):
         if obj.status != SampleReview.Status.PENDING:
             who = obj.reviewer.get_full_name() or obj.reviewer.username if obj.reviewer else ""
             return f"{who}, {when(obj.decided_at)}" if who else when(obj.decided_at)
-        return format_html('<a class="button" href="{}">Confirmar ou reverter</a>',
+        return format_html('<a class="button nowrap" href="{}">Revisar</a>',
                            reverse("admin:decisions_sample_review", args=[obj.pk]))
 
     def get_urls(self):

@@ -55,10 +55,13 @@ class KillSwitchAdmin(admin.ModelAdmin):
     def has_lift_permission(self, request):
         return request.user.has_perm(SWITCH)
 
-    def get_queryset(self, request):
+    def get_ordering(self, request):
         # The active ones first, newest first in each group.
-        return super().get_queryset(request).order_by(
-            F("lifted_at").asc(nulls_first=True), "-created_at")
+        return [F("lifted_at").asc(nulls_first=True), "-created_at"]
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {"title": "Desligamentos das regras",
+                                                 **(extra_context or {})})
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:

@@ -13,7 +13,8 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 
 from decisions import engine
-from decisions.admin.common import EDIT, PUBLISH, run
+from claims.formatting import person
+from decisions.admin.common import EDIT, PUBLISH, run, when
 from decisions.facts import FACTS
 from decisions.models import Rule, RuleSet, RuleSetVersion
 from decisions.services import versions
@@ -24,9 +25,9 @@ class RuleForm(forms.ModelForm):
     class Meta:
         model = Rule
         fields = ["position", "conditions", "decision", "reason"]
-        widgets = {"conditions": forms.Textarea(attrs={"rows": 3, "cols": 48}),
-                   "reason": forms.TextInput(attrs={"size": 40}),
-                   "position": forms.NumberInput(attrs={"style": "width: 4em"})}
+        widgets = {"conditions": forms.Textarea(attrs={"rows": 4, "cols": 32}),
+                   "reason": forms.Textarea(attrs={"rows": 3, "cols": 24}),
+                   "position": forms.NumberInput(attrs={"class": "rule-position"})}
 
     def clean_conditions(self):
         text = self.cleaned_data["conditions"]
@@ -70,7 +71,7 @@ class SendBackForm(forms.Form):
 
 @admin.register(RuleSetVersion)
 class RuleSetVersionAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "coverage_in_words", "status", "created_by", "published_on"]
+    list_display = ["__str__", "coverage_in_words", "status", "written_by", "published_on"]
     list_filter = ["status", "rule_set"]
     list_select_related = ["rule_set", "created_by"]
     inlines = [RuleInline]
@@ -81,8 +82,8 @@ class RuleSetVersionAdmin(admin.ModelAdmin):
         css = {"all": ["decisions/decisions.css"]}
 
     def get_fields(self, request, obj=None):
-        return ["rule_set", "number", "status", "note", "created_by", "submitted_by",
-                "submitted_at", "approved_by", "published_at", "installed_by"]
+        return ["rule_set", "number", "status", "note", "written_by", "submitted_words",
+                "approved_words"]
 
     def get_readonly_fields(self, request, obj=None):
         fields = self.get_fields(request, obj)
@@ -101,6 +102,24 @@ class RuleSetVersionAdmin(admin.ModelAdmin):
             return False
         return request.user.has_perm(EDIT)
 
+    @admin.display(description="escrita por")
+    def written_by(self, obj):
+        if obj.created_by_id:
+            return f"{person(obj.created_by)}, {when(obj.created_at)}"
+        return f"Instalada pela operação, {when(obj.created_at)}" if obj.installed_by else "—"
+
+    @admin.display(description="publicação pedida por")
+    def submitted_words(self, obj):
+        return f"{person(obj.submitted_by)}, {when(obj.submitted_at)}" if obj.submitted_by_id else "—"
+
+    @admin.display(description="aprovada por")
+    def approved_words(self, obj):
+        if obj.approved_by_id:
+            return f"{person(obj.approved_by)}, {when(obj.published_at)}"
+        if obj.published_at:
+            return f"Já instalada publicada, {when(obj.published_at)}"
+        return "—"
+
     @admin.display(description="cobertura", ordering="rule_set__coverage_name")
     def coverage_in_words(self, obj):
         return obj.rule_set.coverage_words
@@ -108,6 +127,9 @@ class RuleSetVersionAdmin(admin.ModelAdmin):
     @admin.display(description="publicada em", ordering="published_at")
     def published_on(self, obj):
         return obj.published_at.strftime("%d/%m/%Y") if obj.published_at else "—"
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {"title": "Versões das regras", **(extra_context or {})})
 
     def save_related(self, request, form, formsets, change):
         # A row saved while another supervisor asked to publish would change a frozen
@@ -137,6 +159,7 @@ class RuleSetVersionAdmin(admin.ModelAdmin):
                 "send_back_form": SendBackForm(),
                 "title": f"{version.rule_set.name} — versão {version.number} "
                          f"({version.get_status_display().lower()})",
+                "subtitle": None,
             }
         return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
 

@@ -177,3 +177,20 @@ def test_the_table_exports_as_jdm_for_the_open_editor(rules_on, ana):
     table = next(node for node in graph["nodes"] if node["type"] == "decisionTableNode")
     assert table["content"]["hitPolicy"] == "collect"
     assert len(table["content"]["rules"]) == published.rules.count()
+
+
+def test_a_supervisor_adds_a_rule_set_for_a_coverage_of_the_catalogue(sofia, ana):
+    client = logged_in(sofia)
+    form = client.get("/admin/decisions/ruleset/add/").content.decode()
+    assert "Invalidez permanente" in form
+    answer = client.post("/admin/decisions/ruleset/add/", {
+        "name": "Morte natural simples", "coverage_name": "cobertura/morte",
+        "nature": "morte-natural", "description": ""})
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    made = RuleSet.objects.get(name="Morte natural simples")
+    assert (made.coverage_name, made.nature, made.mode) == ("cobertura/morte", "morte-natural",
+                                                            "desligado")
+    page = client.get(f"/admin/decisions/ruleset/{made.pk}/change/").content.decode()
+    assert "Morte (Morte natural)" in page and "cobertura/morte" not in page
+    assert logged_in(ana).post("/admin/decisions/ruleset/add/", {
+        "name": "x", "coverage_name": "cobertura/morte"}).status_code == 403
