@@ -98,6 +98,10 @@ def test_the_rules_decisions_list_and_the_shadow_agreement(rules_on, readings, s
         assert claim.number in text and "Aprovar e pagar" in text
         assert engine.explain(evaluation.fired[0]) in text
         assert "Pessoas aprovaram" in text
+        detail = client.get(f"/admin/decisions/evaluation/{evaluation.pk}/change/")
+        assert detail.status_code == 200
+        assert "rescisão confere" in detail.content.decode()  # the readings' sentence
+        assert "R$ 1.800,00" in detail.content.decode()  # what the rules would pay
         report = client.get("/admin/decisions/evaluation/concordancia/").content.decode()
         assert "Concordância" in report and "100%" in report and "1 de 1" in report
     assert logged_in(ana).post(f"/admin/decisions/evaluation/{evaluation.pk}/change/").status_code == 403
