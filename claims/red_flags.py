@@ -11,7 +11,11 @@
 - ``falecido-como-favorecido``: on a death coverage, a beneficiary, representative,
   payee or PIX key carries the deceased insured person's tax id. The services refuse
   that since migration 0034, which raised this flag on the rows stored before; the
-  flag stays while such a row does.
+  flag stays while such a row does;
+- ``arquivo-repetido``: a file received for this claim has the same content (SHA-256,
+  from its reading: docs/document-readings.md) as one received for a claim of another
+  insured person. Computed when a reading finishes (on both claims); the other refreshes
+  keep it as it was, so they read no file rows.
 
 Each claim keeps its flags (``Claim.alerts``, refreshed by the services that change what
 they read), so the list filters "Com alertas" without recomputing them. A claim is only
@@ -25,7 +29,7 @@ from django.utils import timezone
 
 from claims.banks import bank_by_code
 from claims.coverages import pays_on_death
-from claims.models import Beneficiary, Claim, Payment
+from claims.models import Beneficiary, Claim, DocumentFile, DocumentReading, Payment
 from claims.payment_words import masked_destination
 from claims.validators import mask_tax_id, same_tax_id
 
@@ -93,9 +97,13 @@ def _shared_destination(claim, destination: str, tax_id: str) -> str:
             f"{named}.")
 
 
-def for_claim(claim, *, beneficiaries=None, payments=None) -> list[dict]:
+REPEATED_FILE = "arquivo-repetido"
+
+
+def for_claim(claim, *, beneficiaries=None, payments=None, reread_files=False) -> list[dict]:
     """Every flag of ``claim`` as ``{"codigo", "texto"}``, from its rows as they are now
-    (``beneficiaries`` and ``payments`` when the caller has them in hand)."""
+    (``beneficiaries`` and ``payments`` when the caller has them in hand);
+    ``arquivo-repetido`` looked up again only with ``reread_files``."""
     alerts = []
     started = claim.sale.valid_from
     notified = timezone.localdate(claim.notified_at)
@@ -130,7 +138,35 @@ def for_claim(claim, *, beneficiaries=None, payments=None) -> list[dict]:
         if shared:
             alerts.append({"codigo": "destino-compartilhado", "texto": (
                 f"Dados de pagamento de {beneficiary.name}: {shared}")})
+    if reread_files:
+        alerts += [{"codigo": REPEATED_FILE, "texto": text} for text in _repeated_files(claim)]
+    else:
+        alerts += [alert for alert in claim.alerts or [] if alert["codigo"] == REPEATED_FILE]
     return alerts
+
+
+def files_also_on_others(claim):
+    """The received files, on claims of other insured people (of the claim's kind), with
+    the content of one of ``claim``'s received files: (reading, other claim number,
+    other claim id) rows, a few."""
+    received = DocumentFile.Status.RECEIVED
+    hashes = (DocumentReading.objects.filter(file__claim=claim, file__status=received)
+              .exclude(content_sha256="").values("content_sha256"))
+    return (DocumentReading.objects.filter(content_sha256__in=hashes, file__status=received,
+                                           file__claim__is_sandbox=claim.is_sandbox)
+            .exclude(file__claim=claim)
+            .exclude(file__claim__sale__insured_cpf=claim.sale.insured_cpf)
+            .order_by("file__claim__number")
+            .values_list("file__file_name", "file__claim__number", "file__claim_id")[:5])
+
+
+def _repeated_files(claim) -> list[str]:
+    rows = list(files_also_on_others(claim))
+    if not rows:
+        return []
+    named = ", ".join(f"{name} no sinistro {number}" for name, number, _ in rows)
+    return [f"Arquivo com o mesmo conteúdo de um recebido para outra pessoa: {named}. "
+            "Confira se o documento é mesmo deste segurado."]
 
 
 def deceased_as_payee_text(names: list[str]) -> str:
@@ -154,10 +190,11 @@ def _deceased_as_payee(claim, beneficiaries, payments) -> str:
     return deceased_as_payee_text(names)
 
 
-def refresh(claim, *, beneficiaries=None, payments=None) -> None:
+def refresh(claim, *, beneficiaries=None, payments=None, reread_files=False) -> None:
     """Store ``claim``'s flags (the caller's transaction); no version change: a flag is
     information, not a change an open form must see."""
-    alerts = for_claim(claim, beneficiaries=beneficiaries, payments=payments)
+    alerts = for_claim(claim, beneficiaries=beneficiaries, payments=payments,
+                       reread_files=reread_files)
     if alerts != claim.alerts:
         claim.alerts = alerts
         Claim.objects.filter(pk=claim.pk).update(alerts=alerts, has_alerts=bool(alerts))

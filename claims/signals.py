@@ -19,7 +19,10 @@ event_recorded = Signal()
 # subject (what the step was about, when one row: the Payment a settlement settled).
 claim_moved = Signal()
 
-# Sent with: claim_id, once the last pending reading of a claim's documents finished
-# (claims.documents.readings), after its transaction commits: the rules (decisions)
-# evaluate the claim again with what was read.
+# Sent with: claim_id, once the transaction that finished the claim's last pending
+# document reading commits (claims.services.readings; sender: DocumentReading). Every
+# received file then has a reading (lido, ilegivel or erro): a receiver re-evaluates what
+# depends on the documents' contents (claims.documents.readings.facts.reading_facts).
+# After the commit, so a receiver reads the saved readings; it may run twice for one
+# claim (a file received later makes a new pending reading, and its end sends again).
 documents_read = Signal()

@@ -35,3 +35,22 @@ def workbench_sweep() -> None:
     """Periodic (see CELERY_BEAT_SCHEDULE): the analysts' automatic tasks and the
     escalation of overdue ones. Idempotent, safe on several workers at once."""
     services.workbench_sweep()
+
+
+@shared_task(
+    bind=True, acks_late=True, ignore_result=True,
+    autoretry_for=(BotoCoreError, ClientError), retry_backoff=True, max_retries=5,
+)
+def read_document(self, file_id: str) -> None:
+    """Read a received file (docs/document-readings.md). Idempotent; when another worker
+    holds the reading, look again once its lease has run out."""
+    outcome = services.read_document(file_id=file_id)
+    if outcome == services.ReadingOutcome.BUSY:
+        raise self.retry(countdown=services.READING_LEASE.total_seconds(), max_retries=3)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_pending_readings() -> None:
+    """Periodic (see CELERY_BEAT_SCHEDULE): send again the readings whose enqueue was
+    lost (broker down) or whose worker died."""
+    services.sweep_pending_readings()

@@ -19,6 +19,7 @@ from claims.models.payments import Payment, PaymentMethod
 from claims.models.expenses import Expense, FinancialIndex
 from claims.models.reconsiderations import Reconsideration
 from claims.models.documents import DocumentFile, DocumentRequest, DocumentRequirement
+from claims.models.readings import DocumentReading
 from claims.models.sales import MONEY, Channel, Coverage, Sale
 from claims.models.workbench import AssignmentRule, Proposal, Task, Team, TeamMember
 
@@ -34,6 +35,7 @@ __all__ = [
     "ClaimHistory",
     "Coverage",
     "DocumentFile",
+    "DocumentReading",
     "DocumentRequest",
     "Expense",
     "FinancialIndex",

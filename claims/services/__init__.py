@@ -42,6 +42,8 @@ from claims.services.documents import (
     verify_pending_uploads,
 )
 from claims.services.corrections import correct_occurrence_date
+from claims.services.readings import READING_LEASE, read_document, sweep_pending_readings
+from claims.services.readings import Outcome as ReadingOutcome
 from claims.services.expenses import register_expense
 from claims.services.copies import record_copy_download
 from claims.services.notes import add_note
@@ -68,7 +70,11 @@ from claims.services.sales import upsert_sales
 from claims.services.tasks import close_task, create_task, escalated_tasks_for, workbench_sweep
 
 __all__ = [
+    "READING_LEASE",
+    "ReadingOutcome",
     "actor_for",
+    "read_document",
+    "sweep_pending_readings",
     "add_note",
     "record_copy_download",
     "approve",

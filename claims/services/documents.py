@@ -17,6 +17,7 @@ from claims.models import Channel, Claim, DocumentFile, DocumentRequest
 from claims.models.documents import CLOSED_CLAIM_REASON
 from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
 from claims.services.moves import lock_claim, move
+from claims.services.readings import start_reading
 from claims.services.recording import record
 from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus, allows
 
@@ -158,6 +159,7 @@ def _check_stored(document: DocumentFile) -> DocumentFile:
         .first()
     )
     document.save(update_fields=["status", "size", "received_at", "request"])
+    start_reading(document)  # in a worker, after the commit: never in this request
     _complete_documents_if_satisfied(claim)
     return document
 

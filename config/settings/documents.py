@@ -96,3 +96,10 @@ DASHBOARD_FIGURES_SECONDS = env.int("DASHBOARD_FIGURES_SECONDS", default=60)
 # Brazil's minimum wage (R$), for the regulatory clock: a coverage whose LMI is at most
 # 500 minimum wages allows one suspension of the decision deadline (Lei 15.040/2024).
 MINIMUM_WAGE = Decimal(env.str("MINIMUM_WAGE", default="1621.00"))
+# Reading received files (claims.documents.readings, docs/document-readings.md): pages
+# read per file (a text layer or OCR), and the mean tesseract confidence (0-100) under
+# which a reading is "leitura incerta" (nothing is decided from it).
+DOCUMENT_READING_MAX_PAGES = env.int("DOCUMENT_READING_MAX_PAGES", default=5)
+DOCUMENT_READING_MIN_CONFIDENCE = env.float("DOCUMENT_READING_MIN_CONFIDENCE", default=70.0)
+# The language of tesseract's trained data (Debian: tesseract-ocr-por).
+DOCUMENT_READING_LANGUAGE = env.str("DOCUMENT_READING_LANGUAGE", default="por")

@@ -42,6 +42,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "claims.tasks.sweep_pending_uploads",
         "schedule": env.int("UPLOAD_SWEEP_SECONDS", default=60),
     },
+    # Sends again the document readings whose enqueue was lost or whose worker died.
+    "sweep-pending-readings": {
+        "task": "claims.tasks.sweep_pending_readings",
+        "schedule": env.int("READING_SWEEP_SECONDS", default=5 * 60),
+    },
     # The analysts' automatic tasks (chase documents, decide by the deadline) and the
     # escalation of overdue tasks to the team's supervisors; idempotent.
     "workbench-sweep": {
