@@ -1,0 +1,106 @@
+"""Readings on PostgreSQL with real transactions: a real Celery worker reads a file
+uploaded through the service (from the commit that received it to the saved reading),
+and two runs at once on one file read it once.
+
+Needs PostgreSQL (the worker is another process and must see the test database) and
+a networked broker; `.ci/run` runs it in its PostgreSQL pass."""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+
+from claims import services
+from claims.documents.readings.facts import reading_facts
+from claims.models import Claim, DocumentReading
+from claims.signals import documents_read
+from tests.support.certificates import (
+    death_certificate_lines, matricula_for, page_image, photographed, text_pdf)
+from tests.support.concurrency import postgres_only, run_together, worker_process_env
+from tests.support.readings import CPF, DIED, NAME, death_claim, receive
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.DOCUMENT_STORAGE = "local"
+
+
+def certificate() -> bytes:
+    return text_pdf(death_certificate_lines(name=NAME, cpf="529.982.247-25", died=DIED,
+                                            matricula_text=matricula_for()))
+
+
+@pytest.fixture
+def worker(settings):
+    """A worker on this test's own queue, made the default queue of both sides (the
+    service sends readings to the default queue)."""
+    queue = f"test-readings-{os.getpid()}-{time.monotonic_ns()}"
+    settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    env = worker_process_env(MEDIA_ROOT=str(settings.MEDIA_ROOT), DOCUMENT_STORAGE="local",
+                             CELERY_TASK_DEFAULT_QUEUE=queue)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+         "--without-mingle", "--without-gossip", "-Q", queue, "--loglevel=WARNING"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    yield queue
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.mark.skipif(
+    not django_settings.CELERY_BROKER_URL.startswith(("redis://", "amqp://")),
+    reason="needs a networked broker (CELERY_BROKER_URL redis:// or amqp://)")
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs tesseract-ocr-por")
+def test_a_worker_reads_a_photo_once_the_upload_commits(worker):
+    claim = death_claim()
+    document = receive(claim, photographed(page_image(certificate())), file_name="foto.jpg")
+
+    deadline = time.monotonic() + 90
+    reading = DocumentReading.objects.get(pk=document.pk)
+    while reading.status == DocumentReading.Status.PENDING and time.monotonic() < deadline:
+        time.sleep(0.25)
+        reading.refresh_from_db()
+    assert reading.status == DocumentReading.Status.READ, reading.detail
+    assert reading.engine == "tesseract 5.3 por" and reading.fields["cpf"] == CPF
+    facts = reading_facts(Claim.objects.select_related("sale").get(pk=claim.pk))
+    assert facts["documentos_lidos"] is True and facts["certidao_confere"] is True
+
+
+def test_two_runs_at_once_on_one_file_read_it_once(monkeypatch):
+    monkeypatch.setattr("claims.services.readings.enqueue", lambda file_id: None)  # runs below
+    claim = death_claim()
+    document = receive(claim, certificate())
+    signals = []
+
+    def receiver(sender, claim_id, **kwargs):
+        signals.append(claim_id)
+
+    documents_read.connect(receiver)
+    try:
+        outcomes = run_together([lambda: services.read_document(file_id=document.pk)] * 2)
+    finally:
+        documents_read.disconnect(receiver)
+    # The loser saw the reading taken and returned before reading the file; the task
+    # looks again after the lease (claims.tasks.read_document).
+    # (Already read, when the first finished before the second began: a slow machine.)
+    assert outcomes.count(services.ReadingOutcome.READ) == 1
+    assert set(outcomes) - {services.ReadingOutcome.READ} <= {
+        services.ReadingOutcome.BUSY, services.ReadingOutcome.ALREADY}
+    assert signals == [claim.pk]
+    reading = DocumentReading.objects.get(pk=document.pk)
+    assert reading.status == DocumentReading.Status.READ and reading.read_at is not None
+    assert services.read_document(file_id=document.pk) == services.ReadingOutcome.ALREADY
