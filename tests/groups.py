@@ -36,6 +36,8 @@ SLOW = {
     "tests/webhooks/test_delivery_worker.py": "real Celery workers",
     "tests/claims/workbench/test_sweep_workers.py": "real Celery workers",
     "tests/claims/test_celery_worker.py": "a real Celery worker",
+    "tests/claims/test_document_readings_worker.py": "a real Celery worker doing OCR",
+    "tests/claims/test_document_readings_ocr.py": "OCR, 1 to 2 s a page",
     "tests/correspondence/test_sending_workers.py": "real Celery workers and SMTP",
     "tests/sro/test_workers.py": "real Celery workers",
     "tests/sro/test_local_registradora.py": "the local registradora's server",

@@ -47,7 +47,8 @@ class Outcome(StrEnum):
 def start_reading(document: DocumentFile) -> None:
     """A file just became received (the caller's transaction, claim locked): its reading
     is pending, and a worker is asked once the transaction commits."""
-    DocumentReading.objects.get_or_create(file=document)
+    # The file left "aguardando-envio" under its row lock just now: it has no reading yet.
+    DocumentReading.objects.create(file=document)
     file_id = str(document.pk)
     transaction.on_commit(lambda: enqueue(file_id))
 
