@@ -158,7 +158,7 @@ def claim_for_analyst(*, claim_id) -> Claim | None:
                 "files",
                 queryset=DocumentFile.objects.exclude(
                     status__in=[DocumentFile.Status.AWAITING_UPLOAD, DocumentFile.Status.EXPIRED]
-                ),
+                ).select_related("reading"),  # what was read in each, in the same query
                 to_attr="_shown_files",
             ),
             Prefetch("history", queryset=ClaimHistory.objects.select_related(

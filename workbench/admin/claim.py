@@ -38,8 +38,9 @@ from workbench.admin.workbench_forms import NoteForm, ProposalDecisionForm, Task
 from claims.coverages import coverage_label
 from claims.denials import lateness_words
 from claims.documents import storage
+from claims.documents.readings import display as readings_display
 from claims.formatting import brl, person
-from claims.models import Claim, DocumentFile
+from claims.models import Claim, DocumentFile, DocumentReading
 from claims.queues import MINE, QUEUE_LABELS, QUEUE_ORDER, team_ids
 from claims.regulatory_clock import ClockKind
 from claims.shares import total_share
@@ -260,6 +261,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
             document.type_title = titles.get(document.doc_type) or unrequested_title(
                 document.doc_type)
         _with_download_links(received)
+        _with_readings(received, claim)
         return {
             **self.admin_site.each_context(request),
             "opts": self.opts,
@@ -334,6 +336,16 @@ def _with_download_links(files: list) -> list:
             document.storage_key, file_name=document.file_name,
             content_type=document.content_type)
     return files
+
+
+def _with_readings(files: list, claim: Claim) -> None:
+    """What was read in each received file (claims.documents.readings), beside it."""
+    for document in files:
+        try:
+            reading = document.reading  # loaded with the files (claim_for_analyst)
+        except DocumentReading.DoesNotExist:  # received before files were read
+            reading = None
+        document.shown_reading = readings_display.for_page(reading, claim)
 
 
 def _with_links(task):
