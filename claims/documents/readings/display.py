@@ -32,8 +32,9 @@ def for_page(reading: DocumentReading | None, claim) -> dict | None:
              "unsure": reading.unsure, "confidence": reading.confidence,
              "engine": reading.engine, "pages": reading.pages, "fields": [], "checks": []}
     if reading.status == DocumentReading.Status.READ:
-        shown["fields"] = [(FIELD_LABELS.get(name, name), _value(name, value))
-                           for name, value in reading.fields.items()]
+        # In the document's order (jsonb keeps its own).
+        shown["fields"] = [(label, _value(name, reading.fields[name]))
+                           for name, label in FIELD_LABELS.items() if name in reading.fields]
         shown["checks"] = [{"mark": MARKS[check["ok"]], "ok": check["ok"],
                             "fato": check["fato"], "detalhe": check["detalhe"]}
                            for check in comparison_of(reading, claim).checks]
