@@ -146,6 +146,7 @@ bench: $(STAMP)
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/api_requests.py
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/admin_claims_list.py
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/payouts_files.py
+	$(PY) bench/document_readings.py
 
 ## Static checks CI runs too
 check: export DJANGO_DEBUG ?= true

@@ -5,6 +5,7 @@ claim, the facts for the rules, the repeated-file red flag, broken files."""
 import datetime as dt
 
 import pytest
+from django.utils import timezone
 
 from claims import red_flags, services
 from claims.documents.readings import matricula
@@ -269,3 +270,18 @@ def test_the_facts_cost_the_same_queries_for_one_file_or_six(django_assert_num_q
     with django_assert_num_queries(2):
         facts = reading_facts(fresh)
     assert len(facts["leituras"]) == 6
+
+
+def test_the_sweep_sends_again_readings_no_worker_took_or_whose_worker_died(monkeypatch):
+    sent = []
+    monkeypatch.setattr("claims.services.readings.enqueue", sent.append)
+    claim = death_claim()
+    lost, held, fresh = (receive(claim, certificate(), file_name=f"{n}.pdf") for n in "abc")
+    old = timezone.now() - dt.timedelta(minutes=30)
+    DocumentReading.objects.filter(pk__in=[lost.pk, held.pk]).update(created_at=old)
+    DocumentReading.objects.filter(pk=held.pk).update(started_at=timezone.now())  # a worker on it
+    assert services.sweep_pending_readings() == 1 and sent == [str(lost.pk)]
+    DocumentReading.objects.filter(pk=held.pk).update(started_at=old)  # its worker died
+    sent.clear()
+    assert services.sweep_pending_readings() == 2 and set(sent) == {str(lost.pk), str(held.pk)}
+    assert str(fresh.pk) not in sent

@@ -7,6 +7,7 @@ fine)."""
 
 import functools
 import io
+import os
 import statistics
 from dataclasses import dataclass
 
@@ -44,6 +45,11 @@ class ReadText:
 @functools.cache
 def tesseract_engine(language: str) -> str:
     """``"tesseract 5.3 por"``; raises EngineMissing without tesseract or the language."""
+    # One thread per tesseract: a worker machine runs several worker processes, and
+    # OpenMP's threads only fight over the cores (docs/performance.md, "Reading
+    # documents": about twice as fast a page on a busy 2-core machine). An operator's
+    # own OMP_THREAD_LIMIT stands.
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     try:
         version = pytesseract.get_tesseract_version()
         languages = pytesseract.get_languages()
