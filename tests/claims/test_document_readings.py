@@ -5,9 +5,10 @@ claim, the facts for the rules, the repeated-file red flag, broken files."""
 import datetime as dt
 
 import pytest
+from celery.exceptions import Retry
 from django.utils import timezone
 
-from claims import red_flags, services
+from claims import red_flags, services, tasks
 from claims.documents.readings import matricula
 from claims.documents.readings.compare import same_name
 from claims.documents.readings.facts import reading_facts
@@ -285,3 +286,25 @@ def test_the_sweep_sends_again_readings_no_worker_took_or_whose_worker_died(monk
     sent.clear()
     assert services.sweep_pending_readings() == 2 and set(sent) == {str(lost.pk), str(held.pk)}
     assert str(fresh.pk) not in sent
+
+
+def test_the_task_looks_again_after_the_lease_when_another_worker_holds_the_reading(
+        monkeypatch):
+    claim = death_claim()
+    document = receive(claim, certificate())
+    DocumentReading.objects.filter(pk=document.pk).update(started_at=timezone.now())
+    asked = []
+
+    def retry(**options):
+        asked.append(options)
+        return Retry()
+
+    monkeypatch.setattr(tasks.read_document, "retry", retry)
+    with pytest.raises(Retry):
+        tasks.read_document.run(str(document.pk))
+    assert asked == [{"countdown": services.READING_LEASE.total_seconds(), "max_retries": 3}]
+    assert DocumentReading.objects.get(pk=document.pk).status == DocumentReading.Status.PENDING
+    DocumentReading.objects.filter(pk=document.pk).update(started_at=None)
+    tasks.read_document.run(str(document.pk))  # free again: read, no retry
+    assert len(asked) == 1
+    assert DocumentReading.objects.get(pk=document.pk).status == DocumentReading.Status.READ
