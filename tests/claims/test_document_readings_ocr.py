@@ -2,8 +2,6 @@
 a death certificate photographed (turned, noisy, blurred, JPEG 70) and the same photo as
 an image-only PDF; the page limit; low confidence marks the reading unsure."""
 
-import shutil
-
 import pytest
 
 from claims import services
@@ -11,12 +9,11 @@ from claims.documents.readings.facts import reading_facts
 from claims.models import Claim, DocumentReading
 from tests.support.certificates import (
     death_certificate_lines, matricula_for, page_image, photographed, scanned_pdf, text_pdf)
-from tests.support.readings import CPF, DIED, NAME, death_claim, receive
+from tests.support.readings import CPF, DIED, NAME, death_claim, needs_tesseract, receive
 
 pytestmark = [
     pytest.mark.django_db,
-    pytest.mark.skipif(shutil.which("tesseract") is None,
-                       reason="needs tesseract-ocr and tesseract-ocr-por (.ci/run installs them)"),
+    needs_tesseract,
 ]
 
 

@@ -6,7 +6,6 @@ Needs PostgreSQL (the worker is another process and must see the test database) 
 a networked broker; `.ci/run` runs it in its PostgreSQL pass."""
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -22,7 +21,7 @@ from claims.signals import documents_read
 from tests.support.certificates import (
     death_certificate_lines, matricula_for, page_image, photographed, text_pdf)
 from tests.support.concurrency import postgres_only, run_together, worker_process_env
-from tests.support.readings import CPF, DIED, NAME, death_claim, receive
+from tests.support.readings import CPF, DIED, NAME, death_claim, needs_tesseract, receive
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,7 +63,7 @@ def worker(settings):
 @pytest.mark.skipif(
     not django_settings.CELERY_BROKER_URL.startswith(("redis://", "amqp://")),
     reason="needs a networked broker (CELERY_BROKER_URL redis:// or amqp://)")
-@pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs tesseract-ocr-por")
+@needs_tesseract
 def test_a_worker_reads_a_photo_once_the_upload_commits(worker):
     claim = death_claim()
     document = receive(claim, photographed(page_image(certificate())), file_name="foto.jpg")

@@ -1,8 +1,12 @@
 """Claims whose files arrive through the upload service, for the reading tests."""
 
 import datetime as dt
+import os
 import secrets
+import shutil
 import zoneinfo
+
+import pytest
 
 from django.core.files.base import ContentFile
 from django.utils import timezone
@@ -10,6 +14,12 @@ from django.utils import timezone
 from claims import services
 from claims.models import DocumentFile
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
+
+# OCR needs Debian's tesseract-ocr and tesseract-ocr-por: skipped without them locally;
+# under CI=true (.ci/run installs them) a missing engine fails the tests instead.
+needs_tesseract = pytest.mark.skipif(
+    shutil.which("tesseract") is None and os.environ.get("CI", "").lower() != "true",
+    reason="needs tesseract-ocr and tesseract-ocr-por (apt-get install; .ci/run installs them)")
 
 SP = zoneinfo.ZoneInfo("America/Sao_Paulo")
 DIED = dt.date(2026, 3, 12)

@@ -4,7 +4,6 @@ photo OCR read. With ``SCREENSHOTS_DIR`` set it saves the screenshot of the sect
 
 import datetime as dt
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,11 +13,11 @@ from claims import roles, services
 from tests.support.browser import launch, log_in, needs_chromium, staff_user
 from tests.support.certificates import (
     death_certificate_lines, matricula_for, page_image, photographed, text_pdf)
-from tests.support.readings import DIED, NAME, death_claim, receive
+from tests.support.readings import DIED, NAME, death_claim, needs_tesseract, receive
 
 
 @needs_chromium
-@pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs tesseract-ocr-por")
+@needs_tesseract
 @pytest.mark.django_db(transaction=True)
 def test_the_analyst_sees_each_files_reading_beside_it(admin_site, tmp_path):
     staff_user("ana.analista", "Ana", "Souza", roles.ANALYST)
