@@ -42,7 +42,8 @@ from claims.services.documents import (
     verify_pending_uploads,
 )
 from claims.services.corrections import correct_occurrence_date
-from claims.services.readings import READING_LEASE, read_document, sweep_pending_readings
+from claims.services.readings import (
+    READING_LEASE, queue_unread_files, read_document, sweep_pending_readings)
 from claims.services.readings import Outcome as ReadingOutcome
 from claims.services.expenses import register_expense
 from claims.services.copies import record_copy_download
@@ -73,6 +74,7 @@ __all__ = [
     "READING_LEASE",
     "ReadingOutcome",
     "actor_for",
+    "queue_unread_files",
     "read_document",
     "sweep_pending_readings",
     "add_note",

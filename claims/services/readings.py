@@ -77,6 +77,20 @@ def sweep_pending_readings(*, batch: int = 200) -> int:
     return count
 
 
+def queue_unread_files(*, batch: int = 1000) -> int:
+    """Files received before readings existed get a pending reading and a worker
+    (``manage.py read_received_files``); returns how many. Rows another process made
+    meanwhile are left alone (ignore_conflicts)."""
+    file_ids = list(DocumentFile.objects.filter(status=DocumentFile.Status.RECEIVED,
+                                                reading__isnull=True)
+                    .values_list("pk", flat=True)[:batch])
+    DocumentReading.objects.bulk_create([DocumentReading(file_id=pk) for pk in file_ids],
+                                        ignore_conflicts=True)
+    for file_id in file_ids:
+        enqueue(str(file_id))
+    return len(file_ids)
+
+
 def read_document(*, file_id) -> Outcome:
     """Read one received file and save what was found (idempotent)."""
     started = timezone.now()

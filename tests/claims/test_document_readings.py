@@ -3,9 +3,11 @@ death certificate and of a TRCT, the matrícula's check digits, the checks again
 claim, the facts for the rules, the repeated-file red flag, broken files."""
 
 import datetime as dt
+import io
 
 import pytest
 from celery.exceptions import Retry
+from django.core.management import call_command
 from django.utils import timezone
 
 from claims import red_flags, services, tasks
@@ -308,3 +310,19 @@ def test_the_task_looks_again_after_the_lease_when_another_worker_holds_the_read
     tasks.read_document.run(str(document.pk))  # free again: read, no retry
     assert len(asked) == 1
     assert DocumentReading.objects.get(pk=document.pk).status == DocumentReading.Status.READ
+
+
+def test_files_received_before_readings_existed_are_queued_by_the_command(monkeypatch):
+    sent = []
+    monkeypatch.setattr("claims.services.readings.enqueue", sent.append)
+    claim = death_claim()
+    old = receive(claim, certificate())
+    DocumentReading.objects.filter(pk=old.pk).delete()  # as before migration 0038
+    read(receive(claim, certificate(), file_name="lida.pdf"))
+    assert facts_of(claim)["documentos_lidos"] is False
+
+    out = io.StringIO()
+    call_command("read_received_files", batch=1, stdout=out)
+    assert out.getvalue() == "1 arquivo(s) na fila de leitura.\n" and sent == [str(old.pk)]
+    read(old)
+    assert facts_of(claim)["documentos_lidos"] is True
