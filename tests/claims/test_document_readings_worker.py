@@ -1,5 +1,5 @@
-"""Readings on PostgreSQL with real transactions: a real Celery worker reads a file
-uploaded through the service (from the commit that received it to the saved reading),
+"""Readings on PostgreSQL with real transactions: a real Celery worker reads a photo a
+channel uploaded through the API (from the PUT's commit to the saved reading),
 and two runs at once on one file read it once.
 
 Needs PostgreSQL (the worker is another process and must see the test database) and
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
+from django.utils import timezone
 
 from claims import services
 from claims.documents.readings.facts import reading_facts
@@ -20,7 +21,11 @@ from claims.models import Claim, DocumentReading
 from claims.signals import documents_read
 from tests.support.certificates import (
     death_certificate_lines, matricula_for, page_image, photographed, text_pdf)
+from tests.support.api import client_for
 from tests.support.concurrency import postgres_only, run_together, worker_process_env
+from tests.support.documents import OPEN_BODY, put, upload_body
+from tests.support.factories import (
+    CoverageFactory, DocumentRequirementFactory, SaleFactory, make_channel)
 from tests.support.readings import CPF, DIED, NAME, death_claim, needs_tesseract, receive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,12 +69,25 @@ def worker(settings):
     not django_settings.CELERY_BROKER_URL.startswith(("redis://", "amqp://")),
     reason="needs a networked broker (CELERY_BROKER_URL redis:// or amqp://)")
 @needs_tesseract
-def test_a_worker_reads_a_photo_once_the_upload_commits(worker):
-    claim = death_claim()
-    document = receive(claim, photographed(page_image(certificate())), file_name="foto.jpg")
+def test_a_worker_reads_a_photo_the_channel_uploaded(worker):
+    channel = make_channel()
+    sale = SaleFactory(channel=channel, insured_name=NAME, insured_cpf=CPF)
+    CoverageFactory(sale=sale, name="cobertura/morte")
+    DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type="certidao-de-obito",
+                               title="Certidão de óbito")
+    api = client_for(channel)
+    number = api.post(f"/api/v1/vendas/{sale.id}/abrir-sinistro", OPEN_BODY,
+                      format="json").json()["numero-sinistro"]
+    claim = Claim.objects.select_related("sale").get(number=number)
+    died = timezone.localdate(claim.occurred_at)  # the certificate matches the claim
+    photo = photographed(page_image(text_pdf(death_certificate_lines(
+        name=NAME, cpf="529.982.247-25", died=died, matricula_text=matricula_for()))))
+    answer = api.post(f"/api/v1/sinistros/{number}/enviar-documento",
+                      upload_body(file_name="foto.jpg"), format="json").json()
+    assert put(answer["url-envio"], photo, content_type="image/jpeg").status_code == 200
 
+    reading = DocumentReading.objects.get(file__claim=claim)
     deadline = time.monotonic() + 90
-    reading = DocumentReading.objects.get(pk=document.pk)
     while reading.status == DocumentReading.Status.PENDING and time.monotonic() < deadline:
         time.sleep(0.25)
         reading.refresh_from_db()
