@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('claims', '0038_automatic_decisions'),
+        ('claims', '0039_automatic_decisions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('claims', '0037_payments_returned_by_the_bank'),
+        ('claims', '0038_document_readings'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
