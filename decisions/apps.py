@@ -24,3 +24,8 @@ class DecisionsConfig(AppConfig):
         receivers.connect_readings()
         # The claim page's "Decisão automática" panel and the supervisors' card.
         admin_panels.install()
+        # seed_demo: the default rules, and claims with real documents they decide.
+        from decisions import demo
+        from workbench.demo_workload import demo_seeded
+
+        demo_seeded.connect(demo.seed, dispatch_uid="decisions.demo.seed")

@@ -52,7 +52,8 @@ step_done = Signal()
 # (payouts.demo) sends them in a remittance and applies its return, as the beat would
 # have then. Every payment sent is settled or refused by the time it returns.
 payments_due = Signal()
-# Sent once seed_demo's data are in, with the demo channel (``channel``): other apps add
+# Sent once seed_demo's data are in, with the demo channel (``channel``) and how many
+# workload claims were made now (``claims``, 0 when they existed): other apps add
 # their part of the demo (decisions.demo: claims the rules decide). Receivers converge:
 # seed_demo runs again without making anything twice.
 demo_seeded = Signal()

@@ -121,7 +121,7 @@ class Command(BaseCommand):
         free = sale_rows(FREE_SALES_PREFIX, FREE_SALES, random.Random(FREE_SALES_PREFIX),
                          PRODUCT_COMBO, cpf_for)
         upsert_sales(channel=channel, rows=free)
-        for _, said in demo_seeded.send(sender=Command, channel=channel):
+        for _, said in demo_seeded.send(sender=Command, channel=channel, claims=made):
             if said:
                 self.stdout.write(said)
         self.stdout.write(
