@@ -70,15 +70,23 @@ def pay(claim: Claim, rules: RulesVerdict, *, evaluation: Evaluation, user, now)
     return Evaluation.Effect.APPLIED, f"Pagamentos registrados: {note or 'nenhum a fazer'}."
 
 
+def sample_reason(total: Decimal, draw: float) -> str | None:
+    """Why an approval of ``total`` is reviewed, given a uniform ``draw`` in [0, 1): above
+    the review value always, else at random at ``AUTO_DECISION_SAMPLE_RATE``; None when
+    it is not. Pure, so its statistics are measured (tests/decisions/test_sampling.py)."""
+    if total > settings.AUTO_DECISION_SAMPLE_ABOVE:
+        return SampleReview.Why.ABOVE_VALUE
+    if draw < settings.AUTO_DECISION_SAMPLE_RATE:
+        return SampleReview.Why.RANDOM
+    return None
+
+
 def sample(evaluation: Evaluation, payment_ids: list, *, total: Decimal, now,
            draw=random.random) -> SampleReview | None:
     """Draw the approval for a quality review: at random, or above the review value.
     Its payment orders wait for the review up to ``AUTO_DECISION_REVIEW_HOURS``."""
-    if total > settings.AUTO_DECISION_SAMPLE_ABOVE:
-        why = SampleReview.Why.ABOVE_VALUE
-    elif draw() < settings.AUTO_DECISION_SAMPLE_RATE:
-        why = SampleReview.Why.RANDOM
-    else:
+    why = sample_reason(total, draw())
+    if why is None:
         return None
     due = now + dt.timedelta(hours=settings.AUTO_DECISION_REVIEW_HOURS)
     review = SampleReview.objects.create(evaluation=evaluation, why=why, due_at=due)
