@@ -15,7 +15,8 @@ class DecisionsConfig(AppConfig):
         # (decisions.receivers); a finished reading of its documents re-evaluates it.
         from claims.signals import claim_moved
         # errors: the problem registry; admin_panels: the claim page's panel and the card.
-        from decisions import admin_panels, errors, receivers  # noqa: F401
+        from decisions import admin_panels, demo, errors, metrics, receivers  # noqa: F401
+        from workbench.demo_workload import demo_seeded
 
         claim_moved.connect(receivers.evaluate_after_move,
                             dispatch_uid="decisions.evaluate_after_move")
@@ -24,8 +25,6 @@ class DecisionsConfig(AppConfig):
         receivers.connect_readings()
         # The claim page's "Decisão automática" panel and the supervisors' card.
         admin_panels.install()
+        metrics.install()  # the rules' measures on /metricas
         # seed_demo: the default rules, and claims with real documents they decide.
-        from decisions import demo
-        from workbench.demo_workload import demo_seeded
-
         demo_seeded.connect(demo.seed, dispatch_uid="decisions.demo.seed")

@@ -18,3 +18,6 @@ AUTO_DECISION_REVIEW_HOURS = env.int("AUTO_DECISION_REVIEW_HOURS", default=48)
 # How long the rules wait for the documents' readings (OCR, in a worker) before
 # deciding without them (then "documents read" is false and the claim goes to a person).
 AUTO_DECISION_READING_WAIT_MINUTES = env.int("AUTO_DECISION_READING_WAIT_MINUTES", default=30)
+# How long the rules' measures on /metricas are kept in the shared cache (seconds): the
+# scrape reads them from there, whichever web process answers it.
+AUTO_DECISION_METRICS_SECONDS = env.int("AUTO_DECISION_METRICS_SECONDS", default=60)

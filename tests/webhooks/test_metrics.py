@@ -207,6 +207,11 @@ def test_the_right_token_gets_every_metric_family_in_prometheus_text(client, met
         "sinistros_webhook_oldest_unrelayed_age_seconds",
         "sinistros_webhook_metrics_source_up", "sinistros_webhook_engine_failures",
         "sinistros_sro_registrations",  # the SRO's (sro.metrics), on the same endpoint
+        # The rules' (decisions.metrics); the quantiles' family is empty with no claims.
+        "sinistros_decisoes_claims_decided", "sinistros_decisoes_automatic_share",
+        "sinistros_decisoes_shadow_compared", "sinistros_decisoes_shadow_agreement_ratio",
+        "sinistros_decisoes_sample_reviews", "sinistros_decisoes_document_to_order_seconds",
+        "sinistros_decisoes_document_to_order_claims",
     }
     assert families["sinistros_webhook_attempts"].type == "counter"
     assert families["sinistros_webhook_attempt_duration_seconds"].type == "histogram"
@@ -362,7 +367,7 @@ def test_disabled_subscriptions_and_unrelayed_events_are_counted(client, metrics
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("per_state", [1, 20])
-def test_a_scrape_runs_the_same_five_queries_however_many_deliveries(
+def test_a_scrape_runs_the_same_nine_queries_however_many_deliveries(
         client, metrics_on, django_assert_num_queries, per_state):
     now = timezone.now()
     for subscription in (endpoint(), endpoint(), endpoint(breaker_open_until=now + dt.timedelta(
@@ -373,8 +378,9 @@ def test_a_scrape_runs_the_same_five_queries_however_many_deliveries(
         add(subscription, per_state, status=Delivery.Status.DELIVERED)
         make_event(subscription.channel)
 
-    # Four for the webhooks' backlog, one for the SRO's registrations (sro.metrics).
-    with django_assert_num_queries(5):
+    # Four for the webhooks' backlog, one for the SRO's registrations (sro.metrics), four
+    # for the rules' figures (decisions.metrics; the conftest empties their cache).
+    with django_assert_num_queries(9):
         response = get_metrics(client)
 
     families = parse(response)
