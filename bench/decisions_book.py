@@ -119,14 +119,14 @@ class Book:
             cpf = make_cpf(10_000_000 + len(self.people) * 7919 + self.rng.randint(0, 7000))
         return name, cpf, channel_index
 
-    def claim(self, number: int):
+    def claim(self, number: int, *, scenario: str | None = None):
         from claims import services
         from claims.serializers.payment_details import PaymentDetailsSerializer
         from django.utils import timezone
         from tests.support.factories import CoverageFactory, SaleFactory
 
         rng = self.rng
-        scenario = rng.choice(self.scenarios)
+        scenario = scenario or rng.choice(self.scenarios)
         name, cpf, channel_index = self.person(scenario, number % CHANNELS)
         self.people = [p for p in self.people if p[1] != cpf] + [
             (name, cpf, 1 + next((p[2] for p in self.people if p[1] == cpf), 0))]
