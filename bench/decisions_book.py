@@ -119,7 +119,9 @@ class Book:
             cpf = make_cpf(10_000_000 + len(self.people) * 7919 + self.rng.randint(0, 7000))
         return name, cpf, channel_index
 
-    def claim(self, number: int, *, scenario: str | None = None):
+    def claim(self, number: int, *, scenario: str | None = None, upload: bool = True):
+        """One claim of the book; ``upload`` False: its TRCT is returned, not sent
+        (claim id, PDF bytes)."""
         from claims import services
         from claims.serializers.payment_details import PaymentDetailsSerializer
         from django.utils import timezone
@@ -159,6 +161,8 @@ class Book:
             left = occurred - dt.timedelta(days=rng.randint(25, 60))
         content = trct_pdf(name=name, cpf=on_file_cpf, admitted=left - dt.timedelta(days=900),
                            left=left)
+        if not upload:
+            return claim.pk, content
         document, _ = services.request_document_upload(
             channel=channel, number=claim.number, file_name="trct.pdf", sent_at=timezone.now(),
             doc_type=DOC_TYPE)

@@ -84,7 +84,6 @@ def run(count: int, rounds: int) -> None:
     from decisions.models import RuleSet
     from decisions.services.evaluate import evaluate_claim
     from decisions.services.rules import published_version, rows_of, rule_set_for
-    from tests.support.factories import make_channel
 
     call_command("load_default_rules", mode="on", only=book.NATURE, stdout=io.StringIO())
     DocumentRequirement.objects.get_or_create(
@@ -133,7 +132,7 @@ def run(count: int, rounds: int) -> None:
         version = published_version(rule_set_for(claim))
         facts = facts_module.collect(claim)
         note("floor: engine alone (same table, same facts)",
-             [timed(lambda: engine.evaluate(rows_of(version), facts, key=version.pk))
+             [timed(lambda: engine.evaluate(rows_of(version), facts, key=version.pk))  # noqa: B023
               for _ in range(count)])
         note("floor: a move (lock + one history row)", [timed(move(c)) for c in small])
         RuleSet.objects.update(mode=RuleSet.Mode.ON)
