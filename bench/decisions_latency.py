@@ -92,6 +92,24 @@ def wait_for(condition, seconds: float = 60):
     raise RuntimeError("timed out")
 
 
+def in_process(claim_id, content: bytes) -> float:
+    """The same moves through the services: the upload completes the documentation (the
+    enqueue after commit goes to no worker: none reads this queue), the rules decide."""
+    from django.utils import timezone
+
+    from claims import services
+    from claims.models import Claim
+    from decisions.services.evaluate import evaluate_claim
+
+    claim = Claim.objects.select_related("channel").get(pk=claim_id)
+    document, _ = services.request_document_upload(
+        channel=claim.channel, number=claim.number, file_name="trct.pdf",
+        sent_at=timezone.now(), doc_type=book.DOC_TYPE)
+    services.store_local_upload(file_id=document.pk, content=io.BytesIO(content))
+    evaluate_claim(claim_id=claim_id, trigger="documentos-completos")
+    return seconds_to_order(claim_id)
+
+
 def run(count: int, port: int, media: Path) -> None:
     from celery import current_app
     from django.conf import settings
@@ -99,10 +117,8 @@ def run(count: int, port: int, media: Path) -> None:
     from django.utils import timezone
 
     import api_requests
-    from claims import services
     from claims.models import Claim, DocumentRequirement
     from decisions import facts as facts_module
-    from decisions.services.evaluate import evaluate_claim
 
     call_command("load_default_rules", mode="on", only=book.NATURE, stdout=io.StringIO())
     DocumentRequirement.objects.get_or_create(
@@ -128,8 +144,9 @@ def run(count: int, port: int, media: Path) -> None:
                 "grant_type": "client_credentials"}, timeout=30)
             answer.raise_for_status()
             tokens[channel.pk] = answer.json()["access_token"]
-        live_seconds = []
-        for claim_id, content in live:
+        live_seconds, local_seconds = [], []
+        # Alternated, claim by claim, so load from elsewhere slows both alike.
+        for (claim_id, content), (local_id, local_content) in zip(live, local, strict=True):
             claim = Claim.objects.select_related("channel").get(pk=claim_id)
             auth = {"Authorization": f"Bearer {tokens[claim.channel_id]}"}
             answer = requests.post(
@@ -141,21 +158,12 @@ def run(count: int, port: int, media: Path) -> None:
             requests.put(f"http://127.0.0.1:{port}{path}", data=content,
                          headers={"Content-Type": "application/pdf"}, timeout=30).raise_for_status()
             live_seconds.append(wait_for(lambda: seconds_to_order(claim_id)))  # noqa: B023
+            local_seconds.append(in_process(local_id, local_content))
     finally:
         server.terminate()
         worker.terminate()
         server.wait(30)
         worker.wait(30)
-
-    local_seconds = []
-    for claim_id, content in local:
-        claim = Claim.objects.select_related("channel").get(pk=claim_id)
-        document, _ = services.request_document_upload(
-            channel=claim.channel, number=claim.number, file_name="trct.pdf",
-            sent_at=timezone.now(), doc_type=book.DOC_TYPE)
-        services.store_local_upload(file_id=document.pk, content=io.BytesIO(content))
-        evaluate_claim(claim_id=claim_id, trigger="documentos-completos")
-        local_seconds.append(seconds_to_order(claim_id))
 
     print(f"last document → payment order, {count} claims each, one at a time (PostgreSQL)")
     for name, values in (("live (API + worker)", live_seconds), ("in one process (services)", local_seconds)):
