@@ -148,6 +148,8 @@ bench: $(STAMP)
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/admin_claims_list.py
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/payouts_files.py
 	$(PY) bench/document_readings.py
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/decisions_evaluation.py
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) bench/decisions_book.py --claims 500
 
 ## Static checks CI runs too
 check: export DJANGO_DEBUG ?= true
