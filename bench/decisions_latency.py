@@ -93,8 +93,8 @@ def wait_for(condition, seconds: float = 60):
 
 
 def in_process(claim_id, content: bytes) -> float:
-    """The same moves through the services: the upload completes the documentation (the
-    enqueue after commit goes to no worker: none reads this queue), the rules decide."""
+    """The same moves through the services: the upload completes the documentation, the
+    rules decide here (what the move enqueues goes to a queue no worker reads)."""
     from django.utils import timezone
 
     from claims import services
@@ -126,11 +126,16 @@ def run(count: int, port: int, media: Path) -> None:
         defaults={"title": "Termo de rescisão (TRCT)"})
     settings.AUTO_DECISION_SAMPLE_RATE = 0
     facts_module.reading_facts = lambda claim: dict(READ_OK)
+    queue = f"bench-decisions-{uuid.uuid4().hex[:8]}"
+    # What this process's moves enqueue (the setup's, the in-process claims' rules after
+    # their upload commits) goes to a queue no worker reads, deleted at the end: the
+    # in-process path decides itself.
+    unread = f"{queue}-in-process"
+    current_app.conf.task_default_queue = unread
     maker = book.Book(random.Random(3), timezone.localdate())
     live = [maker.claim(n, scenario="simple", upload=False) for n in range(count)]
     local = [maker.claim(n, scenario="simple", upload=False) for n in range(count)]
 
-    queue = f"bench-decisions-{uuid.uuid4().hex[:8]}"
     server = api_requests.start_server(port, MEDIA_ROOT=str(media), CELERY_TASK_DEFAULT_QUEUE=queue,
                                        SECRET_KEY=os.environ.get("SECRET_KEY", "bench-" + "x" * 50))
     worker = start_worker(queue, media)
@@ -164,6 +169,8 @@ def run(count: int, port: int, media: Path) -> None:
         worker.terminate()
         server.wait(30)
         worker.wait(30)
+        with current_app.connection_for_write() as broker:
+            broker.default_channel.queue_purge(unread)  # kombu deletes no unbound queue
 
     print(f"last document → payment order, {count} claims each, one at a time (PostgreSQL)")
     for name, values in (("live (API + worker)", live_seconds), ("in one process (services)", local_seconds)):
