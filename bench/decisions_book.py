@@ -13,10 +13,8 @@ a leaving date a month off); some come without the creditor's payment data. Each
 written with fpdf2 (a text layer) with the person's name, CPF and dates and stored through
 the project's storage (local, in a scratch directory), as an upload is.
 
-Readings: when ``claims.services.readings.read_document`` exists, every file is read by
-it (the real reader, in this process) before the rules run. Otherwise the output says
-READINGS ASSUMED: the rules are given what a reader would find in the file the book wrote
-(the book knows whether it matches), through ``decisions.facts.reading_facts``.
+Readings: every file is read by ``claims.services.readings.read_document`` (the real
+reader, in this process) before the rules run.
 
 The rules are the shipped table (load_default_rules, mode "on"), evaluated in-process by
 ``decisions.services.evaluate.evaluate_claim``. PostgreSQL only; a ``test_``-prefixed
@@ -25,7 +23,6 @@ scratch database from ``DATABASE_URL``, dropped at the end.
 
 import argparse
 import datetime as dt
-import importlib.util
 import io
 import os
 import random
@@ -64,35 +61,11 @@ LAST = ("Silva", "Santos", "Oliveira", "Souza", "Rodrigues", "Ferreira", "Alves"
 
 
 def trct_pdf(*, name: str, cpf: str, admitted: dt.date, left: dt.date) -> bytes:
-    """A termination of employment (TRCT) with a text layer, label above value."""
-    from fpdf import FPDF
+    """A termination of employment (TRCT) as employers issue it, with a text layer."""
+    from claims.documents.readings import specimens
 
-    lines = [("", "TERMO DE RESCISÃO DO CONTRATO DE TRABALHO"),
-             ("01 CNPJ/CEI", "11.222.333/0001-81"), ("02 Razão Social/Nome", "Empresa Exemplo Ltda"),
-             ("10 PIS/PASEP", "120.54564.56-1"), ("11 Nome", name),
-             ("17 CPF", f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}"),
-             ("24 Data de Admissão", f"{admitted:%d/%m/%Y}"),
-             ("26 Data de Afastamento", f"{left:%d/%m/%Y}"), ("27 Código Afastamento", "SJ2")]
-    pdf = FPDF(format="A4")
-    pdf.add_page()
-    pdf.set_margins(20, 20)
-    for label, value in lines:
-        if label:
-            pdf.set_font("Helvetica", size=10)
-            pdf.cell(0, 6, label, new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("Helvetica", style="B", size=14)
-        pdf.cell(0, 9, value, new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(3)
-    return bytes(pdf.output())
-
-
-def real_reader():
-    """``claims.services.readings.read_document`` when the readers exist, else None."""
-    if importlib.util.find_spec("claims.services.readings") is None:
-        return None
-    from claims.services import readings
-
-    return getattr(readings, "read_document", None)
+    return specimens.text_pdf(specimens.termination_lines(
+        name=name, cpf=f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}", admitted=admitted, left=left))
 
 
 class Book:
@@ -102,7 +75,6 @@ class Book:
         self.rng, self.today = rng, today
         self.channels = [make_channel(f"Banco parceiro {n}") for n in range(1, CHANNELS + 1)]
         self.people: list[tuple[str, str, int]] = []  # name, cpf, claims so far
-        self.assumed: dict = {}  # claim id -> what a reader would find (assumed mode)
         self.scenarios = [name for name, weight in SCENARIOS for _ in range(weight)]
 
     def person(self, scenario: str, channel_index: int):
@@ -167,11 +139,6 @@ class Book:
             channel=channel, number=claim.number, file_name="trct.pdf", sent_at=timezone.now(),
             doc_type=DOC_TYPE)
         services.store_local_upload(file_id=document.pk, content=io.BytesIO(content))
-        self.assumed[claim.pk] = {
-            "documentos_lidos": True, "documentos_integros": True, "leitura_incerta": False,
-            "arquivo_repetido": False,
-            "rescisao_confere": scenario not in ("wrong-cpf", "wrong-dates"),
-            "rescisao_data_diverge_dias": (occurred - left).days, "leituras": []}
         return claim.pk, document.pk, scenario
 
 
@@ -180,7 +147,7 @@ def run(total: int, seed: int) -> None:
     from django.utils import timezone
 
     from claims.models import Claim, ClaimHistory, DocumentRequirement
-    from decisions import facts as facts_module
+    from claims.services.readings import read_document
     from decisions.models import Evaluation, SampleReview
     from decisions.services.evaluate import evaluate_claim
     from payouts.models import PaymentOrder
@@ -188,16 +155,12 @@ def run(total: int, seed: int) -> None:
     call_command("load_default_rules", mode="on", only=NATURE, stdout=io.StringIO())
     DocumentRequirement.objects.get_or_create(coverage_name=COVERAGE, nature=NATURE, doc_type=DOC_TYPE,
                                               defaults={"title": "Termo de rescisão (TRCT)"})
-    read = real_reader()
     book = Book(random.Random(seed), timezone.localdate())
     started = time.perf_counter()
     made = [book.claim(n) for n in range(total)]
     built = time.perf_counter()
-    if read is not None:
-        for _, file_id, _ in made:
-            read(file_id=file_id)
-    else:
-        facts_module.reading_facts = lambda claim: dict(book.assumed[claim.pk])
+    for _, file_id, _ in made:
+        read_document(file_id=file_id)  # the real reader, here rather than in a worker
     read_done = time.perf_counter()
     ids = [claim_id for claim_id, _, _ in made]
     under_review = Claim.objects.filter(pk__in=ids, status="documentacao-em-analise").count()
@@ -216,9 +179,7 @@ def run(total: int, seed: int) -> None:
 
     def share(n):
         return f"{n:>6} ({n / total:6.1%})"
-    print("LEITURAS: leitor real (claims.services.readings.read_document)" if read else
-          "LEITURAS SUPOSTAS: o leitor de documentos não existe neste código; as regras recebem "
-          "o que um leitor acharia no TRCT gerado (confere ou não, como o livro o escreveu).")
+    print("leituras: o leitor real (claims.services.readings.read_document)")
     print(f"sinistros: {total}  (chegaram a documentacao-em-analise: {under_review})")
     print("cenários:", ", ".join(f"{name} {scenario_counts[name]}" for name, _ in SCENARIOS))
     print(f"decididos e pagos sem pessoa (ordem de pagamento das regras): {share(paid)}"
