@@ -4,6 +4,7 @@ only when the rule set is on and no kill switch covers the claim."""
 
 import datetime as dt
 import logging
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -74,7 +75,7 @@ def _evaluate_locked(claim: Claim, *, trigger: str, now) -> Evaluation | None:
     evaluation = Evaluation.objects.create(
         claim=claim, version=version, claim_version=claim.version, trigger=trigger,
         mode=mode, decision=verdict.decision, fired=verdict.fired, facts=facts,
-        planned_amount=facts["valor_a_pagar"], effect=Evaluation.Effect.SHADOW)
+        planned_amount=Decimal(str(facts["valor_a_pagar"])), effect=Evaluation.Effect.SHADOW)
     if mode == RuleSet.Mode.SHADOW:
         return evaluation
     if kill_switch is not None:

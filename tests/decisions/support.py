@@ -2,7 +2,12 @@
 received, the channel's balance and creditor; and the readings the machine would make,
 set by the test (the reading itself is tested in tests/claims/test_document_readings*)."""
 
+import datetime as dt
 from decimal import Decimal
+
+from django.utils import timezone
+
+from claims.documents.readings import specimens
 
 from tests.support.api import client_for, opening_body
 from claims.models import DocumentRequirement
@@ -21,10 +26,21 @@ READ_OK = {"documentos_lidos": True, "documentos_integros": True, "leitura_incer
            "certidao_data_diverge_dias": 0, "leituras": ["rescisão confere"]}
 
 
-def unemployment_claim(*, balance="1800.00", creditor=True, valid_from=None, lmi="30000.00"):
+def termination_of(claim) -> bytes:
+    """The insured person's termination (TRCT) as the employer issues it, matching the
+    claim: what a channel sends when everything is right."""
+    sale = claim.sale
+    cpf = sale.insured_cpf
+    return specimens.text_pdf(specimens.termination_lines(
+        name=sale.insured_name, cpf=f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}",
+        admitted=dt.date(2019, 3, 1), left=timezone.localdate(claim.occurred_at)))
+
+
+def unemployment_claim(*, balance="1800.00", creditor=True, valid_from=None, lmi="30000.00",
+                       real_termination=False):
     """Opened through the API; the channel sends the balance and the creditor, then the
-    termination: the claim is complete (documentacao-em-analise)."""
-    import datetime as dt
+    termination (a placeholder PDF, or with ``real_termination`` the TRCT a reader
+    finds matching): the claim is complete (documentacao-em-analise)."""
 
     DocumentRequirement.objects.get_or_create(
         coverage_name="cobertura/perda-de-renda", nature=UNEMPLOYMENT, product_combo_id=None,
@@ -47,7 +63,10 @@ def unemployment_claim(*, balance="1800.00", creditor=True, valid_from=None, lmi
     from claims.models import Claim
 
     claim = Claim.objects.get(number=number)
-    send_document(api, claim, "termo-de-rescisao")
+    if real_termination:
+        send_document(api, claim, "termo-de-rescisao", termination_of(claim))
+    else:
+        send_document(api, claim, "termo-de-rescisao")
     claim.refresh_from_db()
     assert claim.status == "documentacao-em-analise", claim.status
     claim.api = api

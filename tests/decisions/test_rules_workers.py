@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.conf import settings
 
-from claims.models import Claim, Payment
+from claims.models import Claim, DocumentReading, Payment
 from decisions.models import Evaluation
 from decisions.tasks import evaluate_claim
 from payouts.models import PaymentOrder
@@ -61,6 +61,38 @@ def test_a_claim_completed_through_the_api_is_paid_by_a_worker_with_no_person(
     assert claim.automatic_decision.version == 1
     evaluation = Evaluation.objects.get(claim=claim)
     assert (evaluation.trigger, evaluation.effect) == ("documentos-completos", "aplicada")
+
+
+@pytest.fixture
+def reading_workers(monkeypatch, settings, tmp_path):
+    """Workers with nothing injected: they read the uploaded termination with the real
+    reader, then the rules decide on what was read."""
+    from config.celery import app
+
+    settings.MEDIA_ROOT, settings.DOCUMENT_STORAGE = tmp_path / "media", "local"
+    group = CeleryWorkers("rules-read", MEDIA_ROOT=str(settings.MEDIA_ROOT),
+                          DOCUMENT_STORAGE="local", AUTO_DECISION_SAMPLE_RATE="0")
+    monkeypatch.setitem(app.conf, "task_default_queue", group.queue)
+    settings.CELERY_TASK_DEFAULT_QUEUE = group.queue  # where uploads send their readings
+    yield group
+    group.stop()
+
+
+def test_a_worker_reads_the_termination_and_the_rules_pay_with_no_person(
+        reading_workers, rules_on):
+    reading_workers.start("um")
+    reading_workers.wait_ready()
+
+    claim = unemployment_claim(balance="1800.00", real_termination=True)
+
+    assert wait_until(lambda: PaymentOrder.objects.filter(payment__claim=claim).exists(), 90)
+    evaluation = Evaluation.objects.get(claim=claim, effect="aplicada")
+    assert evaluation.facts["rescisao_confere"] is True
+    assert evaluation.facts["documentos_lidos"] is True
+    reading = DocumentReading.objects.get(file__claim=claim)
+    assert (reading.status, reading.fields["cpf"]) == ("lido", claim.sale.insured_cpf)
+    assert Claim.objects.get(pk=claim.pk).history.get(action="aprovar-documentacao").actor == \
+        "regras:v1"
 
 
 def test_two_workers_given_one_claim_at_once_decide_and_pay_it_once(workers, rules_on):
