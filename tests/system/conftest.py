@@ -4,6 +4,8 @@ import pytest
 from django.contrib.auth.models import Group, Permission
 
 from claims import roles
+from decisions import roles as decisions_roles
+from payouts import roles as payouts_roles
 from tests.support.browser import require_chromium
 from tests.support.factories import DocumentRequirementFactory
 from whitelabel.models import HostedPages
@@ -25,10 +27,13 @@ def hosted(live_server, settings, channel, sale):
 def admin_site(live_server, settings, tmp_path) -> str:
     """The live server the analysts' browser tests drive, and its address: files stored
     locally, links pointing at it. The roles' groups come from a data migration, but an
-    earlier transactional test's flush empties them: converge them again."""
+    earlier transactional test's flush empties them: converge them again (the claims
+    roles, and what the rules and the bank's apps grant them)."""
     require_chromium()
     settings.DOCUMENT_STORAGE = "local"
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.BASE_URL = live_server.url
     roles.sync_roles(Group, Permission)
+    decisions_roles.sync_roles(Group, Permission)
+    payouts_roles.sync_roles(Group, Permission)
     return live_server.url
