@@ -126,6 +126,7 @@ def test_a_reversed_sample_cancels_the_payment_before_it_leaves(rules_on, readin
     claim = unemployment_claim()
     evaluation = evaluated(claim)
     supervisor = staff("sofia", "Supervisor de sinistros")
+    api = claim.api
     reviews.reverse(sample_id=evaluation.sample.pk, user=supervisor,
                     note="A rescisão é de outro contrato")
     payment = Payment.objects.get(claim=claim)
@@ -134,6 +135,10 @@ def test_a_reversed_sample_cancels_the_payment_before_it_leaves(rules_on, readin
     claim = Claim.objects.get(pk=claim.pk)
     assert claim.automatic_decision.reversed_at is not None
     assert claim.status == "em-regulacao"
+    # The channel reads it: the payment cancelled, the decision reversed.
+    body = api.get(f"/api/v1/sinistros/{claim.number}").json()
+    assert [p["status"] for p in body["pagamentos"]] == ["cancelado"]
+    assert body["decisao-automatica"]["revertida-em"] is not None
 
 
 def test_the_channel_reads_who_decided(rules_on, readings, settings):
