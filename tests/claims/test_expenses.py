@@ -2,7 +2,6 @@
 examination, an investigation) with its supplier and date, within the payment
 authority; above it, a supervisor approves. They never touch what beneficiaries get."""
 
-import datetime as dt
 from decimal import Decimal
 
 import pytest
@@ -90,4 +89,4 @@ def test_the_service_refuses_an_analyst_above_the_authority(claim, analyst, sett
     with pytest.raises(errors.ActionNotPermitted, match="despesas do sinistro somariam"):
         services.register_expense(claim_id=claim.pk, user=analyst.user, kind="sindicancia",
                                   supplier_name="X", supplier_tax_id="", amount=Decimal("101"),
-                                  incurred_on=dt.date.today())
+                                  incurred_on=timezone.localdate())

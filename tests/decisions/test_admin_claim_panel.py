@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from claims.models import Payment, Task
 from claims.services.automatic import request_human_review
@@ -121,7 +122,7 @@ def many_evaluations(evaluation: Evaluation, n: int) -> None:
         for e in made)
     Task.objects.bulk_create(
         Task(claim=claim, kind=Task.Kind.RULES_DENIAL, subject="Avaliar recusa proposta pelas regras",
-             due_on=dt.date.today()) for claim in claims)
+             due_on=timezone.localdate()) for claim in claims)
 
 
 def test_the_supervisors_card_in_a_flat_number_of_statements(

@@ -10,6 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from payouts.cnab240 import Company, Form, Order, outcome, read_return, write_remittance
 from tests.payouts.cnab_reader import records
@@ -68,7 +69,7 @@ def test_once_answers_each_remittance_by_the_rules_and_files_it_away(tmp_path):
     assert header["kind"] == "2" and header["sequence"] == "000007"
     assert _answers(ret) == {
         # Paid on the file's date, or today if the bank answers after it.
-        "PG-1": ("00", min(PAY_ON, dt.date.today()).strftime("%d%m%Y"), f"{10000:015d}"),
+        "PG-1": ("00", min(PAY_ON, timezone.localdate()).strftime("%d%m%Y"), f"{10000:015d}"),
         "PG-2": ("AG", "00000000", f"{0:015d}"),         # account ending in 0
         "PG-3": ("PJ", "00000000", f"{0:015d}"),         # key that does not exist
         "PG-4": ("BD", "00000000", f"{0:015d}"),         # above R$ 10.000,00: scheduled

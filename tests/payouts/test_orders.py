@@ -4,6 +4,7 @@ pays, routed to the paying account that pays it; manual settlement is for except
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from claims import errors, services
 from claims.models import Payment
@@ -71,7 +72,7 @@ def test_settling_by_hand_a_waiting_order_cancels_it_so_the_bank_never_pays_it(
     payment = register(claim_in_regulation, boss)
 
     services.settle_payment(payment_id=payment.pk, transaction_id="CHEQUE-881", user=boss,
-                            paid_on=payment.created_at.date(), reason="Cheque nominal entregue.")
+                            paid_on=timezone.localdate(payment.created_at), reason="Cheque nominal entregue.")
 
     order = PaymentOrder.objects.get(payment=payment)
     assert order.status == "cancelada"
@@ -84,7 +85,7 @@ def test_settling_by_hand_an_order_the_bank_holds_is_refused(claim_in_regulation
 
     with pytest.raises(errors.PaymentNotAllowed, match="está com o banco"):
         services.settle_payment(payment_id=payment.pk, transaction_id="CHEQUE-881", user=boss,
-                                paid_on=payment.created_at.date(), reason="Cheque.")
+                                paid_on=timezone.localdate(payment.created_at), reason="Cheque.")
 
     payment.refresh_from_db()
     assert payment.status == "registrado"

@@ -1,11 +1,11 @@
 """A manual settlement racing the file that would pay the same order, on PostgreSQL: the
 order is paid once — by hand or in the file, never both."""
 
-import datetime as dt
 import time
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from claims import services
 from claims.models import Payment
@@ -26,7 +26,7 @@ def test_a_file_built_while_a_manual_settlement_commits_leaves_that_order_out(
         # The supervisor's settlement (a cheque) is under way when the file is built.
         with transaction.atomic():
             services.settle_payment(payment_id=payment.pk, transaction_id="CHQ-881",
-                                    paid_on=dt.date.today(), user=boss, reason="Cheque.")
+                                    paid_on=timezone.localdate(), user=boss, reason="Cheque.")
             time.sleep(1.5)
 
     def build():

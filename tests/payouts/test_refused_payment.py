@@ -4,6 +4,7 @@ person for new data, with the bank's reason, and pays the same amount again from
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from claims import services
 from claims.models import Payment
@@ -108,4 +109,4 @@ def test_a_returned_payment_is_never_settled_by_hand(refused, boss):
 
     with pytest.raises(errors.PaymentNotAllowed, match="O banco devolveu este pagamento"):
         services.settle_payment(payment_id=refused.pk, transaction_id="CHEQUE-1", user=boss,
-                                paid_on=refused.created_at.date(), reason="Cheque.")
+                                paid_on=timezone.localdate(refused.created_at), reason="Cheque.")

@@ -1,11 +1,11 @@
 """The remittance: the due orders of one paying account in one CNAB 240 file, dropped
 whole in the outbox, numbered without repeats or gaps, held above the release limit."""
 
-import datetime as dt
 from decimal import Decimal
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from claims import business_days
 from payouts import errors
@@ -43,7 +43,7 @@ def test_the_due_orders_go_in_one_file_dropped_in_the_outbox(
     assert segment_b["pix_key"].strip() == "maria@example.com"
     order.refresh_from_db()
     assert order.status == "enviada"
-    assert order.payment_date == business_days.add_business_days(dt.date.today(), 1)
+    assert order.payment_date == business_days.add_business_days(timezone.localdate(), 1)
     assert remittance.status == "liberada"
     remittance.refresh_from_db()
     assert remittance.status == "enviada" and remittance.dropped_at is not None
