@@ -104,10 +104,11 @@ def payable_shares(claim: Claim):
     """The shares still to pay (the creditor first), and what keeps them from being paid,
     in words: nothing, or the claim's missing people and data. A share with nothing left
     (the insured's, when the creditor takes the whole value) needs no payment data."""
-    shares = sorted((share for share in entitlements_of(claim)
+    every = entitlements_of(claim)
+    shares = sorted((share for share in every
                      if share.left > 0 and not share.beneficiary.is_held),
                     key=lambda share: share.beneficiary.kind != BeneficiaryKind.CREDITOR)
-    assigned = sum((share.due for share in entitlements_of(claim)), Decimal("0.00"))
+    assigned = sum((share.due for share in every), Decimal("0.00"))
     lacking = [share for share in shares if not share.beneficiary.has_payment_data]
     if assigned < claim.amount or lacking:
         return shares, missing_payment_data(claim, list(claim.beneficiaries.all())) or [
