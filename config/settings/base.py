@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "sandbox",  # partners' test channels move their own claims
     "payouts",  # payment orders to the bank (CNAB 240 remittances and returns)
     "decisions",  # claims decided by rules people read (shadow, sampling, never a denial)
+    "ledger",  # the books: reserve ledger, monthly close, PSL, triangles, entries
 ]
 
 MIDDLEWARE = [

@@ -33,6 +33,11 @@ INSERTs (3); at a later move that changes a registered fact (the reserve, the
 documentation complete), the claim's latest submission, its dated history steps, its
 settled payments, the codes, the registration's sequence UPDATE and the change's INSERT
 (6; 4 when nothing registered changed).
+Each also books what the move changed of the claim's money (ledger.booking, docs/ledger.md):
+the booking's shared advisory lock (PostgreSQL only), one query for the reserve the
+claim's movements sum to, its settled indemnity, its SUSEP codes and the first open month,
+and the movements' INSERT when the move changed money (the opening's notice, the balance's
+re-estimate; none for the upload).
 Each limit is that plus, in the transaction, the NOTIFY that wakes the delivery engines
 (PostgreSQL; none on SQLite: docs/webhooks.md, "Webhook delivery at scale").
 """
@@ -50,7 +55,7 @@ from tests.support.documents import OPEN_BODY, PDF, upload_body
 from tests.support.lifecycle import staff
 from tests.support.factories import DocumentRequirementFactory
 
-OPEN_LIMIT, ROUTED_OPEN_LIMIT, BALANCE_LIMIT, UPLOAD_LIMIT = 20, 23, 19, 21
+OPEN_LIMIT, ROUTED_OPEN_LIMIT, BALANCE_LIMIT, UPLOAD_LIMIT = 23, 26, 22, 23
 
 # Real transactions, as in production: inside a test's own transaction every service's
 # atomic block would add a SAVEPOINT and a RELEASE that production never runs.

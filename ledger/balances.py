@@ -1,0 +1,41 @@
+"""What a claim owes, read from the claim itself: the figure the ledger's movements must
+sum to (docs/ledger.md, "The invariant").
+
+The outstanding reserve (the claim's share of the PSL) is the claim value (``valor``) less
+the indemnity already settled, while the claim is open; nothing once it is closed
+(finalized, denied or its opening rejected). A registered payment not yet settled is
+still owed: the PSL covers claims "avisados e não pagos" (Circular SUSEP 517/2015). A
+partner's sandbox claim is no insurance fact: it owes nothing and has no movements."""
+
+from decimal import Decimal
+
+from django.db.models import Case, DecimalField, F, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models.functions import Coalesce
+
+from claims.models import Claim, Payment
+from claims.workflow import CLOSED_STATUSES
+
+ZERO = Decimal("0.00")
+MONEY_FIELD = DecimalField(max_digits=14, decimal_places=2)
+
+
+def settled_indemnity(claim_ref=OuterRef("pk")):
+    """The settled payments' indemnity of the claim ``claim_ref`` names (a subquery)."""
+    settled = Payment.objects.filter(claim=claim_ref, status=Payment.Status.SETTLED)
+    return Coalesce(Subquery(settled.values("claim").annotate(total=Sum("amount"))
+                             .values("total"), output_field=MONEY_FIELD), Value(ZERO))
+
+
+def outstanding_expression(settled=None):
+    """The outstanding reserve as an expression over ``Claim`` rows."""
+    return Case(
+        When(Q(is_sandbox=True) | Q(status__in=CLOSED_STATUSES), then=Value(ZERO)),
+        default=F("amount") - (settled if settled is not None else settled_indemnity()),
+        output_field=MONEY_FIELD)
+
+
+def outstanding_reserve(claim: Claim, *, settled: Decimal) -> Decimal:
+    """The same, for a claim in hand whose settled indemnity the caller read."""
+    if claim.is_sandbox or claim.status in CLOSED_STATUSES:
+        return ZERO
+    return claim.amount - settled
