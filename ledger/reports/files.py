@@ -137,7 +137,8 @@ def totals_csv_from_xlsx(content: bytes) -> bytes | None:
         headers, rows = None, []
         for sheet in book.worksheets[1:]:
             cells = sheet.iter_rows()
-            headers = headers or [cell.value for cell in next(cells)]
+            first = [cell.value for cell in next(cells)]  # each sheet has its headers
+            headers = headers or first
             rows += [(sheet.title, *(_read_back(cell) for cell in row)) for row in cells]
     finally:
         book.close()
