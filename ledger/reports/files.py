@@ -56,9 +56,17 @@ class File:
         return hashlib.sha256(self.content).hexdigest()
 
 
+# A cell starting with one of these runs as a formula in the spreadsheet that opens it
+# (CSV injection); notes and names come from channels and banks (workbench.admin.export).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def csv_cell(value) -> str:
     if value is None:
         return ""
+    if isinstance(value, str):
+        # The apostrophe is what spreadsheets hide in front of a text cell.
+        return f"'{value}" if value.startswith(FORMULA_STARTS) else value
     if isinstance(value, Decimal):
         return f"{value:.2f}".replace(".", ",")
     if isinstance(value, dt.date):
@@ -101,6 +109,11 @@ def _xlsx_cell(sheet, value):
     if isinstance(value, dt.date):
         cell = WriteOnlyCell(sheet, value=value)
         cell.number_format = DATE_FORMAT
+        return cell
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        # openpyxl writes such a string as a formula: it stays text.
+        cell = WriteOnlyCell(sheet, value=value)
+        cell.data_type = "s"
         return cell
     return value
 

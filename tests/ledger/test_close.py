@@ -7,6 +7,8 @@ import datetime as dt
 import io
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.core.management import call_command, execute_from_command_line
 from django.core.management.base import CommandError
 from django.utils import timezone
@@ -192,3 +194,18 @@ def test_the_command_prints_the_files_and_refusals_exit_1(db, tmp_path, capsys):
         execute_from_command_line(["manage.py", "close_month", "2026-13"])
     assert exit_code.value.code == 1
     assert "Mês inválido: '2026-13'. Use AAAA-MM" in capsys.readouterr().err
+
+
+def test_the_close_reads_the_book_in_as_many_queries_whatever_its_size(db):
+    month = last_month()
+    earlier = calendar.previous_month(month)
+    booked_claim(earlier + dt.timedelta(days=3))
+    with CaptureQueriesContext(connection) as small:
+        close_month(earlier, actor=ACTOR)
+    for day in range(1, 6):
+        booked_claim(month + dt.timedelta(days=day))
+    with CaptureQueriesContext(connection) as large:
+        close = close_month(month, actor=ACTOR)
+
+    assert close.summary["psl_claims"] == 6
+    assert len(large) == len(small)

@@ -147,3 +147,17 @@ def test_the_flash_report_command(book, tmp_path):
 
     with pytest.raises(CommandError, match="Data inválida: '15/04/2025'. Use AAAA-MM-DD"):
         call_command("ledger_report", as_of="15/04/2025", out=tmp_path)
+
+
+def test_a_note_that_looks_like_a_formula_stays_text(book):
+    death, _ = book
+    trap = movement(death, dt.date(2025, 5, 2), K.PAYMENT_RETURNED)
+    trap.note = '=HYPERLINK("http://example.com","ver")'
+    Movement.objects.bulk_create([trap])
+    sheets = movements.sheets(dt.date(2025, 5, 31))
+    csv_file, _, xlsx_file = files.files_of(sheets)
+
+    note = movements.HEADERS.index("Histórico")
+    assert read_csv(csv_file.content)[1][note] == "'" + trap.note
+    cell = load_workbook(io.BytesIO(xlsx_file.content))["Movimentos"].cell(2, note + 1)
+    assert (cell.data_type, cell.value) == ("s", trap.note)
