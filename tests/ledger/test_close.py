@@ -19,6 +19,7 @@ from claims.models import Payment
 from ledger import calendar
 from ledger.errors import CloseRefused
 from ledger.models import MonthClose, Movement, Report
+from ledger.reports import movements
 from ledger.services import close_month
 from tests.support.factories import ClaimFactory
 from tests.support.lifecycle import HEIR_DETAILS, VALID_PIX, act, acted, claim_under_review
@@ -84,9 +85,12 @@ def test_a_payment_settled_in_a_closed_month_is_booked_late_in_the_next(api, sal
         in settled.note
     assert "transação RET-77" in settled.note
     assert (settled.reserve, settled.paid) == (-payment.amount, payment.amount)
-    # The closed month's kept movements do not have it.
+    # The closed month's kept movements do not have it; this month's report does, late.
     kept = close.reports.get(kind=Report.Kind.MOVEMENTS, file_format="csv")
     assert kept.rows == 0
+    kind, late = movements.FIELDS.index("kind"), movements.FIELDS.index("late")
+    rows = [row for row in movements.lines(TODAY()) if row[kind] == "Pagamento liquidado"]
+    assert [(row[0], row[late]) for row in rows] == [(this_month(), "Sim")]
 
 
 def test_the_close_keeps_its_reports_and_summary_and_a_second_close_changes_nothing(
