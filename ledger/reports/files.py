@@ -12,6 +12,7 @@ import csv
 import datetime as dt
 import hashlib
 import io
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -21,8 +22,10 @@ from openpyxl.cell import WriteOnlyCell
 
 MONEY_FORMAT = "#,##0.00"
 DATE_FORMAT = "dd/mm/yyyy"
-# Excel's limit on a sheet's name.
+# Excel's limits: a sheet's name, and its rows (the header included). A longer table
+# goes on in sheets of its own: "PSL", "PSL (2)"...
 SHEET_NAME_MAX = 31
+XLSX_MAX_ROWS = 1_048_576
 
 
 @dataclass
@@ -92,10 +95,16 @@ def totals_rows(totals: list[Table]):
 def to_xlsx(sheets: Sheets) -> bytes:
     book = Workbook(write_only=True)
     for table in (sheets.main, *sheets.totals):
-        sheet = book.create_sheet(title=table.title[:SHEET_NAME_MAX])
-        sheet.append(table.headers)
-        for row in table.rows:
-            sheet.append([_xlsx_cell(sheet, value) for value in row])
+        size = XLSX_MAX_ROWS - 1
+        parts = [table.rows[start:start + size]
+                 for start in range(0, len(table.rows), size)] or [[]]
+        for number, rows in enumerate(parts, start=1):
+            suffix = f" ({number})" if number > 1 else ""
+            title = table.title[:SHEET_NAME_MAX - len(suffix)] + suffix
+            sheet = book.create_sheet(title=title)
+            sheet.append(table.headers)
+            for row in rows:
+                sheet.append([_xlsx_cell(sheet, value) for value in row])
     buffer = io.BytesIO()
     book.save(buffer)
     return buffer.getvalue()
@@ -148,11 +157,15 @@ def totals_csv_from_xlsx(content: bytes) -> bytes | None:
     book = load_workbook(io.BytesIO(content), read_only=True)
     try:
         headers, rows = None, []
+        main = book.worksheets[0].title
         for sheet in book.worksheets[1:]:
+            if sheet.title.startswith(f"{main} ("):
+                continue  # the main table's continuation
             cells = sheet.iter_rows()
             first = [cell.value for cell in next(cells)]  # each sheet has its headers
             headers = headers or first
-            rows += [(sheet.title, *(_read_back(cell) for cell in row)) for row in cells]
+            title = re.sub(r" \(\d+\)$", "", sheet.title)  # a totals table goes on
+            rows += [(title, *(_read_back(cell) for cell in row)) for row in cells]
     finally:
         book.close()
     return None if headers is None else to_csv(["Quadro", *headers], rows)

@@ -161,3 +161,16 @@ def test_a_note_that_looks_like_a_formula_stays_text(book):
     assert read_csv(csv_file.content)[1][note] == "'" + trap.note
     cell = load_workbook(io.BytesIO(xlsx_file.content))["Movimentos"].cell(2, note + 1)
     assert (cell.data_type, cell.value) == ("s", trap.note)
+
+
+def test_a_table_longer_than_a_sheet_goes_on_in_the_next(book, monkeypatch):
+    monkeypatch.setattr(files, "XLSX_MAX_ROWS", 2)  # the header and one row
+    built = files.files_of(psl.sheets(dt.date(2025, 3, 31)))
+    xlsx = built[-1].content
+
+    workbook = load_workbook(io.BytesIO(xlsx))
+    assert workbook.sheetnames[:3] == ["PSL", "PSL (2)", "Por ramo"]
+    assert [workbook[name]["A2"].value for name in ("PSL", "PSL (2)")] == ["SIN-A", "SIN-B"]
+    assert workbook["PSL (2)"]["A1"].value == "Sinistro"
+    assert "Por ramo (2)" in workbook.sheetnames  # totals too
+    assert files.totals_csv_from_xlsx(xlsx) == built[1].content
