@@ -192,6 +192,10 @@ def test_the_command_prints_the_files_and_refusals_exit_1(db, tmp_path, capsys):
     assert sorted(lines[1:]) == sorted(str(path) for path in tmp_path.iterdir())
     assert len(lines[1:]) == 10  # 4 reports × (csv, xlsx) + the totals of PSL, movements
 
+    again = io.StringIO()
+    call_command("close_month", f"{month:%Y-%m}", stdout=again)
+    assert again.getvalue().startswith(f"Mês {month:%m/%Y} já estava fechado: PSL de R$ ")
+
     with pytest.raises(CommandError, match="ainda não terminou"):
         call_command("close_month", f"{this_month():%Y-%m}")
     with pytest.raises(SystemExit) as exit_code:

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from claims.formatting import brl
 from ledger.errors import CloseRefused
+from ledger.models import MonthClose
 from ledger.services import close_month
 
 
@@ -28,13 +29,16 @@ class Command(BaseCommand):
                             help="Grava também os arquivos dos relatórios nesta pasta.")
 
     def handle(self, *args, month, out=None, **options):
+        first_day = month_argument(month)
+        was_closed = MonthClose.objects.filter(
+            month=first_day, status=MonthClose.Status.CLOSED).exists()
         try:
-            close = close_month(month_argument(month), actor="manage.py close_month",
-                                out=out)
+            close = close_month(first_day, actor="manage.py close_month", out=out)
         except CloseRefused as refusal:
             raise CommandError(refusal.message) from None
         summary = close.summary
-        self.stdout.write(f"Mês {close.month:%m/%Y} fechado: PSL de "
+        state = "já estava fechado" if was_closed else "fechado"
+        self.stdout.write(f"Mês {close.month:%m/%Y} {state}: PSL de "
                           f"{brl(summary.get('psl_total', '0'))} em "
                           f"{summary.get('psl_claims', 0)} sinistro(s), "
                           f"{summary.get('movements', 0)} movimento(s).")
