@@ -217,3 +217,14 @@ def test_the_close_reads_the_book_in_as_many_queries_whatever_its_size(db):
 
     assert close.summary["psl_claims"] == 6
     assert len(large) == len(small)
+
+
+def test_a_refusal_names_twenty_claims_at_most(db):
+    numbers = sorted(claim.number for claim in ClaimFactory.create_batch(21))
+
+    with pytest.raises(CloseRefused) as refusal:
+        close_month(last_month(), actor=ACTOR)
+
+    message = refusal.value.message
+    assert ", ".join(numbers[:20]) + " e outros. Rode manage.py ledger_check" in message
+    assert numbers[20] not in message
