@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.conf import settings
 
-from ledger.accounting.mapping import Mapping, MissingRule
+from ledger.accounting.mapping import Mapping, booked_amount, describe_unbooked
 from ledger.calendar import first_of_month, next_month
 from ledger.models import Movement
 
@@ -52,6 +52,7 @@ class _Lines:
 
 
 def money(value: Decimal) -> str:
+    """Two decimals after a comma (the database's numeric(14,2) already has two)."""
     return f"{value:.2f}".replace(".", ",")
 
 
@@ -65,7 +66,11 @@ def month_movements(month: dt.date):
 
 
 def month_entries(month: dt.date) -> EntriesFile:
-    """The entries of the movements booked in ``month`` as the ERP's CSV."""
+    """The entries of the movements booked in ``month`` as the ERP's CSV.
+
+    The loop is the whole cost at scale, so a line is written from its template (the
+    accounts and history of its kind, component, ramo and sign) by plain formatting; the
+    csv module quotes the rare line whose text needs it."""
     month = first_of_month(month)
     mapping = Mapping()
     banks = set(settings.LEDGER_BANK_ACCOUNTS)
@@ -73,35 +78,50 @@ def month_entries(month: dt.date) -> EntriesFile:
     entries = EntriesFile(month=month)
     writer = csv.writer(_Lines(), delimiter=";", lineterminator="\r\n")
     parts = [writer.writerow(HEADERS)]
-    debits = credits = bank = psl_net = ZERO
+    total = bank = psl_net = ZERO
     rows = 0
+    days, effects = {}, {}
     for pk, kind, component, group_branch, reserve, paid, booked_on, number in (
             month_movements(month).iterator(chunk_size=CHUNK)):
-        try:
-            line = mapping.line(movement_id=pk, kind=kind, component=component,
-                                group_branch=group_branch, reserve=reserve, paid=paid,
-                                booked_on=booked_on, claim_number=number)
-        except MissingRule as missing:
-            entries.unbooked += missing.unbooked
+        amount = booked_amount(kind, reserve, paid)
+        if not amount:
             continue
-        if line is None:
+        positive = amount > 0
+        template = mapping.template(kind, component, group_branch, positive)
+        if template is None:
+            entries.unbooked.append(describe_unbooked(kind, component, group_branch, number, pk))
             continue
-        parts.append(writer.writerow([
-            f"{line.date:%d/%m/%Y}", line.debit, line.credit, money(line.amount),
-            line.history, line.claim_number, line.kind, line.group_branch,
-            line.movement_id]))
+        value = amount if positive else -amount
+        day = days.get(booked_on)
+        if day is None:
+            day = days[booked_on] = f"{booked_on:%d/%m/%Y}"
+        history = template.history(number)
+        fields = (day, template.debit, template.credit, money(value), history, number, kind,
+                  group_branch, str(pk))
+        if _plain(history) and _plain(number):
+            parts.append(";".join(fields) + "\r\n")
+        else:
+            parts.append(writer.writerow(fields))
         rows += 1
-        debits += line.amount
-        credits += line.amount
-        bank += _net(line, banks)
-        psl_net += _net(line, psl)
+        total += value
+        effect = effects.get(template)
+        if effect is None:
+            effect = effects[template] = (_net(template, banks), _net(template, psl))
+        if effect[0]:
+            bank += effect[0] * value
+        if effect[1]:
+            psl_net += effect[1] * value
     entries.content = "".join(parts).encode(ENCODING)
-    entries.rows, entries.debit_total, entries.credit_total = rows, debits, credits
+    entries.rows, entries.debit_total, entries.credit_total = rows, total, total
     entries.bank_credits, entries.psl_credits = bank, psl_net
     return entries
 
 
-def _net(line, accounts: set[str]) -> Decimal:
-    """What ``line`` credits to ``accounts`` less what it debits to them."""
-    return ((line.amount if line.credit in accounts else ZERO)
-            - (line.amount if line.debit in accounts else ZERO))
+def _plain(text: str) -> bool:
+    """Written as it is, with no quoting (what csv's minimal quoting would leave alone)."""
+    return not any(char in text for char in ';"\r\n')
+
+
+def _net(template, accounts: set[str]) -> int:
+    """+1 when the template credits one of ``accounts``, -1 when it debits one, 0 else."""
+    return (template.credit in accounts) - (template.debit in accounts)

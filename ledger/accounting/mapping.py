@@ -69,43 +69,75 @@ class Rule:
     history: str
 
 
+@dataclass(frozen=True)
+class Template:
+    """How every movement of one kind, component and ramo, with an amount of one sign,
+    is written: its accounts in order and its history text around the claim's number."""
+
+    debit: str
+    credit: str
+    head: str
+    tail: str
+
+    def history(self, claim_number: str) -> str:
+        return f"{self.head}{claim_number}{self.tail}"[:HISTORY_LENGTH]
+
+
 class Mapping:
-    """Every rule, read in one query, and the lines of one movement at a time."""
+    """Every rule, read in one query, and the lines of one movement at a time (the
+    templates kept per kind, component, ramo and sign: a month has a handful)."""
 
     def __init__(self):
         self.rules = {
             (rule.kind, rule.component, rule.figure, rule.group_branch):
                 Rule(rule.debit.code, rule.credit.code, rule.history)
             for rule in AccountRule.objects.select_related("debit", "credit")}
+        self.templates = {}
 
     def rule(self, kind: str, component: str, figure: str, group_branch: str) -> Rule | None:
         """The rule of the movement's ramo, else the one for every ramo."""
         return (self.rules.get((kind, component, figure, group_branch))
                 or self.rules.get((kind, component, figure, "")))
 
+    def template(self, kind: str, component: str, group_branch: str, positive: bool
+                 ) -> Template | None:
+        """None when no rule books the movement's figure."""
+        key = (kind, component, group_branch, positive)
+        if key not in self.templates:
+            rule = self.rule(kind, component, BOOKED_FIGURE[kind], group_branch)
+            self.templates[key] = rule and Template(
+                debit=rule.debit if positive else rule.credit,
+                credit=rule.credit if positive else rule.debit,
+                head=f"{rule.history} - sinistro ",
+                tail=f" - {KIND_LABELS.get(kind, kind)}")
+        return self.templates[key]
+
     def line(self, *, movement_id: int, kind: str, component: str, group_branch: str,
              reserve: Decimal, paid: Decimal, booked_on: dt.date, claim_number: str
              ) -> Line | None:
         """The movement's line; None when it moves no money. Raises MissingRule when it
         does and no rule books it."""
-        figure = BOOKED_FIGURE.get(kind)
-        amount = {RESERVE: reserve, PAID: paid}.get(figure)
+        amount = booked_amount(kind, reserve, paid)
         if not amount:
             return None
-        rule = self.rule(kind, component, figure, group_branch)
-        if rule is None:
-            raise MissingRule([describe_unbooked(kind, component, figure, group_branch,
-                                                 claim_number, movement_id)])
-        debit, credit = (rule.debit, rule.credit) if amount > 0 else (rule.credit, rule.debit)
-        history = (f"{rule.history} - sinistro {claim_number} - "
-                   f"{KIND_LABELS.get(kind, kind)}")[:HISTORY_LENGTH]
-        return Line(date=booked_on, debit=debit, credit=credit, amount=abs(amount),
-                    history=history, movement_id=movement_id, claim_number=claim_number,
-                    kind=kind, group_branch=group_branch)
+        template = self.template(kind, component, group_branch, amount > 0)
+        if template is None:
+            raise MissingRule([describe_unbooked(kind, component, group_branch, claim_number,
+                                                 movement_id)])
+        return Line(date=booked_on, debit=template.debit, credit=template.credit,
+                    amount=abs(amount), history=template.history(claim_number),
+                    movement_id=movement_id, claim_number=claim_number, kind=kind,
+                    group_branch=group_branch)
 
 
-def describe_unbooked(kind, component, figure, group_branch, claim_number, movement_id) -> str:
-    what = {RESERVE: "variação da reserva", PAID: "pago"}[figure]
+def booked_amount(kind: str, reserve: Decimal, paid: Decimal) -> Decimal | None:
+    """The movement's figure that is booked (signed); None for a kind that books none."""
+    figure = BOOKED_FIGURE.get(kind)
+    return reserve if figure == RESERVE else paid if figure == PAID else None
+
+
+def describe_unbooked(kind, component, group_branch, claim_number, movement_id) -> str:
+    what = {RESERVE: "variação da reserva", PAID: "pago"}[BOOKED_FIGURE[kind]]
     return (f"movimento {movement_id} do sinistro {claim_number} ({KIND_LABELS.get(kind, kind)},"
             f" componente {component}, {what}, ramo {group_branch or 'sem código'})")
 

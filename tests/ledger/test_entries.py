@@ -231,6 +231,18 @@ def test_a_movement_with_money_and_no_rule_is_reported_and_left_out(claim_in_reg
         lines_for(Movement.objects.all())
 
 
+def test_a_history_text_with_the_separator_reads_back_whole(claim_in_regulation):
+    AccountRule.objects.filter(kind="aviso", group_branch="").update(
+        history='Aviso; PSL "constituída"')
+
+    rows = read_back(month_entries(month()))
+
+    [notice] = [r for r in rows if r["tipo_movimento"] == "aviso"]
+    assert notice["historico"] == (f'Aviso; PSL "constituída" - sinistro '
+                                   f"{claim_in_regulation.number} - Aviso (estimativa inicial)")
+    assert notice["sinistro"] == claim_in_regulation.number
+
+
 def test_a_rule_of_the_claims_ramo_wins_over_the_rule_for_every_ramo(claim_in_regulation):
     notice = Movement.objects.get(claim=claim_in_regulation, kind="aviso")
     assert notice.group_branch == ""
