@@ -6,13 +6,15 @@ in the month is what the bank said it paid, where the bank said it.
 
 A payment settled by hand (a cheque, a court deposit, a divergent order a supervisor
 checked) has no settled line in a bank return: it is listed for finance to see, not
-counted as a difference. A fixed number of statements, whatever the month's size."""
+counted as a difference. An order the bank paid in the month that the ledger has not
+settled (a divergent amount a supervisor has not checked yet) is listed too: its entry
+comes with its settlement. A fixed number of statements, whatever the month's size."""
 
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Exists, F, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from claims.formatting import brl
@@ -36,6 +38,9 @@ class Reconciliation:
     problems: list[str] = field(default_factory=list)
     # Payments settled in the month with no bank line: listed, not differences.
     settled_by_hand: list[str] = field(default_factory=list)
+    # Orders the bank says it paid in the month that the ledger has not settled (a
+    # divergent amount awaiting a supervisor): listed, the entry comes with the settlement.
+    paid_not_settled: list[str] = field(default_factory=list)
     ledger_reserve: Decimal = ZERO
     ledger_settled: Decimal = ZERO
 
@@ -80,6 +85,7 @@ def reconciliation(month: dt.date, *, entries: EntriesFile | None = None) -> Rec
                 f"variação da reserva no livro ({brl(result.ledger_reserve)}): confira as "
                 "regras de contabilização.")
     _compare_with_bank(in_month, result)
+    _paid_not_settled(month, result)
     return result
 
 
@@ -108,3 +114,19 @@ def _compare_with_bank(in_month, result: Reconciliation) -> None:
                 f"Sinistro {number}, ordem {row['reference']}: o livro liquidou "
                 f"{brl(row['ledger'])}, o banco pagou {brl(row['bank'])} "
                 f"(retorno {row['bank_file']}).")
+
+
+def _paid_not_settled(month: dt.date, result: Reconciliation) -> None:
+    settled = Movement.objects.filter(payment=OuterRef("order__payment"),
+                                      kind=Kind.PAYMENT_SETTLED)
+    lines = (ReturnLine.objects.filter(outcome__in=BANK_PAID, paid_on__gte=month,
+                                       paid_on__lt=next_month(month))
+             .exclude(Exists(settled))
+             .values_list("order__payment__claim__number", "order__reference", "amount",
+                          "paid_on", "bank_return__filename")
+             .order_by("paid_on", "pk"))
+    for number, reference, amount, paid_on, filename in lines:
+        result.paid_not_settled.append(
+            f"Sinistro {number}, ordem {reference}: o banco pagou {brl(amount)} em "
+            f"{paid_on:%d/%m/%Y} (retorno {filename}) e o livro ainda não liquidou o "
+            "pagamento (valor divergente à espera de conferência).")

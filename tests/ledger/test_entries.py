@@ -185,7 +185,7 @@ def test_the_entries_reconcile_with_the_ledger_and_the_banks_settled_sums(book):
 
     result = reconciliation(month())
 
-    assert result.problems == []
+    assert result.problems == [] and result.paid_not_settled == []
     assert result.ledger_settled == by_bank.total + by_hand.total + Decimal("10000.00")
     assert result.settled_by_hand == [
         f"Sinistro {b.number}: {brl(by_hand.total)} liquidado sem retorno do banco "
@@ -203,14 +203,21 @@ def test_a_bank_line_of_another_amount_settled_by_hand_is_reported(
                 filename="retorno-divergente.ret")
     order.refresh_from_db()
     assert order.status == "divergente"
+    waiting = reconciliation(month())
+    assert waiting.problems == []
+    assert waiting.paid_not_settled == [
+        f"Sinistro {claim_in_regulation.number}, ordem {order.reference}: o banco pagou "
+        f"R$ 9.999,00 em {today():%d/%m/%Y} (retorno retorno-divergente.ret) e o livro ainda "
+        "não liquidou o pagamento (valor divergente à espera de conferência)."]
     services.settle_payment(payment_id=order.payment_id, transaction_id="341:CONFERIDO",
                             user=boss, paid_on=today(), reason="Conferido com o extrato.")
 
-    problems = reconcile(month())
+    result = reconciliation(month())
 
-    assert problems == [
+    assert result.problems == [
         f"Sinistro {claim_in_regulation.number}, ordem {order.reference}: o livro liquidou "
         "R$ 10.000,00, o banco pagou R$ 9.999,00 (retorno retorno-divergente.ret)."]
+    assert result.paid_not_settled == result.settled_by_hand == []
 
 
 def test_a_movement_with_money_and_no_rule_is_reported_and_left_out(claim_in_regulation, boss):
@@ -277,9 +284,10 @@ def test_the_entries_statements_do_not_grow_with_the_movements(claim_in_regulati
 
     many = statements()
 
-    # The rules and one cursor over the month; the ledger's totals and the payments.
+    # The rules and one cursor over the month; the ledger's totals, the payments settled
+    # and the bank's lines not settled.
     assert many[2] == few[2] + 5
-    assert many[:2] == few[:2] == (2, 2)
+    assert many[:2] == few[:2] == (2, 3)
 
 
 def test_every_kind_that_moves_money_ships_with_a_rule_for_every_ramo():
