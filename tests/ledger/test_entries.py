@@ -22,7 +22,7 @@ from ledger.accounting.entries import HEADERS
 from ledger.accounting.mapping import BOOKED_FIGURE
 from ledger.balances import outstanding_reserve
 from ledger.calendar import next_month
-from ledger.models import Account, AccountRule, Movement
+from ledger.models import Account, AccountRule, MonthClose, Movement
 from payouts.services import remittances, returns
 from claims.models import FinancialIndex
 from tests.payouts import conftest as bank
@@ -236,6 +236,22 @@ def test_a_movement_with_money_and_no_rule_is_reported_and_left_out(claim_in_reg
     assert f"movimento {expense.pk} do sinistro {claim_in_regulation.number}" in problems[0]
     with pytest.raises(MissingRule, match=claim_in_regulation.number):
         lines_for(Movement.objects.all())
+
+
+def test_a_late_fact_is_in_the_entries_of_the_month_it_is_booked_in(claim_in_regulation, boss):
+    MonthClose.objects.create(month=month(), actor="financeiro")  # the month is frozen
+    services.adjust_reserve(claim_id=claim_in_regulation.pk, user=boss,
+                            amount=Decimal("11000.00"), reason="Laudo tardio.")
+    first_open = next_month(month())
+
+    this_month = read_back(month_entries(month()))
+    following = read_back(month_entries(first_open))
+
+    assert [r["tipo_movimento"] for r in this_month] == ["aviso"]
+    [late] = following
+    assert late["tipo_movimento"] == "reestimativa"
+    assert late["data"] == f"{first_open:%d/%m/%Y}"
+    assert reconcile(first_open) == []
 
 
 def test_a_history_text_with_the_separator_reads_back_whole(claim_in_regulation):
