@@ -3,8 +3,10 @@
 A close has two steps. The freeze, in a short transaction under the booking lock
 (ledger.calendar): the MonthClose row is written and from its commit every fact of that
 month or before is booked in the next month, marked late. Then the reports, as of the
-month's last day, which nothing can change any more: they are kept as Report rows, the
-summary written, the close CLOSED. A close that stopped after the freeze (FROZEN) goes on
+month's last day, which nothing can change any more, and the month's accounting entries
+(ledger.accounting): they are kept as Report rows, the entries reconciled with the ledger
+and the bank, the summary written, the close CLOSED (FROZEN, with its problems, when the
+entries do not reconcile). A close that stopped after the freeze (FROZEN) goes on
 from the reports when asked again; a CLOSED month is returned as it is."""
 
 import datetime as dt
@@ -14,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Min
 from django.utils import timezone
 
-from ledger import calendar
+from ledger import accounting, calendar
 from ledger.check import differences
 from ledger.errors import CloseRefused
 from ledger.models import MonthClose, Movement, Report
@@ -117,6 +119,16 @@ def _freeze(month: dt.date, *, actor: str) -> MonthClose:
 def _finish(close: MonthClose, *, user, actor: str) -> MonthClose:
     as_of = calendar.last_day(close.month)
     built, summary = build_files(as_of)
+    # The month's entries for the ERP, and whether they reconcile with the ledger and the
+    # bank's settled sums (docs/ledger-entries.md): any difference keeps the close FROZEN.
+    entries = accounting.month_entries(close.month)
+    problems = accounting.reconcile(close.month, entries=entries)
+    built.append((Report.Kind.ENTRIES, files.File(entries.filename, "csv", entries.content,
+                                                  entries.rows)))
+    summary["entries"] = {"rows": entries.rows, "debits": str(entries.debit_total),
+                          "credits": str(entries.credit_total),
+                          "bank_credits": str(entries.bank_credits),
+                          "psl_credits": str(entries.psl_credits)}
     with transaction.atomic():
         close = MonthClose.objects.select_for_update().get(pk=close.pk)
         if close.status == MonthClose.Status.CLOSED:
@@ -128,7 +140,6 @@ def _finish(close: MonthClose, *, user, actor: str) -> MonthClose:
                    filename=file.filename, content=file.content, sha256=file.sha256,
                    rows=file.rows)
             for kind, file in built if not file.filename.endswith("-totais.csv")])
-        problems = _entries_and_reconciliation(close, as_of)
         close.summary = summary
         close.problems = problems
         if problems:
@@ -144,12 +155,3 @@ def _finish(close: MonthClose, *, user, actor: str) -> MonthClose:
         raise CloseRefused(f"O mês {close.month:%m/%Y} ficou congelado mas não fechou: os "
                            "lançamentos não conferem com o livro. " + " ".join(problems))
     return close
-
-
-def _entries_and_reconciliation(close: MonthClose, as_of: dt.date) -> list[str]:
-    """ACCOUNTING STEP, to be wired: ledger.accounting writes the month's entries, keeps
-    them as the close's "lancamentos" Report (csv) and reconciles them with the ledger
-    and the bank's settled sums. It returns the differences in Portuguese: any of them
-    keeps the close FROZEN (problems saved, CloseRefused raised) until they are fixed
-    and the close is asked again. Until then, no entries and nothing to reconcile."""
-    return []

@@ -108,7 +108,7 @@ def test_the_close_keeps_its_reports_and_summary_and_a_second_close_changes_noth
     kept = {(report.kind, report.file_format): report for report in close.reports.all()}
     assert set(kept) == {(kind, fmt) for kind in ("psl", "movimentos", "triangulo-pago",
                                                   "triangulo-incorrido")
-                         for fmt in ("csv", "xlsx")}
+                         for fmt in ("csv", "xlsx")} | {("lancamentos", "csv")}
     psl = load_workbook(io.BytesIO(bytes(kept["psl", "xlsx"].content)), read_only=True)
     assert [row[0] for row in psl["PSL"].iter_rows(min_row=2, values_only=True)] == \
         [claim.number]
@@ -139,7 +139,7 @@ def test_a_close_that_stopped_after_the_freeze_goes_on(db):
     close = close_month(month, actor=ACTOR)
 
     assert close.status == MonthClose.Status.CLOSED
-    assert close.reports.count() == 8
+    assert close.reports.count() == 9
 
 
 def test_a_month_not_ended_is_refused(db):
@@ -190,7 +190,7 @@ def test_the_command_prints_the_files_and_refusals_exit_1(db, tmp_path, capsys):
     lines = output.getvalue().splitlines()
     assert lines[0].startswith(f"Mês {month:%m/%Y} fechado: PSL de R$ ")
     assert sorted(lines[1:]) == sorted(str(path) for path in tmp_path.iterdir())
-    assert len(lines[1:]) == 10  # 4 reports × (csv, xlsx) + the totals of PSL, movements
+    assert len(lines[1:]) == 11  # 4 reports × (csv, xlsx), the entries + the totals of PSL, movements
 
     again = io.StringIO()
     call_command("close_month", f"{month:%Y-%m}", stdout=again)

@@ -56,4 +56,4 @@ def test_two_closes_of_one_month_at_once_make_one():
 
     assert first.pk == second.pk
     assert MonthClose.objects.get().status == MonthClose.Status.CLOSED
-    assert Report.objects.count() == 8
+    assert Report.objects.count() == 9
