@@ -56,6 +56,8 @@ SLOW = {
     "tests/claims/test_admin.py::test_seed_demo_keeps_what_other_apps_granted_the_roles":
         "seeds the whole demo (20 s)",
     "tests/claims/test_seed_demo_command.py": "seeds the demo's workload",
+    "tests/ledger/test_rebuild.py":
+        "seeds the demo into a database of its own, copies it, migrates the copy back and forth",
 }
 
 
