@@ -19,8 +19,10 @@ ZERO = Decimal("0.00")
 MONEY_FIELD = DecimalField(max_digits=14, decimal_places=2)
 
 
-def settled_indemnity(claim_ref=OuterRef("pk")):
-    """The settled payments' indemnity of the claim ``claim_ref`` names (a subquery)."""
+def settled_indemnity(claim_ref=None):
+    """The settled payments' indemnity of the claim ``claim_ref`` names (a subquery; the
+    outer query's claim by default)."""
+    claim_ref = OuterRef("pk") if claim_ref is None else claim_ref
     settled = Payment.objects.filter(claim=claim_ref, status=Payment.Status.SETTLED)
     return Coalesce(Subquery(settled.values("claim").annotate(total=Sum("amount"))
                              .values("total"), output_field=MONEY_FIELD), Value(ZERO))
