@@ -220,6 +220,8 @@ def rebuild(apps, connection, *, today: dt.date | None = None) -> dict[str, int]
             "brl_diff": brl_sql("diff.owed - diff.booked"), "expense_labels": labels}
     values = parameters(today or timezone.localdate())
     with connection.cursor() as cursor:
+        # A second run in the same transaction finds the first one's working table.
+        cursor.execute("DROP TABLE IF EXISTS ledger_rebuild_claim")
         cursor.execute(TARGETS.format(**text), values)
         for statement in TARGETS_READY:
             cursor.execute(statement)
