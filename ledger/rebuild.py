@@ -121,10 +121,10 @@ SELECT r.claim_id, r.channel_id, fact.kind, fact.component, r.coverage_name,
       p.beneficiary_name || ', transação ' || p.financial_transaction_id || '.',
       p.status = %(settled)s),
      (%(charges_kind)s, %(charges)s, 0::numeric, v.charges, v.charges, v.paid_on,
-      p.late_charges_basis, p.status = %(settled)s AND v.charges <> 0),
+      left(p.late_charges_basis, 500), p.status = %(settled)s AND v.charges <> 0),
      (%(returned_kind)s, %(indemnity)s, 0::numeric, 0::numeric, p.amount + v.charges,
       COALESCE(undone.undone_on, v.registered_on),
-      'O banco devolveu: ' || p.return_reason, p.status = %(returned)s),
+      left('O banco devolveu: ' || p.return_reason, 500), p.status = %(returned)s),
      (%(cancelled_kind)s, %(indemnity)s, 0::numeric, 0::numeric, p.amount + v.charges,
       COALESCE(undone.undone_on, v.registered_on), '', p.status = %(cancelled)s)
  ) AS fact(kind, component, reserve, paid, fact_amount, fact_on, note, applies)

@@ -100,3 +100,19 @@ def test_one_claim_or_many_take_the_same_statements(api, channel, sale, boss):
     assert sum(counts.values()) > 2
     assert many == one
     assert differences() == []
+
+
+def test_the_art_88_charges_of_a_late_payment_are_rebuilt_apart(overdue, channel, boss):
+    assert take(("registrar", Decimal("10000")), overdue, boss, channel) is None
+    assert take(("liquidar", None), overdue, boss, channel) is None
+    payment = overdue.payments.get()
+    assert payment.late_charges > 0
+    booked = facts_of(overdue)
+
+    emptied_and_rebuilt()
+
+    assert facts_of(overdue) == booked
+    charges = Movement.objects.get(claim=overdue, kind=Kind.LATE_CHARGES)
+    assert (charges.paid, charges.fact_on, charges.note) == (
+        payment.late_charges, payment.paid_on, payment.late_charges_basis)
+    assert differences() == []
