@@ -17,7 +17,6 @@ from django.db import connection
 from tests.support.concurrency import postgres_only
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDED, COPY = "claims_rebuild_seeded", "claims_rebuild_copy"
 # Enough claims for every state the tampering needs (the demo's scenarios are seeded).
 CLAIMS = 40
 
@@ -45,17 +44,24 @@ def _admin(*statements: str) -> None:
             admin.execute(statement)
 
 
+def _scratch(suffix: str) -> str:
+    """A scratch database named after the test database (its worker's, under xdist), so
+    parallel runs never share one: ``claims_ci_gw0_rebuild_copy``."""
+    return f"{connection.settings_dict['NAME'].removeprefix('test_')}_rebuild_{suffix}"
+
+
 @pytest.fixture(scope="module")
-def copy():
+def copy(django_db_setup):
     """A seeded database, and a copy of it (the copy is what the test changes)."""
-    drop = [f"DROP DATABASE IF EXISTS {name} WITH (FORCE)" for name in (COPY, SEEDED)]
-    _admin(*drop, f"CREATE DATABASE {SEEDED}")
+    seeded, copied = _scratch("seeded"), _scratch("copy")
+    drop = [f"DROP DATABASE IF EXISTS {name} WITH (FORCE)" for name in (copied, seeded)]
+    _admin(*drop, f"CREATE DATABASE {seeded}")
     try:
-        _manage(SEEDED, "migrate", "--no-input")
-        _manage(SEEDED, "seed_demo", f"--sinistros={CLAIMS}")
-        _admin(f"CREATE DATABASE {COPY} TEMPLATE {SEEDED}")
-        with psycopg.connect(_url(COPY), autocommit=True) as db:
-            yield db
+        _manage(seeded, "migrate", "--no-input")
+        _manage(seeded, "seed_demo", f"--sinistros={CLAIMS}")
+        _admin(f"CREATE DATABASE {copied} TEMPLATE {seeded}")
+        with psycopg.connect(_url(copied), autocommit=True) as db:
+            yield db, copied
     finally:
         _admin(*drop)
 
@@ -73,11 +79,11 @@ def _claim(db, where: str):
 
 
 def test_the_rebuild_writes_the_history_and_one_adjustment_per_contradicted_claim(copy):
-    db = copy
+    db, name = copy
     booked_by_the_seeding = _one(db, "SELECT count(*) FROM ledger_movement")[0]
     assert booked_by_the_seeding > CLAIMS  # the services booked the demo's moves
 
-    _manage(COPY, "migrate", "ledger", "0002")
+    _manage(name, "migrate", "ledger", "0002")
     assert _one(db, "SELECT count(*) FROM ledger_movement")[0] == 0
 
     # Contradictions the history cannot explain, each with the difference it leaves.
@@ -111,11 +117,11 @@ def test_the_rebuild_writes_the_history_and_one_adjustment_per_contradicted_clai
     db.execute("UPDATE claims_claim SET is_sandbox = true WHERE id = %s", [sandbox])
 
     started = time.monotonic()
-    migrated = _manage(COPY, "migrate", "ledger", "0003")
+    migrated = _manage(name, "migrate", "ledger", "0003")
     took = time.monotonic() - started
     assert "Livro de sinistros reconstruído" in migrated.stdout
 
-    checked = _manage(COPY, "ledger_check", check=False)
+    checked = _manage(name, "ledger_check", check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
     adjustments = dict(db.execute(
@@ -156,7 +162,7 @@ def test_the_rebuild_writes_the_history_and_one_adjustment_per_contradicted_clai
 
     # Running it again writes nothing: every claim has its movements.
     before = _one(db, "SELECT count(*), sum(reserve), sum(paid) FROM ledger_movement")
-    again = _manage(COPY, "shell", "-c", (
+    again = _manage(name, "shell", "-c", (
         "from django.apps import apps; from django.db import connection, transaction; "
         "from ledger.rebuild import rebuild\n"
         "with transaction.atomic(): print(rebuild(apps, connection))"))
@@ -167,20 +173,20 @@ def test_the_rebuild_writes_the_history_and_one_adjustment_per_contradicted_clai
 
 
 def test_going_back_empties_the_ledger_unless_a_month_was_closed(copy):
-    db = copy
+    db, name = copy
     assert _one(db, "SELECT count(*) FROM ledger_movement")[0] > 0
     db.execute("INSERT INTO ledger_monthclose (month, status, frozen_at, actor, summary, "
                "problems) VALUES (%s, 'fechado', now(), 'teste', '{}', '[]')",
                [dt.date(2020, 1, 1)])
-    refused = _manage(COPY, "migrate", "ledger", "0002", check=False)
+    refused = _manage(name, "migrate", "ledger", "0002", check=False)
     assert refused.returncode != 0
     assert "já tem meses fechados" in refused.stderr
     assert _one(db, "SELECT count(*) FROM ledger_movement")[0] > 0
 
     db.execute("TRUNCATE ledger_monthclose CASCADE")
-    _manage(COPY, "migrate", "ledger", "0002")
+    _manage(name, "migrate", "ledger", "0002")
     assert _one(db, "SELECT count(*) FROM ledger_movement")[0] == 0
-    _manage(COPY, "migrate", "ledger")
+    _manage(name, "migrate", "ledger")
     assert _one(db, "SELECT count(*) FROM ledger_movement WHERE kind = 'aviso'")[0] > 0
 
 
