@@ -1,0 +1,84 @@
+"""What a close's page shows, read from the close: its kept reports (without their
+bytes), the figures of its summary, the PSL per ramo, its problems, and the triangles
+at the month's last day as tables and charts (ledger.charts)."""
+
+from decimal import Decimal, InvalidOperation
+
+from ledger.admin.common import branch_names, branch_words, short_month
+from ledger.calendar import last_day
+from ledger.charts import development_chart
+from ledger.models import MonthClose, Report
+
+
+def _money(value) -> Decimal | None:
+    try:
+        return None if value is None else Decimal(str(value))
+    except InvalidOperation:
+        return None
+
+
+def figures(close: MonthClose) -> dict:
+    """The totals the list and the page show: PSL on the last day, paid in the month,
+    the month's movements (None: the summary does not say)."""
+    summary = close.summary or {}
+    return {"psl": _money(summary.get("psl_total")),
+            "paid": _money(summary.get("paid_total")),
+            "movements": summary.get("movements")}
+
+
+def branch_rows(close: MonthClose) -> list[dict]:
+    """The PSL per ramo, in words and R$, largest first."""
+    names = branch_names()
+    rows = [{"branch": branch_words(code, names), "amount": _money(amount)}
+            for code, amount in (close.summary or {}).get("psl_by_branch", {}).items()]
+    return sorted(rows, key=lambda row: -(row["amount"] or 0))
+
+
+def problem_lines(close: MonthClose) -> list[str]:
+    """Why a close stopped, one sentence each (the summary keeps text or objects)."""
+    lines = []
+    for problem in close.problems or []:
+        if isinstance(problem, dict):
+            lines.append(problem.get("detail") or problem.get("message")
+                         or "; ".join(f"{key}: {value}" for key, value in problem.items()))
+        else:
+            lines.append(str(problem))
+    return lines
+
+
+def triangles_at(as_of):
+    from ledger.reports import triangles
+
+    return triangles.build(as_of, months=60)
+
+
+def triangle_context(result) -> dict:
+    """The paid and incurred triangles as table rows and as charts."""
+    labels = [short_month(month) for month in result.occurrence_months]
+    width = max((len(row) for row in result.paid), default=0)
+    described = (f"{len(labels)} meses de ocorrência ({labels[0]} a {labels[-1]}); "
+                 if labels else "Nenhum mês de ocorrência; ")
+    return {
+        "development": list(range(width)),
+        "paid_rows": list(zip(labels, result.paid, strict=True)),
+        "incurred_rows": list(zip(labels, result.incurred, strict=True)),
+        "paid_chart": development_chart(
+            labels, result.paid, title="Sinistros pagos acumulados por mês de ocorrência",
+            description=described + "cada linha é um mês de ocorrência, o valor pago "
+                        "acumulado ao longo dos meses de desenvolvimento."),
+        "incurred_chart": development_chart(
+            labels, result.incurred,
+            title="Sinistros incorridos acumulados por mês de ocorrência",
+            description=described + "incorrido = pago acumulado mais a reserva pendente "
+                        "no fim de cada mês de desenvolvimento."),
+    }
+
+
+def page_context(close: MonthClose) -> dict:
+    reports = list(Report.objects.filter(close=close).defer("content")
+                   .order_by("kind", "file_format"))
+    return {
+        "reports": reports, "figures": figures(close), "branches": branch_rows(close),
+        "problems": problem_lines(close),
+        **triangle_context(triangles_at(last_day(close.month))),
+    }
