@@ -32,7 +32,11 @@ class ClaimsAdminSite(admin.AdminSite):
     def index(self, request, extra_context=None):
         """Claims roles land on their dashboard; other staff on Django's model list."""
         if not request.user.has_perm(VIEW_CLAIM):
-            return super().index(request, extra_context)
+            # Other staff (finance) get the cards meant for them above the model list.
+            from workbench.admin import panels
+
+            cards = panels.rendered_cards(request)
+            return super().index(request, {"cards": cards, **(extra_context or {})})
         from workbench.admin.dashboard_page import dashboard_context
 
         context = {
