@@ -15,8 +15,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from claims.formatting import brl
 
-WIDTH, HEIGHT = 720, 300
-LEFT, RIGHT, TOP, BOTTOM = 96, 112, 16, 40
+WIDTH, HEIGHT = 560, 300
+LEFT, RIGHT, TOP, BOTTOM = 92, 76, 16, 40
 AXIS_COLOUR, GRID_COLOUR, TEXT_COLOUR = "#8a99a8", "#e1e6ea", "#333"
 LINES = 12
 # Twelve colours told apart by most readers (Paul Tol's "muted" and "bright" sets); a
@@ -35,8 +35,7 @@ def development_chart(labels: list[str], rows: list[list], *, title: str,
              for label, row in zip(labels, rows, strict=True)]
     drawn = [(label, values) for label, values in drawn if values][-lines:]
     width_dev = max((len(values) for _, values in drawn), default=1)
-    top = max((max(values) for _, values in drawn), default=Decimal(0))
-    top = top if top > 0 else Decimal(1)
+    top = nice_ceiling(max((max(values) for _, values in drawn), default=Decimal(0)))
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     step = plot_w / max(width_dev - 1, 1)
 
@@ -75,9 +74,9 @@ def development_chart(labels: list[str], rows: list[list], *, title: str,
         parts.append(f'<circle cx="{x(len(values) - 1):.1f}" cy="{y(values[-1]):.1f}" '
                      f'r="3" fill="{colour}"/></g>')
         legend_y = TOP + 6 + index * 18
-        parts.append(f'<rect x="{WIDTH - RIGHT + 16}" y="{legend_y - 5}" width="14" height="4" '
+        parts.append(f'<rect x="{WIDTH - RIGHT + 12}" y="{legend_y - 5}" width="14" height="4" '
                      f'fill="{colour}"/>')
-        parts.append(f'<text x="{WIDTH - RIGHT + 36}" y="{legend_y + 1}" font-size="11" '
+        parts.append(f'<text x="{WIDTH - RIGHT + 30}" y="{legend_y + 1}" font-size="11" '
                      f'fill="{TEXT_COLOUR}">{escape(label)}</text>')
     if not drawn:
         parts.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{TOP + plot_h / 2:.1f}" '
@@ -85,3 +84,15 @@ def development_chart(labels: list[str], rows: list[list], *, title: str,
                      f'Nenhum sinistro no período.</text>')
     parts.append("</svg>")
     return mark_safe("".join(parts))
+
+
+def nice_ceiling(value: Decimal) -> Decimal:
+    """The axis' top: the first of 1, 2, 2.5, 5 times a power of ten at or above
+    ``value`` (R$ 49.581,33 -> R$ 50.000,00), so its quarters read as round amounts."""
+    if value <= 0:
+        return Decimal(1)
+    power = Decimal(10) ** (len(str(int(value))) - 1)
+    for step in (1, 2, Decimal("2.5"), 5, 10):
+        if power * step >= value:
+            return power * step
+    return power * 10

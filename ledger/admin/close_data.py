@@ -74,11 +74,25 @@ def triangle_context(result) -> dict:
     }
 
 
+def report_rows(close: MonthClose) -> list[dict]:
+    """One row per report, in the order finance reads them (the kinds' order), with
+    its CSV and XLSX files; the bytes stay in the database until downloaded."""
+    files = {}
+    for report in Report.objects.filter(close=close).defer("content"):
+        files.setdefault(report.kind, {})[report.file_format] = report
+    rows = []
+    for kind, label in Report.Kind.choices:
+        if kind in files:
+            kept = files[kind]
+            first = next(iter(kept.values()))
+            rows.append({"label": label, "rows": first.rows, "created_at": first.created_at,
+                         "files": [kept[f] for f in ("csv", "xlsx") if f in kept]})
+    return rows
+
+
 def page_context(close: MonthClose) -> dict:
-    reports = list(Report.objects.filter(close=close).defer("content")
-                   .order_by("kind", "file_format"))
     return {
-        "reports": reports, "figures": figures(close), "branches": branch_rows(close),
+        "reports": report_rows(close), "figures": figures(close), "branches": branch_rows(close),
         "problems": problem_lines(close),
         **triangle_context(triangles_at(last_day(close.month))),
     }

@@ -71,8 +71,9 @@ class BranchFilter(admin.SimpleListFilter):
 
     def lookups(self, request, model_admin):
         names = branch_names()
-        codes = (CoverageCode.objects.order_by("group_branch")
-                 .values_list("group_branch", flat=True).distinct())
+        # The coverages' codes (a small table) and the named ones: never a DISTINCT over
+        # the ledger.
+        codes = sorted({*CoverageCode.objects.values_list("group_branch", flat=True), *names})
         return [*[(code, branch_words(code, names)) for code in codes],
                 (self.NONE, "Sem ramo SUSEP")]
 
@@ -97,9 +98,10 @@ class LateFilter(admin.SimpleListFilter):
 
 @admin.register(Movement)
 class MovementAdmin(FinanceReads, LongListAdmin, admin.ModelAdmin):
-    list_display = ["booked_on_words", "claim_link", "kind", "component", "branch",
-                    "coverage_name", "reserve_brl", "paid_brl", "fact_amount_brl",
-                    "late_words"]
+    # The coverage and the component are on the movement's page (and the component is
+    # a filter): at 1280 px the list keeps what finance compares, on one line each.
+    list_display = ["booked_on_words", "claim_link", "kind", "branch", "reserve_brl",
+                    "paid_brl", "fact_amount_brl", "late_words"]
     list_filter = [("kind", admin.ChoicesFieldListFilter), MonthFilter, BranchFilter,
                    LateFilter, ("component", admin.ChoicesFieldListFilter)]
     search_fields = ["=claim__number"]
@@ -108,6 +110,10 @@ class MovementAdmin(FinanceReads, LongListAdmin, admin.ModelAdmin):
     ordering = ["-booked_on", "-id"]
     list_per_page = 50
     empty_value_display = "—"
+
+    class Media:
+        css = {"all": ["ledger/ledger.css"]}
+
     fieldsets = [
         (None, {"fields": ["claim_link", "channel", "kind", "component", "note", "actor"]}),
         ("Valores", {"fields": ["reserve_brl", "paid_brl", "fact_amount_brl"]}),

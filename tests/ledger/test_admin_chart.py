@@ -4,7 +4,7 @@ accessible SVG with no script, one line per recent occurrence month, the amounts
 from decimal import Decimal
 from xml.etree import ElementTree
 
-from ledger.charts import development_chart
+from ledger.charts import development_chart, nice_ceiling
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -32,7 +32,8 @@ def test_each_occurrence_month_is_a_line_through_its_cumulative_amounts():
                       "out/26: R$ 200,00 em 1 mes(es) de desenvolvimento",
                       "nov/26: R$ 300,00 em 0 mes(es) de desenvolvimento"]
     texts = [t.text for t in svg.iter(f"{SVG}text")]
-    assert "R$ 400,00" in texts and "R$ 0,00" in texts  # the axis, top and bottom
+    # The axis: from zero to a round amount above the largest (R$ 400,00).
+    assert {"R$ 0,00", "R$ 250,00", "R$ 500,00"} <= set(texts)
     assert ["set/26", "out/26", "nov/26"] == [t for t in texts if t and t.endswith("/26")]
 
 
@@ -61,3 +62,8 @@ def test_an_empty_book_says_so_and_escapes_nothing_it_should_not():
     assert "Nenhum sinistro no período." in svg
     assert "<title>Pagos &lt;acumulados&gt;</title><desc>a &amp; b</desc>" in svg
     assert "<script" not in svg
+
+
+def test_the_axis_ends_on_a_round_amount():
+    assert [nice_ceiling(Decimal(v)) for v in ("49581.33", "12000", "180", "0.4", "0")] == [
+        Decimal(50000), Decimal(20000), Decimal(200), Decimal(1), Decimal(1)]
