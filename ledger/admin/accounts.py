@@ -47,6 +47,15 @@ class AccountRuleAdmin(FinanceEdits, admin.ModelAdmin):
     autocomplete_fields = ["debit", "credit"]
     fields = ["kind", "component", "figure", "group_branch", "debit", "credit", "history"]
 
+    def get_form(self, request, obj=None, **kwargs):
+        kwargs["help_texts"] = {
+            "group_branch": "Quatro dígitos (p. ex. 0977). Em branco: todo ramo sem regra "
+                            "própria.",
+            "figure": "Qual valor do movimento esta regra contabiliza.",
+            "debit": "Débito de um valor positivo; um valor negativo troca débito e crédito.",
+        }
+        return super().get_form(request, obj, **kwargs)
+
     @admin.display(description="ramo", ordering="group_branch")
     def branch(self, obj):
         return branch_words(obj.group_branch) if obj.group_branch else "Qualquer ramo"

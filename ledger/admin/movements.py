@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from claims.formatting import brl
+from claims.formatting import actor_label, brl
 from ledger.admin.common import branch_names, branch_words, is_finance, month_words
 from ledger.calendar import first_of_month, next_month, previous_month
 from ledger.models import Movement
@@ -115,12 +115,13 @@ class MovementAdmin(FinanceReads, LongListAdmin, admin.ModelAdmin):
         css = {"all": ["ledger/ledger.css"]}
 
     fieldsets = [
-        (None, {"fields": ["claim_link", "channel", "kind", "component", "note", "actor"]}),
+        (None, {"fields": ["claim_link", "channel", "kind", "component", "note",
+                           "actor_words"]}),
         ("Valores", {"fields": ["reserve_brl", "paid_brl", "fact_amount_brl"]}),
         ("Datas", {"fields": ["booked_on_words", "late_words", "fact_on", "occurred_on",
                               "notified_on", "created_at"]}),
         ("Cobertura", {"fields": ["coverage_name", "branch", "coverage_code"]}),
-        ("Origem", {"fields": ["history", "payment", "expense"]}),
+        ("Origem", {"fields": ["origin"]}),
     ]
 
     def get_readonly_fields(self, request, obj=None):
@@ -161,3 +162,19 @@ class MovementAdmin(FinanceReads, LongListAdmin, admin.ModelAdmin):
     @admin.display(description="tardio", ordering="late")
     def late_words(self, obj):
         return "Sim" if obj.late else "Não"
+
+    @admin.display(description="quem ou o quê")
+    def actor_words(self, obj):
+        return actor_label(obj.actor, None, obj.channel)
+
+    @admin.display(description="o que o escreveu")
+    def origin(self, obj):
+        """The payment, expense or claim step the movement came from, in words."""
+        if obj.payment_id:
+            payment = obj.payment
+            return f"Pagamento de {brl(payment.amount)} a {payment.beneficiary_name}"
+        if obj.expense_id:
+            return f"{obj.expense} ({brl(obj.expense.amount)})"
+        if obj.history_id:
+            return str(obj.history)
+        return "—"

@@ -144,6 +144,27 @@ def test_nobody_adds_changes_or_deletes_a_movement_not_even_a_superuser(finance,
     assert Movement.objects.get().note == ""
 
 
+def test_a_movements_page_says_who_and_what_wrote_it_in_words(finance):
+    from tests.support.factories import PaymentFactory
+
+    claim = book_claim()
+    payment = PaymentFactory(claim=claim, amount=Decimal("3000.00"),
+                             beneficiary_name="Maria da Silva")
+    movement = Movement.objects.create(
+        claim=claim, channel=claim.channel, kind=Movement.Kind.PAYMENT_REGISTERED,
+        coverage_name="cobertura/morte", reserve=0, fact_amount=Decimal("3000.00"),
+        occurred_on=dt.date(2026, 9, 20), notified_on=dt.date(2026, 10, 5),
+        fact_on=dt.date(2026, 10, 6), booked_on=dt.date(2026, 10, 6),
+        actor="usuario:fernanda", payment=payment)
+
+    page = finance.get(reverse("admin:ledger_movement_change", args=[movement.pk])
+                       ).content.decode()
+
+    assert "Pagamento de R$ 3.000,00 a Maria da Silva" in page
+    assert "R$ 3.000,00" in page and "06/10/2026" in page
+    assert "object (" not in page and "Payment" not in page
+
+
 def test_filters_and_search(finance):
     late = book_claim(paid="100.00", late=True)
     november = book_claim(booked_on=dt.date(2026, 11, 3), group_branch="")
