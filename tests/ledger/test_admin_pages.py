@@ -111,6 +111,8 @@ def test_only_finance_has_the_books_in_the_menu(finance, supervisor, treasury):
     assert "Livros de sinistros" in finance.get("/admin/").content.decode()
     for client in (supervisor, treasury):
         assert "Livros de sinistros" not in client.get("/admin/").content.decode()
+    # The treasury's home (no claims role) carries its own card the same way.
+    assert "Pagamentos pelo banco" in treasury.get("/admin/").content.decode()
 
 
 # --- the movements --------------------------------------------------------------------
