@@ -4,6 +4,8 @@ at the month's last day as tables and charts (ledger.charts)."""
 
 from decimal import Decimal, InvalidOperation
 
+from django.core.cache import cache
+
 from ledger.admin.common import branch_names, branch_words, short_month
 from ledger.calendar import last_day
 from ledger.charts import development_chart
@@ -46,10 +48,24 @@ def problem_lines(close: MonthClose) -> list[str]:
     return lines
 
 
+# A frozen month's triangles at its last day never change (a later fact is booked in
+# the first open month), so a close's page builds them once and keeps them a week.
+TRIANGLES_SECONDS = 7 * 24 * 3600
+
+
 def triangles_at(as_of):
     from ledger.reports import triangles
 
     return triangles.build(as_of, months=60)
+
+
+def close_triangles(close: MonthClose):
+    key = f"ledger:close-triangles:{close.pk}:{close.month:%Y-%m}:{close.frozen_at.timestamp()}"
+    result = cache.get(key)
+    if result is None:
+        result = triangles_at(last_day(close.month))
+        cache.set(key, result, TRIANGLES_SECONDS)
+    return result
 
 
 def triangle_context(result) -> dict:
@@ -94,5 +110,5 @@ def page_context(close: MonthClose) -> dict:
     return {
         "reports": report_rows(close), "figures": figures(close), "branches": branch_rows(close),
         "problems": problem_lines(close),
-        **triangle_context(triangles_at(last_day(close.month))),
+        **triangle_context(close_triangles(close)),
     }

@@ -215,7 +215,7 @@ def test_the_close_page_shows_reports_summary_triangles_and_chart(finance, trian
     page = response.content.decode()
 
     assert triangles == [dt.date(2026, 10, 31)]
-    assert "Fechamento de outubro de 2026" in page
+    assert response.status_code == 200 and "Fechamento de outubro de 2026" in page
     assert "<td>Inventário da PSL</td>" in page and "<td>Movimentos</td>" in page
     for report in close.reports.all():
         assert reverse("admin:ledger_report_download", args=[close.pk, report.pk]) in page
@@ -227,6 +227,16 @@ def test_the_close_page_shows_reports_summary_triangles_and_chart(finance, trian
     assert charts.count('<svg xmlns="http://www.w3.org/2000/svg"') == 2
     assert "<script" not in charts and "<polyline" in charts
     assert "<title>Sinistros pagos acumulados por mês de ocorrência</title><desc>" in page
+
+
+def test_a_closes_triangles_are_built_once(finance, triangles):
+    close = closed_october(user=finance.user)
+    url = reverse("admin:ledger_monthclose_change", args=[close.pk])
+
+    first, again = finance.get(url).content.decode(), finance.get(url).content.decode()
+
+    assert triangles == [dt.date(2026, 10, 31)]  # the frozen month's figures never change
+    assert first.count("R$ 14.000,00") == again.count("R$ 14.000,00") > 0
 
 
 def test_the_close_page_reads_in_the_same_queries_with_more_reports(finance, triangles):
