@@ -10,6 +10,8 @@ from ledger.admin.common import branch_names, branch_words, short_month
 from ledger.calendar import last_day
 from ledger.charts import development_chart
 from ledger.models import MonthClose, Report
+from ledger.reports.psl import NO_CODE
+from ledger.services.closing import TRIANGLE_MONTHS
 
 
 def _money(value) -> Decimal | None:
@@ -24,14 +26,16 @@ def figures(close: MonthClose) -> dict:
     the month's movements (None: the summary does not say)."""
     summary = close.summary or {}
     return {"psl": _money(summary.get("psl_total")),
-            "paid": _money(summary.get("paid_total")),
+            "claims": summary.get("psl_claims"),
+            "paid": _money(summary.get("movements_paid")),
             "movements": summary.get("movements")}
 
 
 def branch_rows(close: MonthClose) -> list[dict]:
     """The PSL per ramo, in words and R$, largest first."""
     names = branch_names()
-    rows = [{"branch": branch_words(code, names), "amount": _money(amount)}
+    rows = [{"branch": branch_words("" if code == NO_CODE else code, names),
+             "amount": _money(amount)}
             for code, amount in (close.summary or {}).get("psl_by_branch", {}).items()]
     return sorted(rows, key=lambda row: -(row["amount"] or 0))
 
@@ -56,7 +60,7 @@ TRIANGLES_SECONDS = 7 * 24 * 3600
 def triangles_at(as_of):
     from ledger.reports import triangles
 
-    return triangles.build(as_of, months=60)
+    return triangles.build(as_of, months=TRIANGLE_MONTHS)
 
 
 def close_triangles(close: MonthClose):
@@ -104,6 +108,13 @@ def report_rows(close: MonthClose) -> list[dict]:
             rows.append({"label": label, "rows": first.rows, "created_at": first.created_at,
                          "files": [kept[f] for f in ("csv", "xlsx") if f in kept]})
     return rows
+
+
+def report_files(close: MonthClose) -> list[Report]:
+    """The close's kept reports without their bytes, in the kinds' order."""
+    order = [kind for kind, _ in Report.Kind.choices]
+    kept = Report.objects.filter(close=close).defer("content")
+    return sorted(kept, key=lambda report: (order.index(report.kind), report.file_format))
 
 
 def page_context(close: MonthClose) -> dict:

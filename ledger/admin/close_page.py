@@ -16,9 +16,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from claims.services.moves import actor_for
-from ledger.admin import common
+from ledger.admin import close_data, common
 from ledger.admin.closes import file_response
+from ledger.errors import CloseRefused
 from ledger.models import MonthClose, Report
+from ledger.reports import files, movements, psl, triangles
+from ledger.services import closing
+
+# What a flash report offers (the close's reports but the entries, which are a close's).
+FLASH_KINDS = [(kind, label) for kind, label in Report.Kind.choices
+               if kind != Report.Kind.ENTRIES]
 
 
 class CloseForm(forms.Form):
@@ -65,31 +72,32 @@ def close_view(request):
 
 
 def _close(request):
-    from ledger.errors import CloseRefused
-    from ledger.services.closing import close_month
-
     form = CloseForm(request.POST)
     back = reverse("admin:ledger_close_month")
     if not form.is_valid():
         messages.error(request, "Mês inválido: abra de novo a página de fechamento.")
         return HttpResponseRedirect(back)
     month = form.cleaned_data["month"]
+    words = common.month_words(month)
+    was_closed = MonthClose.objects.filter(month=month,
+                                           status=MonthClose.Status.CLOSED).exists()
     try:
-        close = close_month(month, user=request.user, actor=actor_for(request.user))
+        close = closing.close_month(month, user=request.user, actor=actor_for(request.user))
     except CloseRefused as refusal:
-        messages.error(request, f"O fechamento de {common.month_words(month)} foi recusado: "
-                                f"{getattr(refusal, 'detail', None) or refusal}")
-        return HttpResponseRedirect(back)
-    close = MonthClose.objects.get(month=month) if not isinstance(close, MonthClose) else close
-    files = list(Report.objects.filter(close=close).order_by("kind", "file_format")
-                 .values_list("filename", flat=True))
-    if close.status == MonthClose.Status.CLOSED:
-        messages.success(request, f"{common.month_words(month).capitalize()} fechado. "
-                                  f"Relatórios: {', '.join(files) or 'nenhum'}.")
-    else:
-        messages.warning(request, f"{common.month_words(month).capitalize()} congelado, mas o "
-                                  "fechamento parou: veja as divergências abaixo.")
-    return HttpResponseRedirect(reverse("admin:ledger_monthclose_change", args=[close.pk]))
+        messages.error(request, f"O fechamento de {words} foi recusado: {refusal.message}")
+        # Refused after the freeze (the entries did not reconcile): the close's page
+        # shows its problems; refused before it, nothing changed.
+        frozen = MonthClose.objects.filter(month=month).values_list("pk", flat=True).first()
+        return HttpResponseRedirect(
+            reverse("admin:ledger_monthclose_change", args=[frozen]) if frozen else back)
+    page = reverse("admin:ledger_monthclose_change", args=[close.pk])
+    if was_closed:
+        messages.info(request, f"{words.capitalize()} já estava fechado: nada mudou.")
+        return HttpResponseRedirect(page)
+    files = [report.filename for report in close_data.report_files(close)]
+    messages.success(request, f"{words.capitalize()} fechado. Relatórios: "
+                              f"{', '.join(files) or 'nenhum'}.")
+    return HttpResponseRedirect(page)
 
 
 def flash_view(request):
@@ -104,19 +112,32 @@ def flash_view(request):
         as_of = form.cleaned_data["as_of"]
         wanted = (request.GET.get("relatorio"), request.GET.get("formato"))
         if all(wanted):
-            for report in _flash(as_of):
-                if (report.kind, report.file_format) == wanted:
-                    return file_response(report.content, report.filename, report.file_format)
+            file = _flash_file(as_of, *wanted)
+            if file is not None:
+                return file_response(file.content, file.filename, file.file_format)
             messages.error(request, "Relatório desconhecido.")
-        kinds = [(kind, label) for kind, label in Report.Kind.choices
-                 if kind != Report.Kind.ENTRIES]
+        kinds = FLASH_KINDS
     return TemplateResponse(request, "admin/ledger/flash_report.html", {
         **admin.site.each_context(request), "title": "Relatório em qualquer data",
         "form": form, "kinds": kinds, "formats": ["csv", "xlsx"],
         "as_of": form.cleaned_data["as_of"] if kinds else None, "opts": MonthClose._meta})
 
 
-def _flash(as_of: dt.date):
-    from ledger.services.closing import flash_report
-
-    return flash_report(as_of)
+def _flash_file(as_of: dt.date, kind: str, file_format: str) -> files.File | None:
+    """One report of ``as_of``, built alone (the same builders as the close's and
+    ``closing.flash_report``'s): a download costs its own report, not all four."""
+    builders = {
+        Report.Kind.PSL: lambda: psl.sheets(as_of),
+        Report.Kind.MOVEMENTS: lambda: movements.sheets(as_of),
+        Report.Kind.PAID_TRIANGLE: lambda: triangles.sheets(
+            triangles.build(as_of, closing.TRIANGLE_MONTHS), "pago"),
+        Report.Kind.INCURRED_TRIANGLE: lambda: triangles.sheets(
+            triangles.build(as_of, closing.TRIANGLE_MONTHS), "incorrido"),
+    }
+    if kind not in builders or file_format not in ("csv", "xlsx"):
+        return None
+    # The main CSV and the XLSX (whose later sheets hold the totals), as a close keeps.
+    for file in files.files_of(builders[kind]()):
+        if file.file_format == file_format and not file.filename.endswith("-totais.csv"):
+            return file
+    return None

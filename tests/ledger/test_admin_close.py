@@ -1,15 +1,14 @@
-"""The "Fechar mês" page and its POST, the flash report's page and downloads, and the
-finance card on the admin's home page."""
+"""The "Fechar mês" page and its POST (ledger.services.closing.close_month over a small
+book), the flash report's page and downloads (the report builders), and the finance
+card on the admin's home page."""
 
 import datetime as dt
-import sys
-from types import ModuleType
 
 import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from ledger.models import MonthClose, Report
+from ledger.models import MonthClose
 from ledger import roles as ledger_roles
 from tests.ledger.test_admin_pages import XLSX, book_claim, closed_october
 from tests.support.lifecycle import logged_in, staff
@@ -21,46 +20,6 @@ FLASH = reverse("admin:ledger_flash_report")
 @pytest.fixture
 def finance(db):
     return logged_in(staff("fernanda", ledger_roles.FINANCE))
-
-
-class Refused(Exception):
-    pass
-
-
-@pytest.fixture
-def closing(monkeypatch):
-    """ledger.services.closing and ledger.errors as their callers see them: close_month
-    keeps the month's reports and returns the close, or refuses with CloseRefused."""
-    calls = []
-
-    def close_month(month, *, user, actor):
-        calls.append((month, user, actor))
-        if month != dt.date(2026, 10, 1):
-            raise Refused("O mês anterior, setembro de 2026, não está fechado.")
-        close = MonthClose.objects.create(month=month, status=MonthClose.Status.CLOSED,
-                                          closed_by=user, actor=actor,
-                                          closed_at=dt.datetime(2026, 11, 2, tzinfo=dt.UTC))
-        for file_format in ("csv", "xlsx"):
-            Report.objects.create(close=close, kind="psl", file_format=file_format,
-                                  filename=f"psl-2026-10.{file_format}", content=b"x",
-                                  sha256="0" * 64, rows=1)
-        return close
-
-    def flash_report(as_of):
-        calls.append(as_of)
-        return [Report(kind=kind, file_format=file_format,
-                       filename=f"{kind}-{as_of:%Y-%m-%d}.{file_format}",
-                       content=f"{kind} {as_of}".encode())
-                for kind in ("psl", "movimentos") for file_format in ("csv", "xlsx")]
-
-    services, module, errors = (ModuleType("ledger.services"), ModuleType("ledger.services.closing"),
-                                ModuleType("ledger.errors"))
-    module.close_month, module.flash_report, errors.CloseRefused = close_month, flash_report, Refused
-    services.closing = module
-    monkeypatch.setitem(sys.modules, "ledger.services", services)
-    monkeypatch.setitem(sys.modules, "ledger.services.closing", module)
-    monkeypatch.setitem(sys.modules, "ledger.errors", errors)
-    return calls
 
 
 def said(response) -> list[str]:
@@ -76,26 +35,51 @@ def test_the_page_offers_the_next_month_to_close(finance):
     assert 'value="Fechar outubro de 2026"' in page and 'name="csrfmiddlewaretoken"' in page
 
 
-def test_closing_says_which_files_were_kept_and_opens_the_close(finance, closing):
+def test_closing_says_which_files_were_kept_and_opens_the_close(finance):
+    book_claim("14000.00", booked_on=dt.date(2026, 10, 5), paid="3000.00")
+    book_claim("6500.00", booked_on=dt.date(2026, 10, 12), group_branch="")
+
     response = finance.post(CLOSE_MONTH, {"month": "2026-10"})
 
     close = MonthClose.objects.get()
-    assert closing == [(dt.date(2026, 10, 1), finance.user, "usuario:fernanda")]
+    assert (close.month, close.status) == (dt.date(2026, 10, 1), MonthClose.Status.CLOSED)
+    assert (close.closed_by, close.actor) == (finance.user, "usuario:fernanda")
     assert response.url == reverse("admin:ledger_monthclose_change", args=[close.pk])
-    assert said(response) == ["Outubro de 2026 fechado. Relatórios: psl-2026-10.csv, "
-                              "psl-2026-10.xlsx."]
+    assert said(response) == [
+        "Outubro de 2026 fechado. Relatórios: psl-2026-10-31.csv, psl-2026-10-31.xlsx, "
+        "movimentos-2026-10-01-a-2026-10-31.csv, movimentos-2026-10-01-a-2026-10-31.xlsx, "
+        "triangulo-pago-2026-10-31.csv, "
+        "triangulo-pago-2026-10-31.xlsx, triangulo-incorrido-2026-10-31.csv, "
+        "triangulo-incorrido-2026-10-31.xlsx."]
+    page = finance.get(response.url).content.decode()
+    assert "R$ 17.500,00" in page and "0977 Prestamista" in page and "sem ramo SUSEP" in page
+    assert "R$ 3.000,00" in page  # paid in the month
+
+    again = finance.post(CLOSE_MONTH, {"month": "2026-10"})
+    assert said(again) == ["Outubro de 2026 já estava fechado: nada mudou."]
+    assert MonthClose.objects.get().closed_at == close.closed_at
 
 
-def test_a_refusal_is_the_pages_message(finance, closing):
+def test_a_refusal_is_the_pages_message(finance):
     response = finance.post(CLOSE_MONTH, {"month": "2026-11"})
 
     assert response.url == CLOSE_MONTH
-    assert said(response) == ["O fechamento de novembro de 2026 foi recusado: O mês anterior, "
-                              "setembro de 2026, não está fechado."]
+    assert said(response) == ["O fechamento de novembro de 2026 foi recusado: O mês 11/2026 "
+                              "ainda não terminou: só se fecha um mês a partir do dia "
+                              "seguinte ao seu último dia (30/11/2026)."]
     assert not MonthClose.objects.exists()
 
 
-def test_the_close_is_a_post_with_the_csrf_token(finance, closing):
+def test_months_close_in_order(finance):
+    book_claim(booked_on=dt.date(2026, 9, 5))
+
+    response = finance.post(CLOSE_MONTH, {"month": "2026-10"})
+
+    assert "Feche antes o mês 09/2026" in said(response)[0]
+    assert not MonthClose.objects.exists()
+
+
+def test_the_close_is_a_post_with_the_csrf_token(finance):
     from django.test import Client
 
     strict = Client(enforce_csrf_checks=True)
@@ -103,7 +87,7 @@ def test_the_close_is_a_post_with_the_csrf_token(finance, closing):
 
     assert strict.post(CLOSE_MONTH, {"month": "2026-10"}).status_code == 403
     assert finance.put(CLOSE_MONTH).status_code == 405
-    assert closing == []
+    assert not MonthClose.objects.exists()
 
 
 def test_a_month_that_has_not_ended_cannot_be_closed_from_the_page(finance):
@@ -125,24 +109,49 @@ def test_a_stopped_close_is_offered_again(finance):
     assert 'value="Fechar outubro de 2026"' in page
 
 
-def test_the_flash_report_lists_a_dates_files_and_downloads_one(finance, closing):
+@pytest.mark.parametrize("kind", ["psl", "movimentos", "triangulo-pago",
+                                  "triangulo-incorrido"])
+def test_the_flash_report_lists_a_dates_files_and_downloads_each(finance, kind):
+    book_claim("14000.00", booked_on=dt.date(2026, 11, 5), paid="3000.00",
+               occurred_on=dt.date(2026, 10, 20))
+
     page = finance.get(FLASH, {"as_of": "2026-11-15"}).content.decode()
 
     assert "Relatórios em 15/11/2026" in page and "Inventário da PSL" in page
-    assert "relatorio=psl&amp;formato=xlsx" in page
-    response = finance.get(FLASH, {"as_of": "2026-11-15", "relatorio": "psl",
-                                   "formato": "xlsx"})
-    assert response["Content-Type"] == XLSX
-    assert response["Content-Disposition"] == 'attachment; filename="psl-2026-11-15.xlsx"'
-    assert response.content == b"psl 2026-11-15"
-    assert closing == [dt.date(2026, 11, 15)]
+    assert f"relatorio={kind}&amp;formato=xlsx" in page
+    xlsx = finance.get(FLASH, {"as_of": "2026-11-15", "relatorio": kind, "formato": "xlsx"})
+    assert xlsx["Content-Type"] == XLSX and xlsx.content.startswith(b"PK")
+    name = f"{kind}-2026-11-01-a-2026-11-15" if kind == "movimentos" else f"{kind}-2026-11-15"
+    assert xlsx["Content-Disposition"] == f'attachment; filename="{name}.xlsx"'
+    csv = finance.get(FLASH, {"as_of": "2026-11-15", "relatorio": kind, "formato": "csv"})
+    assert csv["Content-Type"] == "text/csv; charset=utf-8"
+    assert csv["Content-Disposition"] == f'attachment; filename="{name}.csv"'
     assert not MonthClose.objects.exists()  # nothing closed
 
 
-def test_the_flash_report_refuses_a_future_date(finance, closing):
+def test_the_psl_of_a_flash_report_is_the_books_at_that_date(finance):
+    book_claim("14000.00", booked_on=dt.date(2026, 11, 5), paid="3000.00",
+               paid_on=dt.date(2026, 11, 20))
+
+    def psl_csv(day):
+        return finance.get(FLASH, {"as_of": day, "relatorio": "psl", "formato": "csv"}
+                           ).content.decode()
+
+    assert "14000" in psl_csv("2026-11-15").replace(".", "")
+    assert "11000" in psl_csv("2026-11-25").replace(".", "")
+
+
+def test_an_unknown_report_is_a_message(finance):
+    response = finance.get(FLASH, {"as_of": "2026-11-15", "relatorio": "lancamentos",
+                                   "formato": "csv"})
+
+    assert response.status_code == 200 and said(response) == ["Relatório desconhecido."]
+
+
+def test_the_flash_report_refuses_a_future_date(finance):
     page = finance.get(FLASH, {"as_of": "2099-01-01"}).content.decode()
 
-    assert "Escolha hoje ou uma data passada." in page and closing == []
+    assert "Escolha hoje ou uma data passada." in page
 
 
 def test_finance_sees_its_card_on_the_home_page(finance):

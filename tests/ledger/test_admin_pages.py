@@ -42,18 +42,26 @@ def treasury(db):
 
 
 def book_claim(amount="14000.00", *, booked_on=dt.date(2026, 10, 5), group_branch="0977",
-               paid=None, late=False):
-    """A claim with its notice (and a settled payment when ``paid``) in the ledger."""
+               paid=None, paid_on=None, occurred_on=dt.date(2026, 9, 20), late=False):
+    """A claim with its notice (and, when ``paid``, a settled payment) in the ledger, as
+    the booking writes them: its movements sum to what it owes (ledger_check agrees)."""
+    from claims.models import Payment
+    from tests.support.factories import PaymentFactory
+
     claim = ClaimFactory(amount=Decimal(amount))
     common = dict(claim=claim, channel=claim.channel, coverage_name="cobertura/morte",
                   group_branch=group_branch, coverage_code="00101" if group_branch else "",
-                  occurred_on=dt.date(2026, 9, 20), notified_on=booked_on, actor="canal:teste")
+                  occurred_on=occurred_on, notified_on=booked_on, actor="canal:teste")
     Movement.objects.create(kind=Movement.Kind.NOTICE, reserve=Decimal(amount),
                             fact_on=booked_on, booked_on=booked_on, **common)
     if paid:
+        paid_on = paid_on or booked_on + dt.timedelta(days=10)
+        payment = PaymentFactory(claim=claim, amount=Decimal(paid),
+                                 status=Payment.Status.SETTLED, paid_on=paid_on,
+                                 financial_transaction_id=f"E2E{claim.number}")
         Movement.objects.create(kind=Movement.Kind.PAYMENT_SETTLED, reserve=-Decimal(paid),
-                                paid=Decimal(paid), fact_on=booked_on, late=late,
-                                booked_on=booked_on + dt.timedelta(days=10), **common)
+                                paid=Decimal(paid), fact_on=paid_on, late=late,
+                                booked_on=paid_on, payment=payment, **common)
     return claim
 
 
@@ -61,8 +69,8 @@ def closed_october(user=None):
     close = MonthClose.objects.create(
         month=dt.date(2026, 10, 1), status=MonthClose.Status.CLOSED, actor="usuario:fernanda",
         closed_by=user, closed_at=dt.datetime(2026, 11, 2, 13, 0, tzinfo=dt.UTC),
-        summary={"psl_total": "17500.00", "paid_total": "3000.00", "movements": 3,
-                 "psl_by_branch": {"0977": "11000.00", "": "6500.00"}})
+        summary={"psl_total": "17500.00", "psl_claims": 2, "movements_paid": "3000.00",
+                 "movements": 3, "psl_by_branch": {"0977": "11000.00", "sem código": "6500.00"}})
     for kind, label in (("psl", "psl"), ("movimentos", "movimentos")):
         Report.objects.create(close=close, kind=kind, file_format="csv",
                               filename=f"{label}-2026-10.csv", content=b"sinistro;valor\r\n",
@@ -296,17 +304,17 @@ def test_a_report_of_another_close_is_not_found(finance):
 
 def test_finance_edits_accounts_and_rules(finance):
     response = finance.post(reverse("admin:ledger_account_add"),
-                            {"code": "2.1.5.1", "name": "Sinistros a liquidar"})
+                            {"code": "9.9.9.1", "name": "Sinistros a liquidar (teste)"})
     assert response.status_code == 302
-    finance.post(reverse("admin:ledger_account_add"), {"code": "3.1.1", "name": "Sinistros"})
-    debit, credit = Account.objects.get(code="3.1.1"), Account.objects.get(code="2.1.5.1")
+    finance.post(reverse("admin:ledger_account_add"), {"code": "9.9.9.2", "name": "Sinistros (teste)"})
+    debit, credit = Account.objects.get(code="9.9.9.2"), Account.objects.get(code="9.9.9.1")
 
     response = finance.post(reverse("admin:ledger_accountrule_add"), {
-        "kind": "aviso", "component": "indenizacao", "figure": "reserve", "group_branch": "",
+        "kind": "aviso", "component": "indenizacao", "figure": "reserve", "group_branch": "0999",
         "debit": debit.pk, "credit": credit.pk, "history": "Aviso de sinistro"})
 
     assert response.status_code == 302
-    rule = AccountRule.objects.get()
+    rule = AccountRule.objects.get(group_branch="0999")
     assert (rule.debit, rule.credit) == (debit, credit)
     page = finance.get(RULES).content.decode()
-    assert "Qualquer ramo" in page and "Aviso (estimativa inicial)" in page
+    assert "0999" in page and "Aviso (estimativa inicial)" in page
