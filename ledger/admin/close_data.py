@@ -74,20 +74,26 @@ def close_triangles(close: MonthClose):
 
 def triangle_context(result) -> dict:
     """The paid and incurred triangles as table rows and as charts."""
-    labels = [short_month(month) for month in result.occurrence_months]
-    width = max((len(row) for row in result.paid), default=0)
+    # The builder gives every one of the 60 months; the page starts at the first
+    # occurrence month with any figure (a young book's first years are rows of zeros).
+    first = next((i for i, (paid, incurred) in enumerate(
+        zip(result.paid, result.incurred, strict=True)) if any(paid) or any(incurred)),
+        len(result.paid))
+    labels = [short_month(month) for month in result.occurrence_months[first:]]
+    paid, incurred = result.paid[first:], result.incurred[first:]
+    width = max((len(row) for row in paid), default=0)
     described = (f"{len(labels)} meses de ocorrência ({labels[0]} a {labels[-1]}); "
                  if labels else "Nenhum mês de ocorrência; ")
     return {
         "development": list(range(width)),
-        "paid_rows": list(zip(labels, result.paid, strict=True)),
-        "incurred_rows": list(zip(labels, result.incurred, strict=True)),
+        "paid_rows": list(zip(labels, paid, strict=True)),
+        "incurred_rows": list(zip(labels, incurred, strict=True)),
         "paid_chart": development_chart(
-            labels, result.paid, title="Sinistros pagos acumulados por mês de ocorrência",
+            labels, paid, title="Sinistros pagos acumulados por mês de ocorrência",
             description=described + "cada linha é um mês de ocorrência, o valor pago "
                         "acumulado ao longo dos meses de desenvolvimento."),
         "incurred_chart": development_chart(
-            labels, result.incurred,
+            labels, incurred,
             title="Sinistros incorridos acumulados por mês de ocorrência",
             description=described + "incorrido = pago acumulado mais a reserva pendente "
                         "no fim de cada mês de desenvolvimento."),

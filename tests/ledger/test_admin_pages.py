@@ -85,10 +85,13 @@ def closed_october(user=None):
 def triangles(monkeypatch):
     """Triangles-shaped figures (ledger.reports.triangles.build's): two occurrence
     months, cumulative, None beyond the close's last day."""
+    zero = Decimal("0")
     made = SimpleNamespace(
-        occurrence_months=[dt.date(2026, 9, 1), dt.date(2026, 10, 1)],
-        paid=[[Decimal("0"), Decimal("3000.00")], [Decimal("500.00"), None]],
-        incurred=[[Decimal("14000.00"), Decimal("14000.00")], [Decimal("7000.00"), None]])
+        occurrence_months=[dt.date(2026, 8, 1), dt.date(2026, 9, 1), dt.date(2026, 10, 1)],
+        paid=[[zero, zero, zero], [zero, Decimal("3000.00"), None],
+              [Decimal("500.00"), None, None]],
+        incurred=[[zero, zero, zero], [Decimal("14000.00"), Decimal("14000.00"), None],
+                  [Decimal("7000.00"), None, None]])
     asked = []
     monkeypatch.setattr(close_data, "triangles_at", lambda as_of: asked.append(as_of) or made)
     return asked
@@ -231,6 +234,8 @@ def test_the_close_page_shows_reports_summary_triangles_and_chart(finance, trian
     assert "sem ramo SUSEP" in page and "R$ 6.500,00" in page and "R$ 17.500,00" in page
     # The triangles: a table per figure and a chart per figure, drawn on the server.
     assert "set/26" in page and "out/26" in page and "R$ 14.000,00" in page
+    # A month before the book's first claim is no row of zeros.
+    assert "ago/26" not in page
     charts = page.split('<div class="charts">')[1].split("</div>")[0]
     assert charts.count('<svg xmlns="http://www.w3.org/2000/svg"') == 2
     assert "<script" not in charts and "<polyline" in charts
