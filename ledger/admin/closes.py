@@ -11,7 +11,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from claims.formatting import brl, local_moment, person
+from claims.formatting import actor_label, brl, local_moment, person
 from ledger.admin import close_data
 from ledger.admin.common import is_finance, month_words
 from ledger.admin.movements import FinanceReads
@@ -105,7 +105,7 @@ class MonthCloseAdmin(FinanceReads, admin.ModelAdmin):
 
     @admin.display(description="fechado por", ordering="closed_by")
     def closed_by_words(self, obj):
-        return person(obj.closed_by) if obj.closed_by else (obj.actor or "—")
+        return person(obj.closed_by) if obj.closed_by else actor_label(obj.actor)
 
     @admin.display(description="fechado em", ordering="closed_at")
     def closed_at_words(self, obj):

@@ -106,6 +106,7 @@ def test_a_stopped_close_is_offered_again(finance):
     page = finance.get(CLOSE_MONTH).content.decode()
 
     assert "Retomar o fechamento de outubro de 2026" in page
+    assert "usuario:" not in page  # who froze it, by login
     assert 'value="Fechar outubro de 2026"' in page
 
 
