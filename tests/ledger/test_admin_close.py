@@ -50,7 +50,7 @@ def test_closing_says_which_files_were_kept_and_opens_the_close(finance):
         "movimentos-2026-10-01-a-2026-10-31.csv, movimentos-2026-10-01-a-2026-10-31.xlsx, "
         "triangulo-pago-2026-10-31.csv, "
         "triangulo-pago-2026-10-31.xlsx, triangulo-incorrido-2026-10-31.csv, "
-        "triangulo-incorrido-2026-10-31.xlsx."]
+        "triangulo-incorrido-2026-10-31.xlsx, lancamentos-2026-10.csv."]
     page = finance.get(response.url).content.decode()
     assert "R$ 17.500,00" in page and "0977 Prestamista" in page and "sem ramo SUSEP" in page
     assert "R$ 3.000,00" in page  # paid in the month
