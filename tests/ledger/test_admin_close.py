@@ -70,6 +70,23 @@ def test_a_refusal_is_the_pages_message(finance):
     assert not MonthClose.objects.exists()
 
 
+def test_a_close_that_stops_after_the_freeze_opens_with_its_problems(finance):
+    from ledger.models import AccountRule
+
+    book_claim("14000.00", booked_on=dt.date(2026, 10, 5))
+    AccountRule.objects.all().delete()  # no rule books the notice: the entries cannot balance
+
+    response = finance.post(CLOSE_MONTH, {"month": "2026-10"})
+
+    close = MonthClose.objects.get()
+    assert close.status == MonthClose.Status.FROZEN and close.problems
+    assert response.url == reverse("admin:ledger_monthclose_change", args=[close.pk])
+    assert said(response)[0].startswith("O fechamento de outubro de 2026 foi recusado: ")
+    page = finance.get(response.url).content.decode()
+    assert "O fechamento parou: divergências" in page and "sem regra de contabilização" in page
+    assert "Retomar o fechamento de outubro de 2026" in finance.get(CLOSE_MONTH).content.decode()
+
+
 def test_months_close_in_order(finance):
     book_claim(booked_on=dt.date(2026, 9, 5))
 
