@@ -1,5 +1,6 @@
-"""Finance's two actions on the books: "Fechar mês" (ledger.services.closing.close_month:
-freeze the next month, keep its reports, reconcile its entries) and "Relatório em
+"""Finance's two actions on the books: "Fechar mês" (ledger.services.closing.freeze_month
+in the request, then ledger.tasks.finish_close in a worker: keep its reports, reconcile its
+entries) and "Relatório em
 qualquer data" (ledger.services.closing.flash_report: the same reports at any date,
 closing nothing). Both check ``ledger.finance`` before anything else; the close is a
 POST with Django's CSRF token, and its refusal is the page's message, never an error
@@ -10,13 +11,15 @@ import datetime as dt
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
 from claims.services.moves import actor_for
-from ledger.admin import close_data, common
+from ledger import tasks
+from ledger.admin import common
 from ledger.admin.closes import file_response
 from ledger.errors import CloseRefused
 from ledger.models import MonthClose, Report
@@ -79,24 +82,23 @@ def _close(request):
         return HttpResponseRedirect(back)
     month = form.cleaned_data["month"]
     words = common.month_words(month)
-    was_closed = MonthClose.objects.filter(month=month,
-                                           status=MonthClose.Status.CLOSED).exists()
+    actor = actor_for(request.user)
     try:
-        close = closing.close_month(month, user=request.user, actor=actor_for(request.user))
+        close = closing.freeze_month(month, actor=actor)
     except CloseRefused as refusal:
         messages.error(request, f"O fechamento de {words} foi recusado: {refusal.message}")
-        # Refused after the freeze (the entries did not reconcile): the close's page
-        # shows its problems; refused before it, nothing changed.
-        frozen = MonthClose.objects.filter(month=month).values_list("pk", flat=True).first()
-        return HttpResponseRedirect(
-            reverse("admin:ledger_monthclose_change", args=[frozen]) if frozen else back)
+        return HttpResponseRedirect(back)
     page = reverse("admin:ledger_monthclose_change", args=[close.pk])
-    if was_closed:
+    if close.status == MonthClose.Status.CLOSED:
         messages.info(request, f"{words.capitalize()} já estava fechado: nada mudou.")
         return HttpResponseRedirect(page)
-    files = [report.filename for report in close_data.report_files(close)]
-    messages.success(request, f"{words.capitalize()} fechado. Relatórios: "
-                              f"{', '.join(files) or 'nenhum'}.")
+    # The reports and the entries take minutes on a large book: a worker writes them
+    # (ledger.tasks.finish_close); the month is frozen from now on.
+    close_id, user_id = close.pk, request.user.pk
+    transaction.on_commit(lambda: tasks.finish_close.delay(close_id, user_id, actor))
+    messages.success(request, f"{words.capitalize()} congelado: nenhum movimento novo entra "
+                              "nele. Os relatórios e os lançamentos estão sendo gerados; "
+                              "atualize esta página em alguns instantes.")
     return HttpResponseRedirect(page)
 
 

@@ -31,14 +31,23 @@ def close_month(month: dt.date, *, user=None, actor: str, out: Path | None = Non
                 ) -> MonthClose:
     """Close ``month`` (any day of it). With ``out`` the reports are also written there;
     their paths are in the returned close's ``paths``."""
+    close = freeze_month(month, actor=actor)
+    if close.status != MonthClose.Status.CLOSED:
+        close = _finish(close, user=user, actor=actor)
+    close.paths = write_kept(close, out) if out is not None else []
+    return close
+
+
+def freeze_month(month: dt.date, *, actor: str) -> MonthClose:
+    """The close's first step alone (seconds at any size): refuse what cannot be closed,
+    else freeze ``month``. A month already frozen or closed is returned as it is. The
+    page's button freezes in the request and leaves the rest to a worker
+    (ledger.tasks.finish_close)."""
     month = calendar.first_of_month(month)
     close = MonthClose.objects.filter(month=month).first()
     if close is None:
         _refuse_if_not_closable(month)
         close = _freeze(month, actor=actor)
-    if close.status != MonthClose.Status.CLOSED:
-        close = _finish(close, user=user, actor=actor)
-    close.paths = write_kept(close, out) if out is not None else []
     return close
 
 

@@ -4,17 +4,40 @@ card on the admin's home page."""
 
 import datetime as dt
 
+from types import SimpleNamespace
+
 import pytest
+from celery import current_app
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
+from ledger.admin import close_page
 from ledger.models import MonthClose
 from ledger import roles as ledger_roles
 from tests.ledger.test_admin_pages import XLSX, book_claim, closed_october
+from tests.support.clock import frozen_now
 from tests.support.lifecycle import logged_in, staff
 
 CLOSE_MONTH = reverse("admin:ledger_close_month")
 FLASH = reverse("admin:ledger_flash_report")
+
+
+@pytest.fixture(autouse=True)
+def books_day():
+    with frozen_now():
+        yield
+
+
+@pytest.fixture(autouse=True)
+def worker_in_process(monkeypatch):
+    """The close's worker (ledger.tasks.finish_close) runs here, at the request's commit,
+    which a test's own transaction never reaches (tests/ledger/test_close_workers.py runs
+    it in real workers)."""
+    monkeypatch.setattr(close_page, "transaction",
+                        SimpleNamespace(on_commit=lambda call, **kwargs: call()))
+    current_app.conf.task_always_eager = True
+    yield
+    current_app.conf.task_always_eager = False
 
 
 @pytest.fixture
@@ -46,12 +69,10 @@ def test_closing_says_which_files_were_kept_and_opens_the_close(finance):
     assert (close.closed_by, close.actor) == (finance.user, "usuario:fernanda")
     assert response.url == reverse("admin:ledger_monthclose_change", args=[close.pk])
     assert said(response) == [
-        "Outubro de 2026 fechado. Relatórios: psl-2026-10-31.csv, psl-2026-10-31.xlsx, "
-        "movimentos-2026-10-01-a-2026-10-31.csv, movimentos-2026-10-01-a-2026-10-31.xlsx, "
-        "triangulo-pago-2026-10-31.csv, "
-        "triangulo-pago-2026-10-31.xlsx, triangulo-incorrido-2026-10-31.csv, "
-        "triangulo-incorrido-2026-10-31.xlsx, lancamentos-2026-10.csv."]
+        "Outubro de 2026 congelado: nenhum movimento novo entra nele. Os relatórios e os "
+        "lançamentos estão sendo gerados; atualize esta página em alguns instantes."]
     page = finance.get(response.url).content.decode()
+    assert "psl-2026-10-31.xlsx" in page and "lancamentos-2026-10.csv" in page
     assert "R$ 17.500,00" in page and "0977 Prestamista" in page and "sem ramo SUSEP" in page
     assert "R$ 3.000,00" in page  # paid in the month
 
@@ -81,7 +102,7 @@ def test_a_close_that_stops_after_the_freeze_opens_with_its_problems(finance):
     close = MonthClose.objects.get()
     assert close.status == MonthClose.Status.FROZEN and close.problems
     assert response.url == reverse("admin:ledger_monthclose_change", args=[close.pk])
-    assert said(response)[0].startswith("O fechamento de outubro de 2026 foi recusado: ")
+    assert said(response)[0].startswith("Outubro de 2026 congelado")
     page = finance.get(response.url).content.decode()
     assert "O fechamento parou: divergências" in page and "sem regra de contabilização" in page
     assert "Retomar o fechamento de outubro de 2026" in finance.get(CLOSE_MONTH).content.decode()

@@ -16,6 +16,7 @@ from ledger.admin import close_data
 from ledger.models import Account, AccountRule, MonthClose, Movement, Report
 from payouts import roles as payouts_roles
 from tests.support.factories import ClaimFactory
+from tests.support.clock import frozen_now
 from tests.support.lifecycle import logged_in, staff
 
 MOVEMENTS = reverse("admin:ledger_movement_changelist")
@@ -25,6 +26,13 @@ FLASH = reverse("admin:ledger_flash_report")
 ACCOUNTS = reverse("admin:ledger_account_changelist")
 RULES = reverse("admin:ledger_accountrule_changelist")
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@pytest.fixture(autouse=True)
+def books_day():
+    """The pages' figures are dated: October ended, November not."""
+    with frozen_now():
+        yield
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from celery import current_app
 from playwright.sync_api import expect, sync_playwright
 
 from ledger import roles as ledger_roles
@@ -18,6 +19,7 @@ from ledger.calendar import previous_month
 from ledger.accounting.chart import load_chart
 from ledger.models import Account, AccountRule, MonthClose
 from tests.ledger.test_admin_pages import book_claim
+from tests.support.clock import frozen_now
 from tests.support.browser import (
     TIMEOUT_MS,
     csp_refusals,
@@ -55,8 +57,20 @@ def a_years_book() -> None:
                               closed_at=dt.datetime(2026, 10, 2, 13, 0, tzinfo=dt.UTC))
 
 
+@pytest.fixture
+def books_day_with_worker_in_process():
+    """The book is dated (October ended, November not); the close's worker
+    (ledger.tasks.finish_close) runs in the live server, at the request's commit
+    (tests/ledger/test_close_workers.py runs it in real workers)."""
+    current_app.conf.task_always_eager = True
+    with frozen_now():
+        yield
+    current_app.conf.task_always_eager = False
+
+
 @needs_chromium
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("books_day_with_worker_in_process")
 def test_finance_closes_october_and_reads_its_triangles_and_the_ledger(admin_site, tmp_path):
     base = admin_site
     shots = Path(os.environ["SCREENSHOTS_DIR"]) if os.environ.get("SCREENSHOTS_DIR") else None
@@ -96,7 +110,7 @@ def test_finance_closes_october_and_reads_its_triangles_and_the_ledger(admin_sit
                 page.get_by_role("button", name="Fechar outubro de 2026").click()
 
                 expect(page.locator(".messagelist")).to_contain_text(
-                    "Outubro de 2026 fechado. Relatórios: psl-2026-10-31.csv")
+                    "Outubro de 2026 congelado: nenhum movimento novo entra nele.")
                 expect(page.locator("#resumo")).to_contain_text("Fechamento de outubro de 2026")
                 expect(page.locator("#resumo")).to_contain_text("Fechado")
                 expect(page.locator("figure svg").first).to_be_visible()
