@@ -71,7 +71,8 @@ def _copy_text(value) -> str:
     return str(value).replace("\\", "\\\\").replace("\t", " ").replace("\n", " ")
 
 
-def load(total: int) -> None:
+def load(total: int, days: int = 730) -> None:
+    """``total`` claims created over the last ``days`` days."""
     from claims.folding import fold
     from claims.models import Channel
     from claims.search_text import search_text
@@ -85,13 +86,13 @@ def load(total: int) -> None:
     while len(channels) < CHANNELS:
         channels.append(make_channel(f"Canal de carga {len(channels) + 1}"))
     now = dt.datetime.now(dt.timezone.utc)
-    start = now - dt.timedelta(days=730)
+    start = now - dt.timedelta(days=days)
     sales, coverages, claims, history, events, tasks, proposals = [], [], [], [], [], [], []
     coverage_id = 0
     history_id = 0
     for n in range(total):
         sale_id = uuid.uuid4()
-        created = start + dt.timedelta(seconds=rng.uniform(0, 730 * 86400))
+        created = start + dt.timedelta(seconds=rng.uniform(0, days * 86400))
         channel = channels[n % CHANNELS]
         name = f"{rng.choice(FIRST)} {rng.choice(LAST)} {rng.choice(LAST)}"
         cpf = make_cpf(10_000_000 + n)
