@@ -173,6 +173,7 @@ def compare(name: str, runs: int, floor, feature, before=None) -> None:
         with connection.execute_wrapper(timer):
             result = feature()
         times.append(time.perf_counter() - started)
+        print(f"  {name} run {len(times)}: {times[-1]:.3f} s", flush=True)
         statements.append(timer.count)
         db.append(timer.seconds)
     best_floor, best = min(floors), min(times)
@@ -282,10 +283,32 @@ SELECT kind, component, group_branch, SUM(reserve) AS reserve, SUM(paid) AS paid
 """
 
 
+# Not the floor: what PostgreSQL takes to write the file's rows itself (one line per
+# movement, with its claim's number), the least a per-line file can cost.
+ENTRIES_COPY = """
+COPY (SELECT m.id, m.kind, m.component, m.group_branch, m.reserve, m.paid, m.booked_on,
+             c.number
+        FROM ledger_movement m JOIN claims_claim c ON c.id = m.claim_id
+       WHERE m.booked_on BETWEEN %s AND %s ORDER BY m.booked_on, m.id)
+  TO STDOUT WITH (FORMAT csv, DELIMITER ';')
+"""
+
+
+def copy_seconds(sql: str, params: list) -> float:
+    started = time.perf_counter()
+    with connection.cursor() as cursor, cursor.copy(sql, params) as copy:
+        for _ in copy:
+            pass
+    return time.perf_counter() - started
+
+
 def measure_entries(month: dt.date, runs: int, *, explain: bool) -> None:
     from ledger import accounting
 
     first, last = month_bounds(month)
+    copies = [copy_seconds(ENTRIES_COPY, [first, last]) for _ in range(runs)]
+    print(f"entries' rows written by PostgreSQL's COPY (reference, not the floor): best "
+          f"{min(copies):.3f} s, median {statistics.median(copies):.3f} s")
     compare("entries", runs,
             lambda: floor_seconds(ENTRIES_FLOOR, [first, last], explain=explain),
             lambda: accounting.month_entries(month))
