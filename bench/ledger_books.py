@@ -296,7 +296,7 @@ COPY (SELECT m.id, m.kind, m.component, m.group_branch, m.reserve, m.paid, m.boo
 
 def copy_seconds(sql: str, params: list) -> float:
     started = time.perf_counter()
-    with connection.cursor() as cursor, cursor.copy(sql, params) as copy:
+    with connection.cursor() as cursor, cursor.cursor.copy(sql, params) as copy:
         for _ in copy:
             pass
     return time.perf_counter() - started
