@@ -15,7 +15,7 @@ What claims_book loads decides what the movements can be: every claim's value is
   (``encerramento``) releases the rest; one in ten paid art. 88 charges (``encargos``)
   with its first instalment;
 - a denied claim: its closing on the decision date, releasing the whole value;
-- one claim in seven (of any status) a regulation expense (``despesa``) ten days after
+- one claim in seven (of any status but a rejected opening) a regulation expense (``despesa``) ten days after
   its notice.
 
 An open claim (43 % of the book) has no settled payment (claims_book writes none), so it
