@@ -44,17 +44,19 @@ class Line:
 
 
 def _sql() -> str:
-    last = "(array_agg(m.{0} ORDER BY m.id DESC))[1]"
+    # Each claim's sum and its last movement (the coverage, codes and dates it was last
+    # written with) by the last id: portable SQL (the embedded SQLite's demo closes months
+    # too), and on PostgreSQL a join by primary key instead of sorting every claim's rows.
+    table = Movement._meta.db_table
     return f"""
-        SELECT m.claim_id, c.number, ch.name, {last.format('coverage_name')},
-               {last.format('group_branch')}, {last.format('coverage_code')},
-               {last.format('occurred_on')}, {last.format('notified_on')}, SUM(m.reserve)
-          FROM {Movement._meta.db_table} m
-          JOIN {Claim._meta.db_table} c ON c.id = m.claim_id
+        SELECT s.claim_id, c.number, ch.name, lm.coverage_name, lm.group_branch,
+               lm.coverage_code, lm.occurred_on, lm.notified_on, s.reserve
+          FROM (SELECT claim_id, SUM(reserve) AS reserve, MAX(id) AS last_id
+                  FROM {table} WHERE booked_on <= %s
+                 GROUP BY claim_id HAVING ROUND(SUM(reserve), 2) <> 0) s
+          JOIN {table} lm ON lm.id = s.last_id
+          JOIN {Claim._meta.db_table} c ON c.id = s.claim_id
           JOIN {Channel._meta.db_table} ch ON ch.id = c.channel_id
-         WHERE m.booked_on <= %s
-         GROUP BY m.claim_id, c.number, ch.name
-        HAVING SUM(m.reserve) <> 0
          ORDER BY c.number"""
 
 
@@ -63,7 +65,7 @@ def inventory(as_of: dt.date) -> list[Line]:
         cursor.execute(_sql(), [as_of])
         rows = cursor.fetchall()
     return [Line(claim_id, number, channel, coverage_label(coverage), group_branch,
-                 coverage_code, occurred_on, notified_on, reserve)
+                 coverage_code, _date(occurred_on), _date(notified_on), _money(reserve))
             for (claim_id, number, channel, coverage, group_branch, coverage_code,
                  occurred_on, notified_on, reserve) in rows]
 
@@ -99,3 +101,13 @@ def summary(lines: list[Line]) -> dict:
     return {"psl_total": str(sum((line.reserve for line in lines), ZERO)),
             "psl_claims": len(lines),
             "psl_by_branch": {key: str(total) for key, _, total in by_branch}}
+
+
+def _money(value) -> Decimal:
+    # PostgreSQL answers a Decimal; SQLite a float or an integer.
+    return Decimal(str(value)).quantize(Decimal("0.01"))
+
+
+def _date(value) -> dt.date:
+    # SQLite answers a column read through a join as its text.
+    return dt.date.fromisoformat(value) if isinstance(value, str) else value
