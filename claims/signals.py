@@ -26,3 +26,9 @@ claim_moved = Signal()
 # After the commit, so a receiver reads the saved readings; it may run twice for one
 # claim (a file received later makes a new pending reading, and its end sends again).
 documents_read = Signal()
+
+# Sent with: claim_ids (the claims whose personal data someone just read), kind (one of
+# privacy.models.AccessKind's values: "pagina", "exportacao", "documento", "carta",
+# "busca", "api"), user (or None), channel_id (or None). The receiver records the reading
+# (LGPD art. 37); senders send once per request, never once per row.
+personal_data_read = Signal()

@@ -113,6 +113,10 @@ class Claim(models.Model):
     # it for claims decided before, from their history.
     decided_late_days = models.PositiveIntegerField("dias de atraso na decisão", null=True,
                                                     blank=True)
+    # When the claim last reached a closed status (claims.workflow.CLOSED_STATUSES); None
+    # while open (reopening clears it). Kept by claims.services.recording.record: the
+    # retention clock (privacy.clock) counts from it. Migration 0040 filled it from history.
+    closed_at = models.DateTimeField("encerrado em", null=True, blank=True)
     # The claim list's search (claims.search_text): the names and identifiers folded into
     # lowercase words without accents or punctuation, written by whoever writes them. On
     # PostgreSQL a trigram index answers ``LIKE '%word%'`` on it (migration 0013).
@@ -134,6 +138,9 @@ class Claim(models.Model):
         ordering = ["-created_at"]
         permissions = Permission.choices  # claims.permissions: the one list
         indexes = [
+            # The retention run's first cut (privacy.clock): closed claims by closing date.
+            models.Index(fields=["closed_at"], name="claim_closed_at",
+                         condition=Q(closed_at__isnull=False)),
             # The workbench's indexes hold the insurer's claims only (``INSURER`` in their
             # condition): its lists and counts always leave the partners' sandbox claims
             # out (claims.queues.INSURER_CLAIMS), so the planner still answers them from

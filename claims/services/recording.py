@@ -28,7 +28,7 @@ from claims.regulatory_clock import (
 from claims.services.answered_tasks import close_answered_tasks
 from claims.services.moves import actor_for
 from claims.signals import claim_moved, event_recorded
-from claims.workflow import WORKFLOW, Action, TimelineEntry
+from claims.workflow import CLOSED_STATUSES, WORKFLOW, Action, TimelineEntry
 
 ZERO = Decimal("0.00")
 # The first of these is the decision on cover (recognised or denied), for the
@@ -88,16 +88,28 @@ def record(
         claim.days_to_decision = (entry.created_at - claim.notified_at).days
         claim.decided_late_days = decision_days_late(**clock_before, at=entry.created_at)
         decision_fields = ("decided_at", "days_to_decision", "decided_late_days")
+    closing_fields = _set_closed_at(claim, at=entry.created_at)
     if set_awaiting(claim):
         # A proposal was made on the version this change ends (even one that closes the
         # claim, which then awaits nothing): it can no longer apply.
         _obsolete_pending_proposals(claim, at=entry.created_at)
     claim.version += 1
     claim.save(update_fields=[*changed, "version", *clock_fields, *decision_fields, "awaiting",
-                              "updated_at"])
+                              *closing_fields, "updated_at"])
     close_answered_tasks(claim, action)
     announce(claim, action=action, entry=entry, user=user, subject=subject)
     return event
+
+
+def _set_closed_at(claim: Claim, *, at) -> tuple[str, ...]:
+    """Keep ``closed_at`` true to the status: set when a move closes the claim, cleared
+    when one reopens it, untouched by steps that change neither (a settlement on a
+    finalized claim leaves its closing date alone). The fields to save."""
+    closed = claim.status in CLOSED_STATUSES
+    if closed == (claim.closed_at is not None):
+        return ()
+    claim.closed_at = at if closed else None
+    return ("closed_at",)
 
 
 def set_awaiting(claim: Claim) -> bool:

@@ -18,3 +18,4 @@ from config.settings.payouts import *  # noqa: F401,F403
 from config.settings.decisions import *  # noqa: F401,F403
 from config.settings.operations import *  # noqa: F401,F403
 from config.settings.ledger_accounts import *  # noqa: F401,F403
+from config.settings.privacy import *  # noqa: F401,F403

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "payouts",  # payment orders to the bank (CNAB 240 remittances and returns)
     "decisions",  # claims decided by rules people read (shadow, sampling, never a denial)
     "ledger",  # the books: reserve ledger, monthly close, PSL, triangles, entries
+    "privacy",  # keeping and forgetting: retention clock, holds, LGPD requests, who looked
 ]
 
 MIDDLEWARE = [

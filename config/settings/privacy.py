@@ -1,0 +1,13 @@
+"""Keeping and forgetting (docs/privacy.md)."""
+
+from config.settings.base import env
+
+# Circular SUSEP 605/2020: claims records are kept at least 5 years from the latest of
+# the act, the end of the contract and the extinction of its obligations. 0 is allowed
+# (tests, an operator's rehearsal on a copy of the database), never in production.
+RETENTION_YEARS = env.int("RETENTION_YEARS", default=5)
+# Claims anonymised per transaction by a run (privacy.forgetting): a crash loses at most
+# one batch's work, which the next run does again.
+RETENTION_BATCH_SIZE = env.int("RETENTION_BATCH_SIZE", default=200)
+# LGPD art. 19, II: the complete answer to a person's request, in calendar days.
+DATA_REQUEST_DAYS = env.int("DATA_REQUEST_DAYS", default=15)

@@ -1,0 +1,14 @@
+"""Who read a claim's personal data (LGPD art. 37): one INSERT per request, from
+``claims.signals.personal_data_read`` (docs/privacy.md, "Who looked")."""
+
+from privacy.models import AccessRecord
+
+
+def record(sender=None, *, claim_ids, kind, user=None, channel_id=None, **kwargs) -> None:
+    ids = list(dict.fromkeys(claim_ids))  # once per claim, in the order read
+    if not ids:
+        return
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    AccessRecord.objects.bulk_create(
+        AccessRecord(claim_id=claim_id, kind=kind, user_id=user_id, channel_id=channel_id)
+        for claim_id in ids)
