@@ -1,0 +1,1 @@
+"""Privacy admin: access."""
