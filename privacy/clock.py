@@ -72,79 +72,102 @@ def local_day(moment: dt.datetime | None) -> dt.date | None:
     return timezone.localdate(moment) if moment is not None else None
 
 
-def cpfs_of(claim: Claim) -> set[str]:
-    """Every CPF (11 digits) the claim holds: the insured's, the requester's, the
-    beneficiaries', their representatives' and the payees'."""
-    found = {claim.sale.insured_cpf, claim.requester_tax_id}
-    for tax_id, representative in Beneficiary.objects.filter(claim=claim).values_list(
-            "tax_id", "representative_tax_id"):
-        found |= {tax_id, representative}
-    found |= set(Payment.objects.filter(claim=claim).values_list("beneficiary_tax_id",
-                                                                 flat=True))
-    return {value for value in found if value and len(value) == 11 and value.isdigit()}
-
-
-def active_holds(claim: Claim) -> list[LegalHold]:
-    """The active holds that suspend this claim's clock (one query)."""
-    return list(LegalHold.objects.filter(released_at__isnull=True).filter(
-        Q(claim=claim) | Q(sale_id=claim.sale_id) | Q(cpf__in=cpfs_of(claim)))
-        .select_related("placed_by").order_by("placed_at"))
-
-
 def clock_for(claim: Claim, *, today: dt.date | None = None) -> Clock:
+    """One claim's clock (its sale loaded or not)."""
+    return clocks_for([claim], today=today)[claim.pk]
+
+
+def clocks_for(claims: list[Claim], *, today: dt.date | None = None) -> dict:
+    """The clocks of a page of claims in a fixed handful of queries, whatever their
+    number: {claim id: Clock}. The claims' sales are read with them (select_related)."""
     today = today or timezone.localdate()
-    if Anonymisation.objects.filter(claim=claim).exists():
-        return Clock(state=State.ANONYMISED)
-    holds = active_holds(claim)
-    if claim.closed_at is None:
-        return Clock(state=State.HELD if holds else State.OPEN, holds=holds,
-                     coverage_ended_on=claim.sale.valid_until)
-    last_paid = Payment.objects.filter(claim=claim, paid_on__isnull=False).aggregate(
-        last=Max("paid_on"))["last"]
-    clock = Clock(state=State.RUNNING, closed_on=local_day(claim.closed_at),
-                  coverage_ended_on=claim.sale.valid_until, last_paid_on=last_paid,
-                  holds=holds)
-    clock.ends_on = ends_on(clock.closed_on, clock.coverage_ended_on, clock.last_paid_on)
-    if holds:
-        clock.state = State.HELD
-    elif clock.ends_on <= today:
-        clock.state = State.RUN_OUT
-    return clock
+    ids = [claim.pk for claim in claims]
+    if not ids:
+        return {}
+    anonymised = set(Anonymisation.objects.filter(claim_id__in=ids)
+                     .values_list("claim_id", flat=True))
+    last_paid = dict(Payment.objects.filter(claim_id__in=ids, paid_on__isnull=False)
+                     .values("claim_id").annotate(last=Max("paid_on"))
+                     .values_list("claim_id", "last"))
+    cpfs = {claim.pk: {claim.sale.insured_cpf, claim.requester_tax_id} for claim in claims}
+    for claim_id, tax_id, representative in Beneficiary.objects.filter(
+            claim_id__in=ids).values_list("claim_id", "tax_id", "representative_tax_id"):
+        cpfs[claim_id] |= {tax_id, representative}
+    for claim_id, tax_id in Payment.objects.filter(claim_id__in=ids).values_list(
+            "claim_id", "beneficiary_tax_id"):
+        cpfs[claim_id].add(tax_id)
+    every_cpf = {cpf for found in cpfs.values() for cpf in found if _is_cpf(cpf)}
+    holds = list(LegalHold.objects.filter(released_at__isnull=True).filter(
+        Q(claim_id__in=ids) | Q(sale_id__in={claim.sale_id for claim in claims})
+        | Q(cpf__in=every_cpf)).order_by("placed_at", "id"))
+    clocks = {}
+    for claim in claims:
+        if claim.pk in anonymised:
+            clocks[claim.pk] = Clock(state=State.ANONYMISED)
+            continue
+        held = [hold for hold in holds if hold.claim_id == claim.pk
+                or hold.sale_id == claim.sale_id or hold.cpf in cpfs[claim.pk]]
+        clock = Clock(state=State.OPEN, closed_on=local_day(claim.closed_at),
+                      coverage_ended_on=claim.sale.valid_until,
+                      last_paid_on=last_paid.get(claim.pk), holds=held)
+        if claim.closed_at is not None:
+            clock.ends_on = ends_on(clock.closed_on, clock.coverage_ended_on,
+                                    clock.last_paid_on)
+            clock.state = State.RUN_OUT if clock.ends_on <= today else State.RUNNING
+        if held:
+            clock.state = State.HELD
+        clocks[claim.pk] = clock
+    return clocks
+
+
+def _is_cpf(value: str) -> bool:
+    return bool(value) and len(value) == 11 and value.isdigit()
 
 
 def cutoff(today: dt.date) -> dt.date:
-    """The latest moment whose term has run out by ``today``. One day later than the
-    exact inverse, so the SQL cut never misses a 29 February: ``clock_for`` decides."""
-    return today - relativedelta(years=years()) + dt.timedelta(days=1)
+    """The latest moment whose term has run out by ``today``: every moment of a claim on
+    or before it. A moment on 29 February runs out a day later here than ``ends_on``
+    says (28 February): the records are kept a day longer, never a day less."""
+    return today - relativedelta(years=years())
 
 
 def candidates(today: dt.date | None = None):
-    """The claims whose clock may have run out by ``today`` and that no hold keeps:
-    closed, not anonymised, closed and covered and paid up to ``cutoff``. A superset by
-    at most a day (29 February); ``clock_for`` is the last word on each. Active holds are
-    few: their targets are read once and excluded in SQL."""
+    """The claims whose clock has run out by ``today`` and that no hold keeps: closed,
+    not anonymised, closed and covered and paid up to ``cutoff``. Active holds are few:
+    their targets are read once and excluded in SQL."""
     today = today or timezone.localdate()
     limit = cutoff(today)
-    # closed_at is a moment: a claim closed on ``limit`` in Brazil's calendar may be
-    # stored on the next day in UTC; the day after is a safe superset.
-    qs = (Claim.objects.filter(closed_at__isnull=False,
-                               closed_at__lt=limit + dt.timedelta(days=2),
+    # Closed on ``limit`` or before in Brazil's calendar: before the next local midnight.
+    closed_before = timezone.make_aware(dt.datetime.combine(limit + dt.timedelta(days=1),
+                                                            dt.time.min))
+    qs = (Claim.objects.filter(closed_at__isnull=False, closed_at__lt=closed_before,
                                sale__valid_until__lte=limit)
           .exclude(Exists(Payment.objects.filter(claim=OuterRef("pk"), paid_on__gt=limit)))
           .exclude(Exists(Anonymisation.objects.filter(claim=OuterRef("pk")))))
-    holds = LegalHold.objects.filter(released_at__isnull=True)
-    held_claims = [pk for pk in holds.values_list("claim_id", flat=True) if pk]
-    held_sales = [pk for pk in holds.values_list("sale_id", flat=True) if pk]
-    held_cpfs = [cpf for cpf in holds.values_list("cpf", flat=True) if cpf]
+    return qs.exclude(held_by(LegalHold.objects.filter(released_at__isnull=True)))
+
+
+def held_by(holds) -> Q:
+    """The claims these holds keep: the held claims, every claim on a held sale, every
+    claim where a held CPF appears (insured, requester, beneficiary, representative,
+    payee). The holds are read once (active holds are few)."""
+    held_claims, held_sales, held_cpfs = set(), set(), set()
+    for claim_id, sale_id, cpf in holds.values_list("claim_id", "sale_id", "cpf"):
+        if claim_id:
+            held_claims.add(claim_id)
+        if sale_id:
+            held_sales.add(sale_id)
+        if cpf:
+            held_cpfs.add(cpf)
+    held = Q(pk__in=[])
     if held_claims:
-        qs = qs.exclude(pk__in=held_claims)
+        held |= Q(pk__in=held_claims)
     if held_sales:
-        qs = qs.exclude(sale_id__in=held_sales)
+        held |= Q(sale_id__in=held_sales)
     if held_cpfs:
-        qs = (qs.exclude(sale__insured_cpf__in=held_cpfs)
-              .exclude(requester_tax_id__in=held_cpfs)
-              .exclude(Exists(Beneficiary.objects.filter(claim=OuterRef("pk")).filter(
-                  Q(tax_id__in=held_cpfs) | Q(representative_tax_id__in=held_cpfs))))
-              .exclude(Exists(Payment.objects.filter(claim=OuterRef("pk"),
-                                                     beneficiary_tax_id__in=held_cpfs))))
-    return qs
+        held |= (Q(sale__insured_cpf__in=held_cpfs) | Q(requester_tax_id__in=held_cpfs)
+                 | Exists(Beneficiary.objects.filter(claim=OuterRef("pk")).filter(
+                     Q(tax_id__in=held_cpfs) | Q(representative_tax_id__in=held_cpfs)))
+                 | Exists(Payment.objects.filter(claim=OuterRef("pk"),
+                                                 beneficiary_tax_id__in=held_cpfs)))
+    return held

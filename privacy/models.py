@@ -33,17 +33,16 @@ class LegalHold(models.Model):
     reason = models.TextField("motivo")
     # The case number, the SUSEP process, the notice that justifies the hold.
     reference = models.CharField("referência (processo)", max_length=200)
-    placed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                  related_name="+", verbose_name="colocada por")
+    # Who acted: "usuario:<username>" in the admin, "operacao:<login>" from the shell
+    # (manage.py legal_hold): the same words for both, so the two-person rule of the
+    # release holds across them.
+    placed_by = models.CharField("colocada por", max_length=200)
     placed_at = models.DateTimeField("colocada em", default=timezone.now)
-    release_requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-        related_name="+", verbose_name="liberação pedida por")
+    release_requested_by = models.CharField("liberação pedida por", max_length=200,
+                                            blank=True)
     release_requested_at = models.DateTimeField("liberação pedida em", null=True, blank=True)
     release_reason = models.TextField("motivo da liberação", blank=True)
-    released_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                    null=True, blank=True, related_name="+",
-                                    verbose_name="liberada por")
+    released_by = models.CharField("liberada por", max_length=200, blank=True)
     released_at = models.DateTimeField("liberada em", null=True, blank=True)
 
     class Meta:
@@ -69,8 +68,8 @@ class LegalHold(models.Model):
             models.CheckConstraint(
                 name="hold_release_by_second_person",
                 condition=Q(released_at__isnull=True)
-                | (Q(release_requested_by__isnull=False, released_by__isnull=False)
-                   & ~Q(released_by=models.F("release_requested_by")))),
+                | (Q(release_requested_at__isnull=False) & ~Q(release_requested_by="")
+                   & ~Q(released_by="") & ~Q(released_by=models.F("release_requested_by")))),
         ]
 
     def __str__(self):

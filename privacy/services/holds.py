@@ -8,6 +8,7 @@ from django.utils import timezone
 from stdnum.br import cpf as cpf_number
 
 from claims.models import Claim, Sale
+from claims.services.moves import actor_for
 from privacy.errors import HoldRefused
 from privacy.models import HoldTarget, LegalHold
 
@@ -22,16 +23,22 @@ def _required(reason: str, reference: str) -> tuple[str, str]:
     return reason, reference
 
 
+def _actor(user, actor: str) -> str:
+    return actor or actor_for(user)
+
+
 @transaction.atomic
-def place_hold(*, user, reason: str, reference: str, claim: Claim | None = None,
-               sale: Sale | None = None, cpf: str = "") -> LegalHold:
-    """Hold one claim, one sale or one CPF's records past their term."""
+def place_hold(*, reason: str, reference: str, user=None, actor: str = "",
+               claim: Claim | None = None, sale: Sale | None = None,
+               cpf: str = "") -> LegalHold:
+    """Hold one claim, one sale or one CPF's records past their term. Who acts: a
+    ``user`` (the admin) or an ``actor`` ("operacao:<login>", the shell)."""
     reason, reference = _required(reason, reference)
     targets = [target for target in (claim, sale, cpf) if target]
     if len(targets) != 1:
         raise HoldRefused("Uma retenção vale para um sinistro, uma venda ou um CPF: "
                           "informe exatamente um.")
-    hold = LegalHold(reason=reason, reference=reference, placed_by=user,
+    hold = LegalHold(reason=reason, reference=reference, placed_by=_actor(user, actor),
                      placed_at=timezone.now())
     if claim is not None:
         hold.target, hold.claim = HoldTarget.CLAIM, claim
@@ -61,7 +68,7 @@ def _locked(hold: LegalHold) -> LegalHold:
 
 
 @transaction.atomic
-def request_release(hold: LegalHold, *, user, reason: str) -> LegalHold:
+def request_release(hold: LegalHold, *, reason: str, user=None, actor: str = "") -> LegalHold:
     """The first person asks to release the hold, saying why (the case ended...)."""
     hold = _locked(hold)
     reason = (reason or "").strip()
@@ -71,7 +78,8 @@ def request_release(hold: LegalHold, *, user, reason: str) -> LegalHold:
     if hold.release_requested_at is not None:
         raise HoldRefused("A liberação desta retenção já foi pedida: falta a confirmação "
                           "de outra pessoa.")
-    hold.release_requested_by, hold.release_requested_at = user, timezone.now()
+    hold.release_requested_by = _actor(user, actor)
+    hold.release_requested_at = timezone.now()
     hold.release_reason = reason
     hold.save(update_fields=["release_requested_by", "release_requested_at",
                              "release_reason"])
@@ -79,24 +87,27 @@ def request_release(hold: LegalHold, *, user, reason: str) -> LegalHold:
 
 
 @transaction.atomic
-def confirm_release(hold: LegalHold, *, user) -> LegalHold:
+def confirm_release(hold: LegalHold, *, user=None, actor: str = "") -> LegalHold:
     """A second person confirms: the hold ends, and the clock it suspended runs again."""
     hold = _locked(hold)
     if hold.release_requested_at is None:
         raise HoldRefused("Peça a liberação primeiro: outra pessoa a confirma.")
-    if hold.release_requested_by_id == user.pk:
+    who = _actor(user, actor)
+    if hold.release_requested_by == who:
         raise HoldRefused("A liberação precisa de uma segunda pessoa: quem pediu não "
                           "pode confirmar.")
-    hold.released_by, hold.released_at = user, timezone.now()
+    hold.released_by, hold.released_at = who, timezone.now()
     hold.save(update_fields=["released_by", "released_at"])
     return hold
 
 
 @transaction.atomic
-def withdraw_release_request(hold: LegalHold, *, user) -> LegalHold:
+def withdraw_release_request(hold: LegalHold) -> LegalHold:
     """The release asked for is withdrawn (the second person disagrees): the hold stays."""
     hold = _locked(hold)
-    hold.release_requested_by = hold.release_requested_at = None
+    if hold.release_requested_at is None:
+        raise HoldRefused("Não há liberação pedida para esta retenção.")
+    hold.release_requested_by, hold.release_requested_at = "", None
     hold.release_reason = ""
     hold.save(update_fields=["release_requested_by", "release_requested_at",
                              "release_reason"])
