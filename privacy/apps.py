@@ -12,8 +12,10 @@ class PrivacyConfig(AppConfig):
 
     def ready(self):
         from claims.signals import personal_data_read
-        from privacy import access
+        from privacy import access, admin_panels
 
         # Every reading of a claim's personal data, wherever it happens (the admin's
         # claim page, downloads, the search, the API), becomes one INSERT here.
         personal_data_read.connect(access.record, dispatch_uid="privacy.access.record")
+        # The clock on the claim page, the role's card on the home page.
+        admin_panels.install()

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from claims import roles
 from decisions import roles as decisions_roles
 from ledger import roles as ledger_roles
+from privacy import roles as privacy_roles
 from claims.models import Claim, ClaimHistory, Event
 from claims.workflow import TimelineEntry
 from tests.support.documents import OPEN_BODY, PDF, upload_body
@@ -68,6 +69,9 @@ def staff(username: str, role: str | None) -> User:
         elif role == ledger_roles.FINANCE and not Group.objects.filter(
                 name=role, permissions__content_type__app_label="ledger").exists():
             ledger_roles.sync_roles(Group, Permission)
+        elif role == privacy_roles.PRIVACY and not Group.objects.filter(
+                name=role, permissions__content_type__app_label="privacy").exists():
+            privacy_roles.sync_roles(Group, Permission)
         user.groups.add(Group.objects.get(name=role))
     return user
 
