@@ -12,10 +12,13 @@ class PrivacyConfig(AppConfig):
 
     def ready(self):
         from claims.signals import personal_data_read
-        from privacy import access, admin_panels
+        from privacy import access, admin_panels, demo
+        from workbench.demo_workload import demo_seeded
 
         # Every reading of a claim's personal data, wherever it happens (the admin's
         # claim page, downloads, the search, the API), becomes one INSERT here.
         personal_data_read.connect(access.record, dispatch_uid="privacy.access.record")
         # The clock on the claim page, the role's card on the home page.
         admin_panels.install()
+        # seed_demo: the privacy team, claims past their clock (one held).
+        demo_seeded.connect(demo.seed, dispatch_uid="privacy.demo.seed")

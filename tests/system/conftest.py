@@ -6,6 +6,7 @@ from django.contrib.auth.models import Group, Permission
 from claims import roles
 from decisions import roles as decisions_roles
 from ledger import roles as ledger_roles
+from privacy import roles as privacy_roles
 from payouts import roles as payouts_roles
 from tests.support.browser import require_chromium
 from tests.support.factories import DocumentRequirementFactory
@@ -38,4 +39,5 @@ def admin_site(live_server, settings, tmp_path) -> str:
     decisions_roles.sync_roles(Group, Permission)
     payouts_roles.sync_roles(Group, Permission)
     ledger_roles.sync_roles(Group, Permission)
+    privacy_roles.sync_roles(Group, Permission)
     return live_server.url

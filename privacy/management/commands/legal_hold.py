@@ -6,8 +6,10 @@ each one is (a shell's login is shared by whoever holds it)."""
 import getpass
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from claims.models import Claim, Sale
+from privacy.admin.common import actors_in_words
 from privacy.errors import HoldRefused
 from privacy.models import LegalHold
 from privacy.services.holds import place_hold
@@ -65,12 +67,16 @@ class Command(BaseCommand):
         if not every:
             holds = holds.filter(released_at__isnull=True)
         shown = 0
-        for hold in holds.order_by("placed_at", "id"):
+        holds = list(holds.order_by("placed_at", "id"))
+        names = actors_in_words(hold.placed_by for hold in holds)
+        for hold in holds:
             shown += 1
-            state = ("liberada em " + f"{hold.released_at:%d/%m/%Y}" if hold.released_at
+            state = (f"liberada em {timezone.localdate(hold.released_at):%d/%m/%Y}"
+                     if hold.released_at
                      else "liberação pedida" if hold.release_requested_at else "ativa")
             self.stdout.write(f"{hold.pk}\t{describe(hold)}\t{hold.reference}\t"
-                              f"colocada em {hold.placed_at:%d/%m/%Y} por {hold.placed_by}"
+                              f"colocada em {timezone.localdate(hold.placed_at):%d/%m/%Y} por "
+                              f"{names[hold.placed_by]}"
                               f"\t{state}")
         if not shown:
             self.stdout.write("Nenhuma retenção ativa." if not every else "Nenhuma retenção.")

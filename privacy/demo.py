@@ -1,0 +1,94 @@
+"""What ``seed_demo`` adds for privacy (workbench.demo_workload's ``demo_seeded``): the
+privacy team's two users (a hold's release takes two people), three claims of 2020 whose
+retention clock ran out in 2025 (denied then, their sales long ended), one of them kept
+by a legal hold, so "Prazos de guarda" and the next retention run have something true to
+show; and a person's access request waiting for its answer. Made once. Passwords are
+public, like the other demo users': seed_demo refuses production without
+--allow-production."""
+
+import datetime as dt
+import random
+import uuid
+from decimal import Decimal
+
+from django.contrib.auth.models import Group, Permission, User
+
+from claims import services
+from claims.models import Claim
+from claims.services.sales import upsert_sales
+from claims.validators import cpf_for
+from privacy import roles
+
+from privacy.services.holds import place_hold
+from workbench.demo_workload import at
+
+PRIVACY_USERS = {
+    "privacidade": ("privacidade-demo", "Paula"),
+    "juridico": ("juridico-demo", "Renato"),
+}
+PRODUCT_COMBO = uuid.UUID("7a0d2f14-5b3c-4e6f-8a9b-46464646aa01")
+SALE_PREFIX = "5e1d0000-0000-4000-8000-0046"
+OLD_CLAIMS = [  # (insured, requester), each denied in 2020
+    ("Otília Bastos", "Sérgio Bastos"),
+    ("Valdir Moreira", "Irene Moreira"),
+    ("Cecília Amaral", "Tomás Amaral"),
+]
+HOLD_REFERENCE = "1004321-88.2025.8.26.0100"
+
+def seed(sender, channel, **kwargs) -> str:
+    privacy_users()
+    if Claim.objects.filter(sale__product_combo_id=PRODUCT_COMBO).exists():
+        return ""
+    supervisor = User.objects.get(username="supervisor")
+    rows = [_sale(index, insured) for index, (insured, _) in enumerate(OLD_CLAIMS)]
+    upsert_sales(channel=channel, rows=rows)
+    rng = random.Random(46)
+    claims = []
+    for row, (_, requester) in zip(rows, OLD_CLAIMS, strict=True):
+        opened = dt.datetime(2020, 3, rng.randint(2, 20), 14, tzinfo=dt.UTC)
+        with at(opened):
+            claim = services.open_claim(
+                channel=channel, sale_id=row["id"], actor=f"canal:{channel.slug}",
+                coverage_name="cobertura/morte", nature="morte-natural",
+                occurred_at=opened - dt.timedelta(days=rng.randint(3, 15)),
+                requester_name=requester, contact_name=requester,
+                contact_email="contato@example.com")
+        with at(opened + dt.timedelta(days=rng.randint(10, 20))):
+            services.deny(claim_id=claim.pk, user=supervisor,
+                          reason="A doença que causou a morte era conhecida antes da "
+                                 "contratação e não foi declarada.",
+                          code=1, clause="Cláusula 7.2 (doenças preexistentes)")
+        claims.append(claim)
+    place_hold(actor="usuario:juridico", claim=claims[0],
+               reason="A família contesta a recusa na Justiça: os registros do sinistro "
+                      "são prova no processo.", reference=HOLD_REFERENCE)
+    return (f"  privacidade: {len(claims)} sinistros de 2020 com o prazo de guarda vencido "
+            f"(1 com retenção legal); usuários privacidade / privacidade-demo e "
+            f"juridico / juridico-demo")
+
+def _sale(index: int, insured: str) -> dict:
+    return {
+        "id": uuid.UUID(f"{SALE_PREFIX}{index:08d}"),
+        "proposal_id": uuid.UUID(f"{SALE_PREFIX.replace('8000', '9000')}{index:08d}"),
+        "product_combo_id": PRODUCT_COMBO, "affiliation_id": None, "status": "ativa",
+        "insured_name": insured, "insured_cpf": cpf_for(4600000 + index),
+        "insured_email": "segurado@example.com", "insured_phone_area_code": "11",
+        "insured_phone_number": "912345678", "valid_from": dt.date(2019, 1, 1),
+        "valid_until": dt.date(2020, 6, 30), "max_guarantee": Decimal("80000.00"),
+        "coverages": [{"name": "cobertura/morte", "max_indemnity": Decimal("50000.00")}],
+    }
+
+def privacy_users() -> list[User]:
+    roles.sync_roles(Group, Permission)
+    group = Group.objects.get(name=roles.PRIVACY)
+    made = []
+    for username, (password, first_name) in PRIVACY_USERS.items():
+        user, created = User.objects.get_or_create(username=username, defaults={
+            "first_name": first_name, "last_name": "(demonstração)", "is_staff": True})
+        if created:
+            user.set_password(password)
+            user.save(update_fields=["password"])
+        user.groups.add(group)
+        made.append(user)
+    return made
+
