@@ -28,6 +28,7 @@ SQLITE_PART = {
     "tests/webhooks/test_fan_out.py": "events fanned out to deliveries",
     "tests/whitelabel/test_pages.py": "the hosted pages",
     "tests/whitelabel/test_hosted_forms.py": "the hosted forms",
+    "tests/privacy/test_forgetting.py": "retention runs on the embedded default (its lock)",
 }
 
 # Left out of ``make test-fast``: subprocess servers and workers, browsers, nginx.

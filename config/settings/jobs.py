@@ -1,5 +1,6 @@
 """The Celery jobs: broker, queues, the periodic schedule."""
 
+from celery.schedules import crontab
 from kombu import Queue
 
 from config.settings.base import VAR_DIR, env
@@ -90,6 +91,14 @@ CELERY_BEAT_SCHEDULE = {
     "purge-idempotency-keys": {
         "task": "idempotency.tasks.purge_keys",
         "schedule": env.int("IDEMPOTENCY_PURGE_SECONDS", default=60 * 60),
+    },
+    # Forgetting (docs/privacy-forgetting.md): anonymises the claims whose retention clock
+    # ran out, once a day at RETENTION_RUN_HOUR_UTC (3 UTC: midnight in Brasília). The
+    # run holds a lock: a second beat or a slow worker's overlap returns at once.
+    "retention-run": {
+        "task": "privacy.tasks.run_retention",
+        "schedule": crontab(minute=0, hour=env.int("RETENTION_RUN_HOUR_UTC", default=3)),
+        "options": {"expires": 6 * 60 * 60},
     },
     # Deletes expired OAuth tokens (one row per token issued; a client takes a few a day).
     "clear-expired-tokens": {

@@ -11,3 +11,6 @@ RETENTION_YEARS = env.int("RETENTION_YEARS", default=5)
 RETENTION_BATCH_SIZE = env.int("RETENTION_BATCH_SIZE", default=200)
 # LGPD art. 19, II: the complete answer to a person's request, in calendar days.
 DATA_REQUEST_DAYS = env.int("DATA_REQUEST_DAYS", default=15)
+# How long a run's lock lasts where PostgreSQL's advisory lock is not available (the
+# embedded SQLite): longer than a run takes; a dead run's lock expires after it.
+RETENTION_LOCK_SECONDS = env.int("RETENTION_LOCK_SECONDS", default=6 * 60 * 60)
