@@ -198,3 +198,35 @@ def test_the_command_prints_numbers_and_counts_never_names():
     call_command("retention_run", "--today", "2026-11-28", stdout=out)
     assert f"Sinistro {claim.number}: anonimizado." in out.getvalue()
     assert held.number not in out.getvalue()
+
+
+def test_a_run_that_crashes_in_its_second_batch_keeps_the_first_and_the_next_run_finishes(
+        monkeypatch):
+    people = [("39053344705", "52998224725"), ("11144477735", "12345678909"),
+              ("98765432100", "27100389004"), ("71428793860", "86288366757"),
+              ("45317828791", "24843803480")]
+    claims = [closed_claim(insured=f"Pessoa {n} Souza", cpf=cpf, heir_cpf=heir)
+              for n, (cpf, heir) in enumerate(people)]
+    real = runs.anonymise_claim
+    calls = []
+
+    def crashing(claim, **kwargs):
+        calls.append(claim.pk)
+        if len(calls) == 4:  # the second claim of the second batch (batches of 2)
+            raise RuntimeError("o processo caiu")
+        return real(claim, **kwargs)
+
+    monkeypatch.setattr(runs, "anonymise_claim", crashing)
+    with pytest.raises(RuntimeError):
+        run()
+
+    failed = RetentionRun.objects.get()
+    assert failed.status == RetentionRun.Status.FAILED and "o processo caiu" in failed.error
+    assert Anonymisation.objects.filter(claim__isnull=False).count() == 2  # batch 1 only
+    monkeypatch.setattr(runs, "anonymise_claim", real)
+
+    again = run()
+
+    assert len(again.claims) == 3
+    assert Anonymisation.objects.filter(claim__in=claims).count() == 5
+    assert set(Claim.objects.values_list("requester_name", flat=True)) == {ANONYMISED_NAME}
