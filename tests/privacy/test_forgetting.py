@@ -230,3 +230,44 @@ def test_a_run_that_crashes_in_its_second_batch_keeps_the_first_and_the_next_run
     assert len(again.claims) == 3
     assert Anonymisation.objects.filter(claim__in=claims).count() == 5
     assert set(Claim.objects.values_list("requester_name", flat=True)) == {ANONYMISED_NAME}
+
+
+def test_free_text_elsewhere_loses_the_names_and_keeps_its_shape():
+    from claims.models import DocumentFile, DocumentReading
+    from decisions.models import Evaluation, RuleSet, RuleSetVersion
+
+    claim = closed_claim()
+    rule_set = RuleSet.objects.create(name="Desemprego", coverage_name="cobertura/morte")
+    version = RuleSetVersion.objects.create(rule_set=rule_set, number=1,
+                                            created_by=staff("rita", None))
+    evaluation = Evaluation.objects.create(
+        claim=claim, version=version, claim_version=1, trigger="documentos", mode="on",
+        decision="aprovar", fired=[f"titular {HEIR}"],
+        facts={"nome_lido": HEIR, "cpf_lido": "529.982.247-25", "valor": 1500})
+    document = DocumentFile.objects.create(claim=claim, doc_type="rg", file_name=f"{HEIR}.pdf",
+                                           content_type="application/pdf", storage_key="",
+                                           sent_at=timezone.now(),
+                                           upload_expires_at=timezone.now())
+    DocumentReading.objects.create(file=document, text=f"Nome: {HEIR.upper()}",
+                                   fields={"nome": HEIR})
+
+    run()
+
+    evaluation.refresh_from_db()
+    assert evaluation.facts == {"nome_lido": ANONYMISED_NAME, "cpf_lido": "000.000.000-00",
+                                "valor": 1500}
+    assert evaluation.fired == [f"titular {ANONYMISED_NAME}"]
+    document.refresh_from_db()
+    assert document.file_name == "arquivo-anonimizado.pdf"
+    reading = DocumentReading.objects.get()
+    assert (reading.text, reading.fields) == ("", {})
+
+
+def test_anonymising_a_claim_costs_a_flat_number_of_statements(django_assert_max_num_queries):
+    from privacy.forgetting.services import anonymise_claim
+
+    claim = closed_claim()
+    # 42 on PostgreSQL and SQLite (one heir, one payment, one note): the lock, the
+    # clock's reads, one read per table the person may be in, one write per row changed.
+    with django_assert_max_num_queries(45):
+        assert anonymise_claim(claim, today=TODAY) is not None
