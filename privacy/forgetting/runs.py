@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from claims.models import Beneficiary, Claim, Payment, Sale
+from claims.models import Claim, Payment, Sale
 from privacy import clock
 from privacy.forgetting.services import (anonymise_claim, anonymise_sale, retention_rule,
                                          sale_ends_on, sale_is_held)
@@ -82,17 +82,7 @@ def held_past_clock(today: dt.date) -> int:
                                  sale__valid_until__lte=limit)
             .exclude(Exists(Payment.objects.filter(claim=OuterRef("pk"), paid_on__gt=limit)))
             .exclude(Exists(Anonymisation.objects.filter(claim=OuterRef("pk")))))
-    holds = LegalHold.objects.filter(released_at__isnull=True)
-    cpfs = [cpf for cpf in holds.values_list("cpf", flat=True) if cpf]
-    held = Q(Exists(holds.filter(claim=OuterRef("pk")))) | Q(
-        Exists(holds.filter(sale=OuterRef("sale_id"))))
-    if cpfs:
-        held |= (Q(sale__insured_cpf__in=cpfs) | Q(requester_tax_id__in=cpfs)
-                 | Q(Exists(Beneficiary.objects.filter(claim=OuterRef("pk")).filter(
-                     Q(tax_id__in=cpfs) | Q(representative_tax_id__in=cpfs))))
-                 | Q(Exists(Payment.objects.filter(claim=OuterRef("pk"),
-                                                   beneficiary_tax_id__in=cpfs))))
-    return past.filter(held).count()
+    return past.filter(clock.held_by(LegalHold.objects.filter(released_at__isnull=True))).count()
 
 
 def sale_candidates(today: dt.date):
@@ -100,7 +90,7 @@ def sale_candidates(today: dt.date):
     anonymised (or none), no hold on the sale or its insured CPF."""
     limit = clock.cutoff(today)
     holds = LegalHold.objects.filter(released_at__isnull=True)
-    return (Sale.objects.filter(valid_until__lt=limit)
+    return (Sale.objects.filter(valid_until__lte=limit)
             .exclude(Exists(Anonymisation.objects.filter(sale=OuterRef("pk"))))
             .exclude(Exists(Claim.objects.filter(sale=OuterRef("pk")).exclude(
                 Exists(Anonymisation.objects.filter(claim=OuterRef("pk"))))))
