@@ -138,15 +138,26 @@ def _ledger(claim, secrets, removed):
 
 def _idempotent_answers(claim, secrets, removed):
     """Stored answers to repeated POSTs (kept IDEMPOTENCY_KEY_HOURS): the ones that
-    mention this claim or its people are deleted, they answer nothing any more."""
+    mention this claim or its people are deleted, they answer nothing any more. The
+    database finds the candidates (a byte search for the claim's number, id and its
+    people's identifiers); the secrets' own check confirms each."""
     marks = Secrets(dict(secrets.replacements))
     marks.add_contact(claim.number)
     marks.add_contact(str(claim.pk))
-    doomed = [pk for pk, body in IdempotentRequest.objects.values_list("pk", "body")
-              if marks.found_in(body)]
-    if doomed:
+    needles = [key.encode() for key in marks.replacements if key.isascii()]
+    table = IdempotentRequest._meta.db_table
+    search = ("position(%s::bytea in body) > 0" if connection.vendor == "postgresql"
+              else "instr(body, %s) > 0")
+    found = []
+    for start in range(0, len(needles), 50):
+        chunk = needles[start:start + 50]
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT id, body FROM {table} WHERE "  # noqa: S608
+                           + " OR ".join([search] * len(chunk)), chunk)
+            found += [pk for pk, body in cursor.fetchall() if marks.found_in(body)]
+    if found:
         removed["respostas_idempotentes"] += IdempotentRequest.objects.filter(
-            pk__in=doomed).delete()[0]
+            pk__in=set(found)).delete()[0]
 
 
 def _released_holds(secrets, removed):

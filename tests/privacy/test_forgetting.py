@@ -271,3 +271,50 @@ def test_anonymising_a_claim_costs_a_flat_number_of_statements(django_assert_max
     # clock's reads, one read per table the person may be in, one write per row changed.
     with django_assert_max_num_queries(45):
         assert anonymise_claim(claim, today=TODAY) is not None
+
+
+def test_stored_api_answers_about_the_claim_are_deleted_and_others_kept():
+    from idempotency.models import IdempotentRequest
+
+    claim = closed_claim()
+    about = IdempotentRequest.objects.create(
+        scope="canal", key="k1", fingerprint="f", status_code=200,
+        content_type="application/json",
+        body=f'{{"numero-sinistro": "{claim.number}", "nome": "{HEIR}"}}'.encode())
+    heir_only = IdempotentRequest.objects.create(
+        scope="canal", key="k2", fingerprint="f", status_code=200,
+        content_type="application/json", body=b'{"chave-pix": "maria@example.com"}')
+    other = IdempotentRequest.objects.create(
+        scope="canal", key="k3", fingerprint="f", status_code=200,
+        content_type="application/json", body=b'{"numero-sinistro": "SIN-OUTRO"}')
+
+    run()
+
+    assert set(IdempotentRequest.objects.values_list("pk", flat=True)) == {other.pk}
+    assert about.pk != heir_only.pk
+    assert Anonymisation.objects.get(claim=claim).removed["respostas_idempotentes"] == 2
+
+
+def test_a_run_while_another_holds_the_lock_does_nothing():
+    from tests.support.concurrency import run_together
+
+    claim = closed_claim()
+    with runs.exclusive() as alone:
+        assert alone
+        # Another process (here a thread with its own connection) finds the lock taken.
+        [outcome] = run_together([lambda: runs.run_retention(today=TODAY, started_by="b")])
+    assert outcome.locked_out and outcome.run is None
+    claim.refresh_from_db()
+    assert claim.requester_name == HEIR
+
+
+def test_the_daily_job_is_on_the_beat():
+    from django.conf import settings
+
+    from config.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["retention-run"]
+    assert entry["task"] == "privacy.tasks.run_retention"
+    assert entry["schedule"].hour == {3}
+    app.loader.import_default_modules()
+    assert "privacy.tasks.run_retention" in app.tasks
