@@ -39,7 +39,7 @@ class Command(BaseCommand):
         for number in outcome.claims:
             self.stdout.write(f"Sinistro {number}: {verb}.")
         for sale in outcome.sales:
-            self.stdout.write(f"Venda {sale}: {verb}.")
+            self.stdout.write(f"Venda {sale}: {verb[:-1]}a.")
         self.stdout.write(
             f"{len(outcome.claims)} sinistro(s) e {len(outcome.sales)} venda(s) "
             f"{'seriam anonimizados' if dry_run else 'anonimizados'}; "
