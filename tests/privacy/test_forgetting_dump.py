@@ -35,6 +35,7 @@ from tests.support.lifecycle import acted, open_claim
 from tests.support.s3 import BUCKET, empty_bucket, use_s3
 from webhooks import relay
 from webhooks.models import Delivery
+from whitelabel.models import AccessLink
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
 
@@ -74,6 +75,15 @@ def lived_claim(api, channel, analyst, boss, bank_dirs, capsys):  # noqa: F811
                             ("cpf-cnpj", "Documento com CPF")]:
         DocumentRequirementFactory(coverage_name="cobertura/morte", doc_type=doc_type,
                                    title=title)
+    # The channel hands the insured person a link to the hosted pages, with the heir's
+    # payment details to offer.
+    link = api.post("/api/v1/sinistros/whitelabel/gerar-url", {
+        "id-venda": str(sale.pk), "id-usuario": INSURED_EMAIL, "detalhes-pagamento": {
+            "beneficiario": {"tipo": "outro", "nome": HEIR, "cpf-ou-cnpj": HEIR_CPF,
+                             "parentesco": "conjuge", "participacao": 100},
+            "dados-pagamento": {"metodo-pagamento": "pix", "pix": {"chave": HEIR_PIX}}}},
+        format="json")
+    assert link.status_code == 200, link.content
     claim = open_claim(api, sale, **{
         "solicitante": {"nome": REQUESTER, "cpf": HEIR_CPF},
         "pessoa-para-contato": {"nome": REQUESTER, "email": REQUESTER_EMAIL,
@@ -130,6 +140,7 @@ def test_nothing_of_the_person_is_left_in_the_database_nor_in_the_bucket(
     assert Delivery.objects.filter(event__claim=claim).exists()
     assert Submission.objects.filter(registration__claim=claim).exists()
     assert Message.objects.filter(claim=claim).exists()
+    assert AccessLink.objects.filter(sale=claim.sale).exists()
     assert len(stored) >= 3
     before = dump_text()
     for secret in (INSURED, HEIR, REQUESTER, INSURED_CPF, HEIR_CPF, HEIR_PIX, INSURED_EMAIL):
