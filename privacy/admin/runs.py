@@ -70,13 +70,13 @@ class PrivacyReads:
 
 @admin.register(RetentionRun)
 class RetentionRunAdmin(PrivacyReads, admin.ModelAdmin):
-    list_display = ["started_words", "today_words", "kind_words", "status",
+    list_display = ["started_words", "today_words", "kind_words", "status_words",
                     "claims_anonymised", "sales_anonymised", "files_deleted", "held",
                     "started_by_words"]
     list_filter = ["status", "dry_run"]
     ordering = ["-started_at", "-id"]
     empty_value_display = "—"
-    fields = ["started_words", "finished_words", "today_words", "kind_words", "status",
+    fields = ["started_words", "finished_words", "today_words", "kind_words", "status_words",
               "started_by_words", "retention_years", "rule", "claims_anonymised",
               "sales_anonymised", "files_deleted", "held", "error", "evidence"]
     readonly_fields = fields
@@ -88,6 +88,10 @@ class RetentionRunAdmin(PrivacyReads, admin.ModelAdmin):
     @admin.display(description="concluída em")
     def finished_words(self, run):
         return local_moment(run.finished_at) if run.finished_at else "—"
+
+    @admin.display(description="situação", ordering="status")
+    def status_words(self, run):
+        return run.get_status_display()
 
     @admin.display(description="data de referência", ordering="today")
     def today_words(self, run):

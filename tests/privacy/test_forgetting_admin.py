@@ -26,6 +26,7 @@ def test_the_privacy_role_reads_the_runs_and_the_evidence_in_words(dpo, settings
 
     listing = dpo.get("/admin/privacy/retentionrun/").content.decode()
     assert "Comando retention_run" in listing and "Concluída" in listing
+    assert "Situação" in listing
     assert "28/11/2026" in listing and "Anonimização" in listing
     page = dpo.get(f"/admin/privacy/retentionrun/{outcome.run.pk}/change/").content.decode()
     assert "2 registro(s) de anonimização" in page  # the claim and its sale
