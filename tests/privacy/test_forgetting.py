@@ -3,10 +3,12 @@ it (on the claim, its sale or a CPF in it); a dry run changes nothing; a second 
 changes nothing either; the command speaks Portuguese and never prints a name."""
 
 import datetime as dt
+from io import StringIO
 from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.utils import timezone
 
 from claims.models import Beneficiary, Claim, ClaimHistory, Payment, Sale
@@ -185,7 +187,6 @@ def test_the_command_prints_numbers_and_counts_never_names():
     claim = closed_claim()
     held = closed_claim(insured="Outro Segurado", cpf="11144477735", heir_cpf="12345678909")
     place_hold(user=staff("lia", None), reason="Ação", reference="Processo 2", claim=held)
-    from io import StringIO
 
     out = StringIO()
     call_command("retention_run", "--dry-run", "--today", "2026-11-28", stdout=out)
@@ -198,6 +199,17 @@ def test_the_command_prints_numbers_and_counts_never_names():
     call_command("retention_run", "--today", "2026-11-28", stdout=out)
     assert f"Sinistro {claim.number}: anonimizado." in out.getvalue()
     assert held.number not in out.getvalue()
+
+
+def test_the_command_never_reads_the_clocks_on_a_later_day_but_in_a_dry_run():
+    claim = closed_claim()
+    tomorrow = (timezone.localdate() + dt.timedelta(days=1)).isoformat()
+
+    with pytest.raises(CommandError, match="Uma data futura só vale com --dry-run"):
+        call_command("retention_run", "--today", tomorrow)
+    call_command("retention_run", "--dry-run", "--today", tomorrow, stdout=StringIO())
+
+    assert not Anonymisation.objects.filter(claim=claim).exists()
 
 
 def test_a_run_that_crashes_in_its_second_batch_keeps_the_first_and_the_next_run_finishes(

@@ -5,6 +5,7 @@ Prints claim numbers and counts, never a name."""
 import datetime as dt
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from privacy.forgetting import runs
 
@@ -24,9 +25,15 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true",
                             help="Só listar o que seria anonimizado, sem alterar nada.")
         parser.add_argument("--today", type=_day, default=None,
-                            help="Data de referência (AAAA-MM-DD); padrão: hoje.")
+                            help="Data de referência (AAAA-MM-DD); padrão: hoje. Uma data futura só "
+                                 "com --dry-run.")
 
     def handle(self, *args, dry_run=False, today=None, **options):
+        if today is not None and today > timezone.localdate() and not dry_run:
+            # Reading the clocks on a later day would end records before their term.
+            raise CommandError("Uma data futura só vale com --dry-run (para ver o que "
+                               "sairá): anonimizar antes do fim do prazo de guarda "
+                               "descumpriria a Circular SUSEP 605/2020.")
         outcome = runs.run_retention(today=today, dry_run=dry_run,
                                      started_by="operacao:retention_run")
         if outcome.locked_out:
