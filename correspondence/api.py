@@ -10,7 +10,7 @@ from claims.models import Claim
 from claims.selectors import by_number
 from correspondence import downloads
 from correspondence.letters import shown
-from correspondence.models import Message
+from correspondence.models import PRIVATE_LETTERS, Message
 from correspondence.serializers import LetterListSerializer
 
 
@@ -36,7 +36,8 @@ class LetterListApi(APIView):
         claim = by_number(Claim.objects.filter(channel=request.user.channel).only("pk"), number)
         if claim is None:
             raise errors.ClaimNotFound()
-        letters = list(Message.objects.filter(claim=claim).order_by("-created_at", "id"))
+        letters = list(Message.objects.filter(claim=claim).exclude(letter__in=PRIVATE_LETTERS)
+                       .order_by("-created_at", "id"))
         for message in letters:
             message.pdf_url, message.pdf_url_expires_at = downloads.download_link(message)
             message.body_text = shown(message.body_text)

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 
 from claims.workflow import ClaimStatus
 from correspondence import downloads, letters, services
-from correspondence.models import Letter, Message, Role
+from correspondence.models import PRIVATE_LETTERS, Letter, Message, Role
 from correspondence.rendering import letter_part
 from whitelabel.selectors import claim_of_sale
 from whitelabel.views.session import insured_page
@@ -21,7 +21,8 @@ from whitelabel.views.session import insured_page
 def persons_letters(claim):
     """What the person on the hosted pages (the insured or the requester) was sent: the
     letters to the claim's contact person."""
-    return Message.objects.filter(claim=claim, role=Role.CONTACT).order_by("-created_at")
+    return (Message.objects.filter(claim=claim, role=Role.CONTACT)
+            .exclude(letter__in=PRIVATE_LETTERS).order_by("-created_at"))
 
 
 def section(request, claim) -> str:

@@ -27,6 +27,13 @@ class Letter(models.TextChoices):
     PAYMENT = "pagamento", "Pagamento"
     CLOSING = "encerramento", "Encerramento"
     HOSTED_LINK = "link-segurado", "Link para acompanhar o sinistro"
+    # The answer to a person's request about their data (LGPD art. 18), with their data
+    # attached. Only theirs: never listed to the channel nor on the hosted pages.
+    DATA_REQUEST_ANSWER = "resposta-titular", "Resposta à requisição do titular (LGPD)"
+
+
+# Letters that are the person's alone: the channel's API and the hosted pages skip them.
+PRIVATE_LETTERS = (Letter.DATA_REQUEST_ANSWER,)
 
 
 class Role(models.TextChoices):
@@ -73,6 +80,9 @@ class Message(models.Model):
     bounced_at = models.DateTimeField("devolvida em", null=True, blank=True)
     # The first time the person opened the letter on the hosted pages.
     read_at = models.DateTimeField("lida em", null=True, blank=True)
+    # Files of the default storage sent with the e-mail besides the letter's PDF:
+    # [{"nome": "<file name>", "caminho": "<storage path>", "tipo": "<content type>"}].
+    attachments = models.JSONField("outros anexos", default=list, blank=True)
     resent_from = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="+", verbose_name="reenvio de")
 

@@ -20,6 +20,7 @@ import smtplib
 from email.utils import formataddr
 
 from django.conf import settings
+from django.core.files.storage import default_storage
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db.models import F, Q
 from django.utils import timezone
@@ -93,6 +94,9 @@ def build_email(message: Message) -> EmailMultiAlternatives:
     email.attach_alternative(html, "text/html")
     email.attach(message.attachment_name,
                  letter_pdf(message, brand=brand, logo_png=_logo(pages)), "application/pdf")
+    for extra in message.attachments:
+        with default_storage.open(extra["caminho"], "rb") as stored:
+            email.attach(extra["nome"], stored.read(), extra["tipo"])
     return email
 
 

@@ -67,7 +67,8 @@ def resend(message: Message, *, user, email: str = "") -> Message:
         recipient_name=message.recipient_name,
         recipient_email=email or message.recipient_email, subject=message.subject,
         body_html=message.body_html, body_text=message.body_text,
-        attachment_name=message.attachment_name, created_by=user, resent_from=message,
+        attachment_name=message.attachment_name, attachments=message.attachments,
+        created_by=user, resent_from=message,
     )
     if not copy.recipient_email:
         copy.status, copy.last_error = Message.Status.FAILED, NO_ADDRESS
