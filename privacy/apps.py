@@ -13,6 +13,7 @@ class PrivacyConfig(AppConfig):
     def ready(self):
         from claims.signals import personal_data_read
         from privacy import access, admin_panels, demo
+        from privacy.requests import card as request_card
         from workbench.demo_workload import demo_seeded
 
         # Every reading of a claim's personal data, wherever it happens (the admin's
@@ -22,3 +23,5 @@ class PrivacyConfig(AppConfig):
         admin_panels.install()
         # seed_demo: the privacy team, claims past their clock (one held).
         demo_seeded.connect(demo.seed, dispatch_uid="privacy.demo.seed")
+        # People's requests (LGPD art. 18): their card, open and overdue.
+        request_card.install()
