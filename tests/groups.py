@@ -29,6 +29,9 @@ SQLITE_PART = {
     "tests/whitelabel/test_pages.py": "the hosted pages",
     "tests/whitelabel/test_hosted_forms.py": "the hosted forms",
     "tests/privacy/test_forgetting.py": "retention runs on the embedded default (its lock)",
+    "tests/privacy/test_requests_export.py":
+        "a person's data export, its lookups in every role on the embedded default",
+    "tests/privacy/test_requests_command.py": "manage.py data_request on the embedded default",
 }
 
 # Left out of ``make test-fast``: subprocess servers and workers, browsers, nginx.

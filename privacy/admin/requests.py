@@ -42,6 +42,9 @@ class StateFilter(admin.SimpleListFilter):
 
 
 class RegisterForm(forms.ModelForm):
+    # As typed (with dots and a dash); stored as its 11 digits.
+    cpf = forms.CharField(label="CPF do titular", max_length=20)
+
     class Meta:
         model = DataRequest
         fields = ["cpf", "kind", "origin", "channel", "details", "received_at"]
@@ -49,13 +52,11 @@ class RegisterForm(forms.ModelForm):
                       "details": "O pedido nas palavras do titular; numa correção, o que "
                                  "está errado e o dado correto."}
 
-    def clean(self):
-        data = super().clean()
+    def clean_cpf(self):
         try:
-            data["cpf"] = services.clean_cpf(data.get("cpf", ""))
+            return services.clean_cpf(self.cleaned_data["cpf"])
         except RequestRefused as error:
-            self.add_error("cpf", str(error))
-        return data
+            raise forms.ValidationError(str(error)) from error
 
 
 @admin.register(DataRequest)
@@ -149,7 +150,8 @@ class DataRequestAdmin(admin.ModelAdmin):
         obj = self.get_object(request, object_id)
         extra = {"state": services.STATE_WORDS[services.state_of(obj)] if obj else "",
                  "overdue": obj is not None and services.state_of(obj) == services.State.OVERDUE,
-                 "can_answer": can_answer(request.user), "title": f"Requisição nº {object_id}"}
+                 "can_answer": can_answer(request.user), "title": f"Requisição nº {object_id}",
+                 "subtitle": None}
         return super().change_view(request, object_id, form_url,
                                    {**extra, **(extra_context or {})})
 
