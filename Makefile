@@ -128,6 +128,7 @@ screenshots: $(STAMP)
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_denial.py
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_decisions.py
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_readings.py
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/privacy/test_requests_browser.py
 
 migrate: export DJANGO_DEBUG ?= true
 migrate: $(RUNTIME_STAMP)

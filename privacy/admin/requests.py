@@ -130,7 +130,7 @@ class DataRequestAdmin(admin.ModelAdmin):
         if state == services.State.OVERDUE:
             return format_html('<span class="overdue">Atrasada: prazo vencido em {}</span>',
                                f"{obj.due_on:%d/%m/%Y}")
-        return services.STATE_WORDS[state]
+        return services.state_words(obj)
 
     @admin.display(description="respondida em", ordering="answered_at")
     def answered(self, obj):
@@ -148,7 +148,7 @@ class DataRequestAdmin(admin.ModelAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         obj = self.get_object(request, object_id)
-        extra = {"state": services.STATE_WORDS[services.state_of(obj)] if obj else "",
+        extra = {"state": services.state_words(obj) if obj else "",
                  "overdue": obj is not None and services.state_of(obj) == services.State.OVERDUE,
                  "can_answer": can_answer(request.user), "title": f"Requisição nº {object_id}",
                  "subtitle": None}

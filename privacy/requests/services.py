@@ -45,6 +45,13 @@ def due_on(received_at: dt.datetime) -> dt.date:
     return timezone.localdate(received_at) + dt.timedelta(days=settings.DATA_REQUEST_DAYS)
 
 
+def state_words(request: DataRequest, *, today: dt.date | None = None) -> str:
+    state = state_of(request, today=today)
+    if state == State.ANSWERED and timezone.localdate(request.answered_at) > request.due_on:
+        return "Respondida fora do prazo"
+    return STATE_WORDS[state]
+
+
 def state_of(request: DataRequest, *, today: dt.date | None = None) -> str:
     if request.status == DataRequest.Status.ANSWERED:
         return State.ANSWERED

@@ -55,13 +55,14 @@ def test_the_officer_answers_an_overdue_access_request(live_server, settings, tm
                                     "Confirmação e acesso (art. 18, I e II)")).to_be_visible()
             expect(page.locator("dd.overdue")).to_have_text(
                 f"Atrasada: prazo vencido em {request.due_on:%d/%m/%Y}")
-            shot(page, tmp_path, "privacy-request-open")
+            shot(page, tmp_path, "privacidade-requisicao-atrasada")
             page.get_by_role("button", name="Responder").click()
             expect(page.get_by_text("Carta enviada a paula@example.com")).to_be_visible()
             expect(page.get_by_role("link", name="Baixar PDF")).to_be_visible()
+            expect(page.get_by_text("Respondida fora do prazo")).to_be_visible()
             with page.expect_download() as download:
                 page.get_by_role("link", name="Baixar JSON").click()
             assert download.value.suggested_filename == f"dados-pessoais-{request.pk}.json"
-            shot(page, tmp_path, "privacy-request-answered")
+            shot(page, tmp_path, "privacidade-requisicao-respondida")
         browser.close()
     assert DataRequest.objects.get().status == "respondida"
