@@ -12,13 +12,15 @@ import uuid
 from decimal import Decimal
 
 from django.contrib.auth.models import Group, Permission, User
+from django.utils import timezone
 
 from claims import services
 from claims.models import Claim
 from claims.services.sales import upsert_sales
 from claims.validators import cpf_for
 from privacy import roles
-
+from privacy.models import DataRequest
+from privacy.requests.services import register_request
 from privacy.services.holds import place_hold
 from workbench.demo_workload import at
 
@@ -62,9 +64,24 @@ def seed(sender, channel, **kwargs) -> str:
     place_hold(actor="usuario:juridico", claim=claims[0],
                reason="A família contesta a recusa na Justiça: os registros do sinistro "
                       "são prova no processo.", reference=HOLD_REFERENCE)
+    request = pending_access_request(claims)
     return (f"  privacidade: {len(claims)} sinistros de 2020 com o prazo de guarda vencido "
-            f"(1 com retenção legal); usuários privacidade / privacidade-demo e "
-            f"juridico / juridico-demo")
+            f"(1 com retenção legal); a requisição de acesso nº {request.pk}, aberta "
+            f"(prazo {request.due_on:%d/%m/%Y}); usuários privacidade / privacidade-demo "
+            f"e juridico / juridico-demo")
+
+
+def pending_access_request(old_claims: list[Claim]) -> DataRequest:
+    """A living insured of the demo asked for their data on the hosted page ten days
+    ago: the card shows it open, five days left (LGPD art. 19, II)."""
+    living = (Claim.objects.exclude(sale__product_combo_id=PRODUCT_COMBO)
+              .exclude(coverage__name="cobertura/morte").select_related("sale")
+              .order_by("created_at").first())
+    cpf = (living or old_claims[1]).sale.insured_cpf
+    return register_request(cpf=cpf, kind="acesso", origin="pagina",
+                            registered_by="usuario:privacidade",
+                            details="Quero saber quais dados meus vocês guardam.",
+                            received_at=timezone.now() - dt.timedelta(days=10))
 
 def _sale(index: int, insured: str) -> dict:
     return {

@@ -1,6 +1,7 @@
 """``manage.py data_request``: registers the request, answers access at once and prints
 the export's paths, in Portuguese; a bad CPF or kind is a clear error."""
 
+import datetime as dt
 import io
 import json
 
@@ -56,3 +57,16 @@ def test_a_bad_cpf_or_kind_stops_with_a_clear_message(db, cpf, kind, words):
     with pytest.raises(CommandError, match=words.replace(".", r"\.")):
         run(cpf, kind=kind)
     assert not DataRequest.objects.exists()
+
+
+def test_the_demo_has_an_access_request_waiting_for_its_answer(db, settings):
+    from django.utils import timezone
+
+    settings.DEBUG = True
+    out = io.StringIO()
+    call_command("seed_demo", "--sinistros", "6", stdout=out, stderr=io.StringIO())
+
+    request = DataRequest.objects.get()
+    assert (request.kind, request.status) == ("acesso", "aberta")
+    assert request.due_on == timezone.localdate() + dt.timedelta(days=5)
+    assert f"a requisição de acesso nº {request.pk}, aberta" in out.getvalue()
