@@ -140,3 +140,22 @@ def sharing_answer(request: DataRequest) -> str:
         return "Os dados do titular não foram compartilhados com ninguém."
     return "Dados compartilhados com: " + "; ".join(
         f"{who} ({count} envio(s))" for who, count in sorted(seen.items())) + "."
+
+
+def forget_exports(*, cpfs) -> int:
+    """Delete the stored exports (JSON and PDF) of these CPFs' answered requests and
+    clear their paths; returns the files deleted. For the forgetting service, once a
+    person's claims are anonymised: an export is a copy of what was anonymised. The
+    request row stays (its CPF is the proof of the answer, LGPD arts. 16, I and 37);
+    its letter goes with its claim's messages."""
+    requests = list(DataRequest.objects.filter(cpf__in=list(cpfs))
+                    .exclude(export_json="", export_pdf=""))
+    deleted = 0
+    for request in requests:
+        for path in (request.export_json, request.export_pdf):
+            if path and default_storage.exists(path):
+                default_storage.delete(path)
+                deleted += 1
+    DataRequest.objects.filter(pk__in=[r.pk for r in requests]).update(export_json="",
+                                                                       export_pdf="")
+    return deleted

@@ -133,3 +133,16 @@ def test_a_cpf_the_service_never_saw_gets_an_empty_export_and_no_letter(db):
     assert (data["sinistros"], data["vendas"]) == ([], [])
     assert "Nenhum dado pessoal ligado ao CPF" in request.answer
     assert not Message.objects.exists()
+
+
+def test_forgetting_a_person_deletes_the_stored_exports_and_keeps_the_request(claims):
+    from privacy.requests.delivery import forget_exports
+
+    request = answered()
+    paths = (request.export_json, request.export_pdf)
+
+    assert forget_exports(cpfs=[PAULA]) == 2
+    assert not any(default_storage.exists(path) for path in paths)
+    request.refresh_from_db()
+    assert (request.cpf, request.export_json, request.export_pdf) == (PAULA, "", "")
+    assert forget_exports(cpfs=[PAULA]) == 0
