@@ -117,10 +117,10 @@ def test_the_export_is_read_in_the_same_number_of_queries_for_2_and_for_6_claims
 
     assert (len(first["sinistros"]), len(second["sinistros"])) == (2, 6)
     assert len(two) == len(six)
-    # The claims, their sales; beneficiaries, payments (with their orders), files,
-    # letters, events, deliveries, rule evaluations, SRO submissions; the sales of
-    # the CPF without claims.
-    assert len(six) <= 12, [q["sql"][:80] for q in six.captured_queries]
+    # The claims (with their sales and SRO registrations); beneficiaries, payments (with
+    # their orders), files, letters, events, deliveries, rule evaluations, SRO
+    # submissions; the sales of the CPF without claims.
+    assert len(six) <= 10, [q["sql"][:80] for q in six.captured_queries]
 
 
 def test_a_cpf_the_service_never_saw_gets_an_empty_export_and_no_letter(db):
@@ -146,3 +146,39 @@ def test_forgetting_a_person_deletes_the_stored_exports_and_keeps_the_request(cl
     request.refresh_from_db()
     assert (request.cpf, request.export_json, request.export_pdf) == (PAULA, "", "")
     assert forget_exports(cpfs=[PAULA]) == 0
+
+
+def test_sharing_lists_the_webhook_deliveries_the_registradora_and_the_bank(claims):
+    from django.utils import timezone
+
+    from claims.models import Event
+    from payouts.models import PayingAccount, PaymentOrder
+    from sro.models import Registration, Submission
+    from webhooks.models import Delivery, Subscription
+
+    heir_claim, _ = claims
+    now = timezone.now()
+    subscription = Subscription.objects.create(channel=heir_claim.channel,
+                                               url="https://canal.example/webhook",
+                                               secret_encrypted="-")
+    event = Event.objects.get(claim=heir_claim)
+    Delivery.objects.create(subscription=subscription, event=event,
+                            message_id=event.pk, event_name=event.name, body="{}",
+                            status="entregue", delivered_at=now)
+    registration = Registration.objects.create(claim=heir_claim)
+    Submission.objects.create(registration=registration, kind="registro", sequence=0,
+                              trigger="aviso", sro_status=1, occurred_at=now,
+                              deadline=now.date(), body={}, status="enviado", sent_at=now)
+    account = PayingAccount.objects.create(
+        name="Banco Pagador", bank="341", branch="1234", account="56789",
+        agreement="1", company_tax_id="11222333000181", company_name="Seguradora")
+    PaymentOrder.objects.filter(reference="OP000000000000000001").update(account=account)
+
+    with CaptureQueriesContext(connection) as queries:
+        data = export.assemble(PAULA)
+
+    kinds = {(row["tipo"], row["com"]) for row in data["compartilhamentos"]}
+    assert kinds == {("canal", heir_claim.channel.name), ("webhook", heir_claim.channel.name),
+                     ("registradora", export.SRO_NAME),
+                     ("banco", "Banco pagador: Banco Pagador")}
+    assert len(queries) == 10
