@@ -75,7 +75,7 @@ def write_letter(request: DataRequest, data: dict, *, user=None) -> Message | No
     json_path, pdf_path = request.export_json, request.export_pdf
     json_name, pdf_name = json_path.rsplit("/", 1)[-1], pdf_path.rsplit("/", 1)[-1]
     context = {**addressing(claim, person), "request": request, "found": True,
-               "claims": len(data["sinistros"]), "sales": len(data["vendas"]),
+               "claims": len(data["sinistros"]), "sales": own_sales(data),
                "json_name": json_name, "pdf_name": pdf_name}
     subject = f"Seus dados pessoais: resposta à requisição nº {request.pk}"
     rendered = rendering.render(channel=channel, letter=Letter.DATA_REQUEST_ANSWER,
@@ -96,13 +96,18 @@ def write_letter(request: DataRequest, data: dict, *, user=None) -> Message | No
     return message
 
 
+def own_sales(data: dict) -> int:
+    """The sales where the person is the insured (the others are their claims' sales)."""
+    return sum(1 for sale in data["vendas"] if "cpf" in sale["segurado"])
+
+
 def deliver_export(request: DataRequest, *, user=None) -> str:
     data = write_export(request)
     message = write_letter(request, data, user=user)
     found = bool(data["sinistros"] or data["vendas"])
     words = [f"Exportação gerada em {timezone.localtime():%d/%m/%Y %H:%M}: "
-             f"{len(data['sinistros'])} sinistro(s), {len(data['vendas'])} venda(s), "
-             f"{len(data['compartilhamentos'])} compartilhamento(s)."]
+             f"{len(data['sinistros'])} sinistro(s), {own_sales(data)} seguro(s) como "
+             f"segurado(a), {len(data['compartilhamentos'])} compartilhamento(s)."]
     if not found:
         words.append("Nenhum dado pessoal ligado ao CPF.")
     if message is None:

@@ -88,6 +88,8 @@ def test_the_answer_is_a_letter_to_her_own_email_with_the_export_attached(claims
     assert (letter.claim_id, letter.recipient_email) == (own_claim.pk, "paula@example.com")
     assert letter.status == Message.Status.PENDING
     assert f"requisição nº <b>{request.pk}</b>" in letter.body_html
+    assert ("Encontramos o seu CPF em 2 sinistros; você é a pessoa segurada em 1 seguro."
+            in letter.body_text)
     email = build_email(letter)
     names = [attachment[0] for attachment in email.attachments]
     assert names == [f"resposta-titular-{request.pk}.pdf",
