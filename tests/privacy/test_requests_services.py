@@ -14,6 +14,7 @@ from privacy.models import DataRequest, RequestKind
 from privacy.requests import keeping, services
 from privacy.services.holds import place_hold
 from tests.privacy.requests_support import PAULA, paula_two_claims
+from tests.support.concurrency import postgres_only, run_together
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 from tests.support.lifecycle import staff
 
@@ -147,3 +148,29 @@ def test_sharing_names_the_channels_the_registradora_and_the_banks(channel):
     request = services.answer_request(request, answered_by="usuario:priscila")
 
     assert request.answer == f"Dados compartilhados com: {channel.name} (1 envio(s))."
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_two_operators_answering_at_once_write_one_answer_and_one_letter(settings, tmp_path):
+    from correspondence.models import Letter, Message
+    from tests.support.factories import make_channel
+
+    settings.DOCUMENT_STORAGE, settings.MEDIA_ROOT = "local", tmp_path / "media"
+    paula_two_claims(make_channel())
+    request = register(cpf=PAULA)
+
+    def answer(who):
+        def call():
+            try:
+                return services.answer_request(request, answered_by=f"usuario:{who}").answered_by
+            except RequestRefused as error:
+                return str(error)
+        return call
+
+    results = run_together([answer("priscila"), answer("renato")])
+
+    assert sorted(results, key=len) in (
+        ["usuario:priscila", "Esta requisição já foi respondida."],
+        ["usuario:renato", "Esta requisição já foi respondida."])
+    assert Message.objects.filter(letter=Letter.DATA_REQUEST_ANSWER).count() == 1
