@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
 from api_common.serializers import KebabCaseSerializer, UTCDateTimeField
-from correspondence.models import Letter, Message, Role
+from correspondence.models import PRIVATE_LETTERS, Letter, Message, Role
 
 
 class RecipientSerializer(KebabCaseSerializer):
@@ -13,7 +13,10 @@ class RecipientSerializer(KebabCaseSerializer):
 
 class LetterSerializer(KebabCaseSerializer):
     id = serializers.UUIDField()
-    carta = serializers.ChoiceField(choices=Letter.choices, source="letter")
+    # The channel never lists a private letter: its schema does not name one either.
+    carta = serializers.ChoiceField(
+        choices=[(value, label) for value, label in Letter.choices
+                 if value not in PRIVATE_LETTERS], source="letter")
     titulo = serializers.CharField(source="get_letter_display")
     destinatario = RecipientSerializer(source="*")
     assunto = serializers.CharField(source="subject")
