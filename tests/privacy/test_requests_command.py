@@ -49,6 +49,16 @@ def test_other_kinds_are_registered_and_left_for_the_admin(db):
     assert "Responda pelo admin" in output
 
 
+def test_a_request_from_a_channel_names_the_channel(channel):
+    run("52998224725", kind="acesso", origin="canal", channel=channel.slug)
+
+    assert DataRequest.objects.get().channel == channel
+    with pytest.raises(CommandError, match="precisa do canal: --channel"):
+        run("52998224725", kind="acesso", origin="canal")
+    with pytest.raises(CommandError, match="Canal desconhecido: nenhum."):
+        run("52998224725", kind="acesso", origin="canal", channel="nenhum")
+
+
 @pytest.mark.parametrize("cpf, kind, words", [
     ("123.456.789-00", "acesso", "CPF inválido: 123.456.789-00."),
     ("52998224725", "tudo", "Tipo de requisição desconhecido: tudo."),

@@ -1,4 +1,5 @@
-"""``manage.py data_request CPF --kind acesso [--origin pagina|canal|carta] [--out DIR]``:
+"""``manage.py data_request CPF --kind acesso [--origin pagina|canal|carta] [--channel SLUG]
+[--details "..."] [--out DIR]``:
 register a person's request (LGPD art. 18) and print the simplified answer (art. 19, I):
 the request's number and the term of the complete answer. For access and portability,
 answer at once: the export is written (and sent as a letter) and its paths printed; with
@@ -9,6 +10,7 @@ from pathlib import Path
 from django.core.files.storage import default_storage
 from django.core.management.base import BaseCommand, CommandError
 
+from claims.models import Channel
 from privacy.errors import RequestRefused
 from privacy.models import RequestKind, RequestOrigin
 from privacy.requests import services
@@ -25,16 +27,23 @@ class Command(BaseCommand):
         parser.add_argument("--kind", required=True, help="tipo: " + ", ".join(RequestKind.values))
         parser.add_argument("--origin", default=RequestOrigin.LETTER,
                             help="origem: " + ", ".join(RequestOrigin.values) + " (padrão: carta)")
+        parser.add_argument("--channel", help="identificador (slug) do canal, com --origin canal")
         parser.add_argument("--details", default="", help="o pedido nas palavras do titular")
         parser.add_argument("--out", help="pasta onde gravar uma cópia do JSON e do PDF")
 
-    def handle(self, *args, cpf, kind, origin, details, out, **options):
-        if origin == RequestOrigin.CHANNEL:
-            raise CommandError("Uma requisição vinda de um canal é registrada no admin, "
-                               "onde se escolhe o canal.")
+    def handle(self, *args, cpf, kind, origin, channel, details, out, **options):
+        found = None
+        if channel:
+            found = Channel.objects.filter(slug=channel).first()
+            if found is None:
+                raise CommandError(f"Canal desconhecido: {channel}.")
+        if origin == RequestOrigin.CHANNEL and found is None:
+            raise CommandError("Uma requisição vinda de um canal precisa do canal: "
+                               "--channel <identificador>.")
         try:
             request = services.register_request(cpf=cpf, kind=kind, origin=origin,
-                                                details=details, registered_by=ACTOR)
+                                                channel=found, details=details,
+                                                registered_by=ACTOR)
         except RequestRefused as error:
             raise CommandError(str(error)) from error
         self.stdout.write(f"Requisição nº {request.pk} registrada ({request.get_kind_display()}). "
