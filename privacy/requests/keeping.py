@@ -12,20 +12,24 @@ be kept, under which legal obligation and until when, and what is anonymised now
   end (Circular SUSEP 605/2020, "the end of the contract").
 - The request itself is kept (LGPD arts. 16, I and 37: the proof that it was answered).
 - A claim whose clock ran out and that no hold keeps is anonymised now, through the
-  forgetting service (``anonymise_now``).
+  forgetting service (``anonymise_now``), and so is a sale of the person's whose term
+  ended with its claims; the evidence names the request. When nothing of the person is
+  kept any more, their stored exports are deleted too.
 """
 
 import datetime as dt
 
 from dateutil.relativedelta import relativedelta
 from django.conf import settings
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
 from claims.models import Payment, Sale
 from privacy.clock import State, clock_for
-from privacy.models import DataRequest
+from privacy.forgetting import services as forgetting
+from privacy.models import Anonymisation, DataRequest
 from privacy.requests import export
+from privacy.requests.delivery import forget_exports
 
 RETENTION_RULE = ("Circular SUSEP 605/2020 (guarda dos registros de regulação e "
                   "liquidação de sinistros) e LGPD art. 16, I (cumprimento de obrigação "
@@ -38,20 +42,22 @@ def _day(value: dt.date | None) -> str:
     return f"{value:%d/%m/%Y}" if value else "-"
 
 
-def anonymise_now(claim_ids: list, *, request: DataRequest) -> bool:
-    """CALL POINT for the forgetting service (privacy.forgetting): anonymise these
-    claims, whose clock ran out and that no hold keeps, as the answer to ``request``
-    (the evidence row names it: Anonymisation.data_request). Returns False while the
-    service is not installed: the answer then says what would be anonymised."""
-    try:
-        from privacy import forgetting
-    except ImportError:
-        return False
-    anonymise = getattr(forgetting, "anonymise_for_request", None)
-    if anonymise is None:
-        return False
-    anonymise(claim_ids=claim_ids, data_request=request)
-    return True
+def anonymise_now(claims: list, *, request: DataRequest, today: dt.date) -> list[str]:
+    """Anonymise, through the forgetting service, these claims (their clock ran out, no
+    hold keeps them) and then the person's sales whose term ended with them; the
+    evidence (Anonymisation) names the request. Returns what was anonymised, in words."""
+    rule = (f"LGPD art. 18, IV e VI: requisição nº {request.pk} do titular; prazo de "
+            f"guarda vencido ({RETENTION_RULE}), sem retenção legal ativa.")
+    done = [claim.number for claim in claims
+            if forgetting.anonymise_claim(claim, data_request=request, rule=rule,
+                                          today=today)]
+    sales = Sale.objects.filter(insured_cpf=request.cpf).exclude(
+        Exists(Anonymisation.objects.filter(sale=OuterRef("pk"))))
+    for sale in sales:
+        if forgetting.sale_may_end(sale, today=today) and forgetting.anonymise_sale(
+                sale, data_request=request, rule=rule, today=today):
+            done.append(f"seguro {sale.policy_number or sale.pk}")
+    return done
 
 
 def kept_and_ended(cpf: str, *, today: dt.date) -> tuple[list[str], list]:
@@ -97,14 +103,13 @@ def answer_anonymisation(request: DataRequest, *, today: dt.date | None = None) 
     words = []
     if kept:
         words.append("Mantido por obrigação legal: " + " ".join(kept))
-    numbers = ", ".join(claim.number for claim in ended)
-    if ended and anonymise_now([claim.pk for claim in ended], request=request):
+    done = anonymise_now(ended, request=request, today=today)
+    if done:
         words.append(f"Anonimizados agora (prazo de guarda vencido, sem retenção): "
-                     f"{numbers}.")
-    elif ended:
-        words.append(f"Prazo de guarda vencido, sem retenção, a anonimizar: {numbers} "
-                     f"(o serviço de anonimização ainda não está instalado).")
-    if not kept and not ended:
+                     f"{', '.join(done)}.")
+        if not kept:  # nothing of the person stays: neither do copies of it
+            forget_exports(cpfs=[request.cpf])
+    if not kept and not done:
         words.append("Nenhum dado pessoal ligado ao CPF a manter ou anonimizar.")
     words.append("A própria requisição fica registrada, como prova do atendimento "
                  "(LGPD arts. 16, I e 37).")

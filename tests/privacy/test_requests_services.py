@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from claims.models import ClaimHistory
 from privacy.errors import RequestRefused
-from privacy.models import DataRequest, RequestKind
+from privacy.models import Anonymisation, DataRequest, RequestKind
 from privacy.requests import keeping, services
 from privacy.services.holds import place_hold
 from tests.privacy.requests_support import PAULA, paula_two_claims
@@ -111,21 +111,18 @@ def test_an_anonymisation_request_names_what_is_kept_why_and_until_when(settings
     assert f"Sinistro {held.number}: mantido enquanto durar a retenção legal " \
            "(Processo 0001234-56.2026.8.26.0100)" in answer
     assert "Circular SUSEP 605/2020" in answer and "LGPD art. 16, I" in answer
-    # The forgetting service is a call point: without it, the answer says what would go.
-    if _forgetting_installed():
-        assert f"Anonimizados agora (prazo de guarda vencido, sem retenção): " \
-               f"{ended.number}." in answer
-    else:
-        assert f"a anonimizar: {ended.number}" in answer
+    # What need not be kept goes now: the claim past its clock, then its sale; the
+    # evidence names the request.
+    assert (f"Anonimizados agora (prazo de guarda vencido, sem retenção): {ended.number}, "
+            f"seguro {old_sale.pk}.") in answer
     assert "A própria requisição fica registrada" in answer
-
-
-def _forgetting_installed() -> bool:
-    try:
-        from privacy import forgetting
-    except ImportError:
-        return False
-    return hasattr(forgetting, "anonymise_for_request")
+    evidence = Anonymisation.objects.filter(data_request=request)
+    assert {(a.claim_id, a.sale_id) for a in evidence} == {(ended.pk, None),
+                                                           (None, old_sale.pk)}
+    assert f"requisição nº {request.pk} do titular" in evidence.first().rule
+    ended.refresh_from_db()
+    assert PAULA not in (ended.requester_tax_id, ended.sale.insured_cpf)
+    assert not Anonymisation.objects.filter(claim__in=[held, recent, heir_claim]).exists()
 
 
 def test_paid_claims_keep_their_payment_records_for_the_aml_term(settings, channel):
