@@ -20,6 +20,7 @@ from privacy.forgetting.claim_data import _texts, scrub_claim, secrets_of, secre
 from privacy.forgetting.other_data import scrub_other_apps
 from privacy.forgetting.redaction import ANONYMISED_CPF, ANONYMISED_NAME
 from privacy.models import Anonymisation, DataRequest, LegalHold, RetentionRun
+from privacy.requests.delivery import forget_exports
 from whitelabel.models import AccessLink
 
 RETENTION_RULE = ("Circular SUSEP 605/2020 (guarda dos registros de sinistros pelo prazo "
@@ -54,6 +55,11 @@ def anonymise_claim(claim: Claim, *, run: RetentionRun | None = None,
     removed = Counter()
     scrub_claim(locked, secrets, removed)
     scrub_other_apps(locked, secrets, removed)
+    # A person's stored exports (LGPD art. 18) are copies of what just ended.
+    exports = forget_exports(cpfs=[key for key in secrets.replacements
+                                   if len(key) == 11 and key.isdigit()])
+    if exports:
+        removed["exportacoes_de_titulares"] += exports
     return Anonymisation.objects.create(
         claim=locked, run=run, data_request=data_request, clock_ended_on=ended_on,
         rule=rule or retention_rule(), removed=dict(sorted(removed.items())),

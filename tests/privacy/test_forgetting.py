@@ -279,7 +279,7 @@ def test_anonymising_a_claim_costs_a_flat_number_of_statements(django_assert_max
     from privacy.forgetting.services import anonymise_claim
 
     claim = closed_claim()
-    # 42 on PostgreSQL and SQLite (one heir, one payment, one note): the lock, the
+    # 43 on PostgreSQL and SQLite (one heir, one payment, one note): the lock, the
     # clock's reads, one read per table the person may be in, one write per row changed.
     with django_assert_max_num_queries(45):
         assert anonymise_claim(claim, today=TODAY) is not None

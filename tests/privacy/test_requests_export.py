@@ -184,3 +184,27 @@ def test_sharing_lists_the_webhook_deliveries_the_registradora_and_the_bank(clai
                      ("registradora", export.SRO_NAME),
                      ("banco", "Banco pagador: Banco Pagador")}
     assert len(queries) == 10
+
+
+def test_forgetting_a_claim_deletes_the_exports_of_its_people(claims, settings):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from claims.models import Claim, Sale
+    from privacy.forgetting.services import anonymise_claim
+
+    _, own_claim = claims
+    request = answered()
+    settings.RETENTION_YEARS = 5
+    long_ago = dt.date(2019, 1, 31)
+    Sale.objects.filter(pk=own_claim.sale_id).update(valid_from=long_ago,
+                                                     valid_until=long_ago)
+    Claim.objects.filter(pk=own_claim.pk).update(
+        status="finalizado", closed_at=timezone.make_aware(dt.datetime(2019, 3, 1, 12)))
+
+    evidence = anonymise_claim(Claim.objects.get(pk=own_claim.pk))
+
+    assert evidence.removed["exportacoes_de_titulares"] == 2
+    assert not default_storage.exists(request.export_json)
+    assert not default_storage.exists(request.export_pdf)
