@@ -16,7 +16,7 @@ from claims.models import (AutomaticDecision, Beneficiary, Claim, ClaimHistory,
 from claims.documents import storage
 from privacy.forgetting.redaction import (ANONYMISED_CPF, ANONYMISED_FILE_NAME,
                                           ANONYMISED_NAME, ANONYMISED_TEXT, Secrets,
-                                          is_person_tax_id)
+                                          anonymised_cpf, is_person_tax_id)
 
 
 def secrets_of_sale(sale) -> Secrets:
@@ -108,14 +108,17 @@ def scrub_claim(claim: Claim, secrets: Secrets, removed: Counter) -> None:
         "denial_reason", "denial_late_justification", "alerts", "search_text"])
     removed["sinistro"] += 1
 
-    for heir in Beneficiary.objects.filter(claim=claim):
+    people = 0
+    for heir in Beneficiary.objects.filter(claim=claim).order_by("created_at", "id"):
         heir.representative_name = ANONYMISED_NAME if heir.representative_name else ""
         heir.representative_tax_id = ANONYMISED_CPF if heir.representative_tax_id else ""
         heir.hold_reason = secrets.text(heir.hold_reason)
         heir.informed_by = secrets.text(heir.informed_by)
         if not heir.tax_id or is_person_tax_id(heir.tax_id):
             heir.name = ANONYMISED_NAME
-            heir.tax_id = ANONYMISED_CPF if heir.tax_id else ""
+            # Each its own: the claim names each beneficiary once.
+            heir.tax_id = anonymised_cpf(people) if heir.tax_id else ""
+            people += 1
             heir.email = heir.phone = heir.postal_code = heir.destination = ""
             heir.payment_method = None
             heir.birth_date = None

@@ -28,6 +28,15 @@ ANONYMISED_FILE_NAME = "arquivo-anonimizado"
 MIN_SECRET_LENGTH = 5
 
 
+def anonymised_cpf(index: int) -> str:
+    """The placeholder of the ``index``-th person of one claim: a claim names each
+    beneficiary once (``beneficiary_once_per_claim``), so each gets its own. Eleven digits
+    from ``00000000000`` to ``00000000099``: nine zeros are only ever followed by the
+    check digits ``00``, and a CPF of repeated digits is never issued, so every CPF
+    validator rejects each of them. Past a hundred people, a placeholder with letters."""
+    return f"{index:011d}" if index < 100 else f"ANON{index:07d}"
+
+
 def unaccented_upper(text: str) -> str:
     """How the bank's files and some letters spell a name: ``MARIA DA CONCEICAO``."""
     decomposed = unicodedata.normalize("NFKD", text)

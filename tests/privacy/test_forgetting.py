@@ -94,6 +94,21 @@ def test_a_claim_past_its_clock_is_anonymised_with_evidence_and_no_personal_data
     assert (done.status, done.claims_anonymised, done.sales_anonymised) == ("concluida", 1, 1)
 
 
+def test_every_heir_of_a_claim_gets_a_placeholder_of_their_own():
+    claim = closed_claim()
+    BeneficiaryFactory(claim=claim, name="Pedro Herdeiro", tax_id="39053344705", share=50)
+    BeneficiaryFactory(claim=claim, name="Banco Credor S.A.", tax_id="11222333000181",
+                       kind="credor", share=None)
+
+    run()
+
+    heirs = Beneficiary.objects.filter(claim=claim).order_by("created_at", "id")
+    assert [(b.name, b.tax_id) for b in heirs] == [
+        (ANONYMISED_NAME, "00000000000"), (ANONYMISED_NAME, "00000000001"),
+        ("Banco Credor S.A.", "11222333000181")]  # a company is not a person
+    assert Anonymisation.objects.filter(claim=claim).exists()
+
+
 def test_a_running_clock_is_left_alone():
     claim = closed_claim(closed_on=dt.date(2022, 1, 10))
 
