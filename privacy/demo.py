@@ -15,7 +15,7 @@ from django.contrib.auth.models import Group, Permission, User
 from django.utils import timezone
 
 from claims import services
-from claims.models import Claim
+from claims.models import Channel, Claim
 from claims.services.sales import upsert_sales
 from claims.validators import cpf_for
 from privacy import roles
@@ -23,6 +23,7 @@ from privacy.models import DataRequest
 from privacy.requests.services import register_request
 from privacy.services.holds import place_hold
 from workbench.demo_workload import at
+from workbench.management.commands.seed_demo import SECOND_CHANNEL
 
 PRIVACY_USERS = {
     "privacidade": ("privacidade-demo", "Paula"),
@@ -37,11 +38,15 @@ OLD_CLAIMS = [  # (insured, requester), each denied in 2020
 ]
 HOLD_REFERENCE = "1004321-88.2025.8.26.0100"
 
-def seed(sender, channel, **kwargs) -> str:
+
+def seed(sender, **kwargs) -> str:
     privacy_users()
     if Claim.objects.filter(sale__product_combo_id=PRODUCT_COMBO).exists():
         return ""
     supervisor = User.objects.get(username="supervisor")
+    # The retailer's channel: the demo channel's newest sales stay the free ones the
+    # README's first opening uses.
+    channel = Channel.objects.get(slug=SECOND_CHANNEL)
     rows = [_sale(index, insured) for index, (insured, _) in enumerate(OLD_CLAIMS)]
     upsert_sales(channel=channel, rows=rows)
     rng = random.Random(46)
@@ -83,6 +88,7 @@ def pending_access_request(old_claims: list[Claim]) -> DataRequest:
                             details="Quero saber quais dados meus vocês guardam.",
                             received_at=timezone.now() - dt.timedelta(days=10))
 
+
 def _sale(index: int, insured: str) -> dict:
     return {
         "id": uuid.UUID(f"{SALE_PREFIX}{index:08d}"),
@@ -94,6 +100,7 @@ def _sale(index: int, insured: str) -> dict:
         "valid_until": dt.date(2020, 6, 30), "max_guarantee": Decimal("80000.00"),
         "coverages": [{"name": "cobertura/morte", "max_indemnity": Decimal("50000.00")}],
     }
+
 
 def privacy_users() -> list[User]:
     roles.sync_roles(Group, Permission)
