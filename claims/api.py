@@ -13,6 +13,7 @@ from idempotency.services import idempotent
 from claims import errors, selectors, services
 from claims.documents import storage
 from claims.models import Reconsideration
+from claims.signals import ReadKind, data_read
 from claims.serializers.reconsiderations import (
     ReconsiderationInputSerializer,
     ReconsiderationSerializer,
@@ -123,6 +124,8 @@ class ClaimListApi(APIView):
                                               **query.validated_data)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(claims, request, view=self)
+        data_read([claim.pk for claim in page], kind=ReadKind.API,
+                  channel_id=request.user.channel.pk)
         return paginator.get_paginated_response(ClaimSerializer(page, many=True).data)
 
 
@@ -135,6 +138,7 @@ class ClaimDetailApi(APIView):
     def get(self, request, number):
         services.verify_pending_uploads(channel=request.user.channel, number=number)
         claim = selectors.claim_for_channel(channel=request.user.channel, number=number)
+        data_read([claim.pk], kind=ReadKind.API, channel_id=request.user.channel.pk)
         return Response(ClaimSerializer(claim).data)
 
 
@@ -202,6 +206,7 @@ class DocumentDownloadApi(APIView):
         document = selectors.received_file_for_channel(
             channel=request.user.channel, number=number, file_id=file_id
         )
+        data_read([document.claim_id], kind=ReadKind.API, channel_id=request.user.channel.pk)
         response = HttpResponseRedirect(storage.current().file_download_url(
             file_id=document.pk, key=document.storage_key, file_name=document.file_name,
             content_type=document.content_type,

@@ -32,3 +32,26 @@ documents_read = Signal()
 # "busca", "api"), user (or None), channel_id (or None). The receiver records the reading
 # (LGPD art. 37); senders send once per request, never once per row.
 personal_data_read = Signal()
+
+
+class ReadKind:
+    """The ``kind`` of ``personal_data_read`` (the values of privacy.models.AccessKind,
+    which this app cannot import)."""
+
+    CLAIM_PAGE = "pagina"
+    EXPORT = "exportacao"
+    DOCUMENT = "documento"
+    LETTER = "carta"
+    SEARCH = "busca"
+    API = "api"
+
+
+def data_read(claim_ids, *, kind: str, user=None, channel_id=None) -> None:
+    """Tell the receivers that these claims' personal data were just read: once per
+    request, with every claim the request showed (never once per row). ``user``: the
+    signed-in person (an analyst), or None (a channel, whose ``channel_id`` is given, or
+    the person's own hosted page, with neither)."""
+    ids = [claim_id for claim_id in claim_ids if claim_id is not None]
+    if ids:
+        personal_data_read.send(sender=None, claim_ids=ids, kind=kind, user=user,
+                                channel_id=channel_id)

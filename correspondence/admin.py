@@ -21,6 +21,7 @@ from claims.forms import GroupedForm
 from claims.models import Claim, Task
 from claims.permissions import VIEW_CLAIM, Permission
 from claims.services.tasks import close_task
+from claims.signals import ReadKind, data_read
 from claims.workflow import CLOSED_STATUSES, ClaimStatus
 from correspondence import downloads, letters, rendering, services
 from correspondence.models import ChannelLetters, Letter, LetterText, Message
@@ -168,13 +169,16 @@ class MessageAdmin(admin.ModelAdmin):
     def letter_view(self, request, message_id):
         """The e-mail as it was written, alone in a sandbox (never run in the admin's page)."""
         message = self._message(request, message_id)
+        data_read([message.claim_id], kind=ReadKind.LETTER, user=request.user)
         response = HttpResponse(letters.shown(message.body_html))
         response["Content-Security-Policy"] = ("sandbox; default-src 'none'; "
                                                "style-src 'unsafe-inline'; img-src data:")
         return response
 
     def pdf_view(self, request, message_id):
-        return downloads.pdf_response(self._message(request, message_id), inline=True)
+        message = self._message(request, message_id)
+        data_read([message.claim_id], kind=ReadKind.LETTER, user=request.user)
+        return downloads.pdf_response(message, inline=True)
 
     def resend_view(self, request, message_id):
         message = self._message(request, message_id)

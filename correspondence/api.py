@@ -8,6 +8,7 @@ from api_common.schema import AUTH_ERRORS, problems
 from claims import errors
 from claims.models import Claim
 from claims.selectors import by_number
+from claims.signals import ReadKind, data_read
 from correspondence import downloads
 from correspondence.letters import shown
 from correspondence.models import PRIVATE_LETTERS, Message
@@ -38,6 +39,7 @@ class LetterListApi(APIView):
             raise errors.ClaimNotFound()
         letters = list(Message.objects.filter(claim=claim).exclude(letter__in=PRIVATE_LETTERS)
                        .order_by("-created_at", "id"))
+        data_read([claim.pk], kind=ReadKind.API, channel_id=request.user.channel.pk)
         for message in letters:
             message.pdf_url, message.pdf_url_expires_at = downloads.download_link(message)
             message.body_text = shown(message.body_text)

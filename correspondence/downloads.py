@@ -23,6 +23,7 @@ from api_common.http_problems import TooManyRequests
 from api_common.problems import problem_error_response
 from claims.documents import errors as file_errors
 from claims.documents.storage import content_disposition
+from claims.signals import ReadKind, data_read
 from correspondence.models import Message
 from correspondence.pdf import letter_pdf
 from whitelabel.branding import brand_of
@@ -107,6 +108,9 @@ class LetterDownloadView(View):
             "claim__channel__hosted_pages").filter(pk=message_id).first()
         if message is None:
             return problem_error_response(file_errors.DownloadLinkInvalid())
+        # The link was handed to the claim's channel (its authenticated letter list).
+        data_read([message.claim_id], kind=ReadKind.LETTER,
+                  channel_id=message.claim.channel_id)
         response = pdf_response(message)
         response["Content-Security-Policy"] = "sandbox"
         return response

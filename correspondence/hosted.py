@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
+from claims.signals import ReadKind, data_read
 from claims.workflow import ClaimStatus
 from correspondence import downloads, letters, services
 from correspondence.models import PRIVATE_LETTERS, Letter, Message, Role
@@ -52,6 +53,8 @@ def _letter(request, number: str, message_id) -> Message:
 def letter(request, number: str, message_id):
     message = _letter(request, number, message_id)
     services.mark_read(message)
+    # Read through the person's own link: no user, no channel (docs/privacy-access.md).
+    data_read([message.claim_id], kind=ReadKind.LETTER)
     return render(request, "correspondence/hosted_letter.html", {
         "brand": request.brand, "message": message, "claim": message.claim,
         "letter": letters.shown(letter_part(message.body_html))})
@@ -79,4 +82,5 @@ def limited_per_address(view):
 def letter_pdf(request, number: str, message_id):
     message = _letter(request, number, message_id)
     services.mark_read(message)
+    data_read([message.claim_id], kind=ReadKind.LETTER)
     return downloads.pdf_response(message)

@@ -12,7 +12,7 @@ class PrivacyConfig(AppConfig):
 
     def ready(self):
         from claims.signals import personal_data_read
-        from privacy import access, admin_panels, demo
+        from privacy import access, access_panels, admin_panels, demo
         from privacy.requests import card as request_card
         from workbench.demo_workload import demo_seeded
 
@@ -25,3 +25,4 @@ class PrivacyConfig(AppConfig):
         demo_seeded.connect(demo.seed, dispatch_uid="privacy.demo.seed")
         # People's requests (LGPD art. 18): their card, open and overdue.
         request_card.install()
+        access_panels.install()  # the claim page's link to its access report

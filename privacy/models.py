@@ -217,6 +217,8 @@ class AccessKind(models.TextChoices):
     LETTER = "carta", "Download de carta"
     SEARCH = "busca", "Busca"
     API = "api", "Leitura pela API"
+    # The privacy team's own reading of the access report (it names a person's claims).
+    REPORT = "relatorio", "Relatório de acessos"
 
 
 class AccessRecord(models.Model):

@@ -28,6 +28,7 @@ from claims.documents import errors as file_errors
 from claims.documents import storage
 from claims.models import DocumentFile
 from claims.permissions import VIEW_CLAIM
+from claims.signals import ReadKind, data_read
 
 CHUNK = 64 * 1024
 
@@ -200,6 +201,7 @@ class DocumentDownloadView(View):
         document = DocumentFile.objects.filter(storage_key=key).first()
         if document is None or not default_storage.exists(key):
             return HttpResponse("Arquivo não encontrado.", status=404)
+        data_read([document.claim_id], kind=ReadKind.DOCUMENT, user=request.user)
         response = FileResponse(
             default_storage.open(key, "rb"), as_attachment=False, filename=document.file_name,
             content_type=document.content_type,

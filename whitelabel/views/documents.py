@@ -18,6 +18,7 @@ from api_common import ratelimit
 from claims.documents import storage
 from claims.documents.storage import content_disposition
 from claims.models import DocumentFile
+from claims.signals import ReadKind, data_read
 from claims.workflow import ClaimStatus
 from whitelabel import grounds, selectors, services
 from whitelabel.models import DocumentDownload
@@ -55,6 +56,8 @@ def document_file(request, number: str, file_id):
     services.record_download(link=request.access_link, claim=claim,
                              kind=DocumentDownload.Kind.FILE, file=document,
                              file_name=document.file_name)
+    # Through the person's own link: no user, no channel (docs/privacy-access.md).
+    data_read([claim.pk], kind=ReadKind.DOCUMENT)
     return HttpResponseRedirect(storage.current().file_download_url(
         file_id=document.pk, key=document.storage_key, file_name=document.file_name,
         content_type=document.content_type))
@@ -71,6 +74,7 @@ def denial_grounds(request, number: str):
     pdf = grounds.denial_grounds_pdf(claim, brand=request.brand)
     services.record_download(link=request.access_link, claim=claim,
                              kind=DocumentDownload.Kind.DENIAL_GROUNDS, file_name=name)
+    data_read([claim.pk], kind=ReadKind.DOCUMENT)
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = content_disposition(name, attachment=True)
     response["X-Content-Type-Options"] = "nosniff"

@@ -18,6 +18,7 @@ from claims.formatting import phone
 from claims.forms import PaymentDetailsForm
 from claims.models import Reconsideration
 from claims.services import reconsiderations
+from claims.signals import ReadKind, data_read
 from claims.workflow import ClaimStatus
 from whitelabel import extensions, selectors, wording
 from whitelabel.forms import (
@@ -134,6 +135,8 @@ def claim(request, number: str):
     if page is None:
         return not_found(request)
     extensions.claim_page_opened.send(sender=type(page.claim), claim=page.claim)
+    # Read through the person's own link: no user, no channel (docs/privacy-access.md).
+    data_read([page.claim.pk], kind=ReadKind.CLAIM_PAGE)
     response = render(request, "whitelabel/claim.html", {
         "brand": request.brand, "page": page, "claim": page.claim,
         "sections": extensions.sections(request, page.claim),

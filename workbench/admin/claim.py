@@ -12,6 +12,7 @@ from django.utils.html import format_html
 
 from api_common.problem_types import ProblemError
 from claims import errors, selectors, services
+from claims.signals import ReadKind, data_read
 from workbench.admin import panels
 from claims.permissions import Permission
 from claims.serializers.common import unrequested_title
@@ -89,6 +90,9 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
         response = super().changelist_view(request, extra_context)
         changelist = getattr(response, "context_data", {}).get("cl")
         if changelist is not None:
+            if changelist.query.strip():  # a search shows people's data: the page's claims
+                data_read([claim.pk for claim in changelist.result_list],
+                          kind=ReadKind.SEARCH, user=request.user)
             # Headed by the queue shown ("Meus sinistros"), not "Selecione sinistro...".
             queue = next((f for f in changelist.filter_specs if isinstance(f, QueueFilter)), None)
             if queue is not None:
@@ -181,6 +185,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
         if request.method != "GET":
             raise PermissionDenied
         claim = self._claim_or_404(request, object_id)
+        data_read([claim.pk], kind=ReadKind.CLAIM_PAGE, user=request.user)
         return TemplateResponse(request, "admin/claims/claim/detail.html",
                                 self._page_context(request, claim))
 

@@ -14,7 +14,9 @@ file for a spreadsheet.
 - The insured person's CPF is whole (``529.982.247-25``: punctuated, so a spreadsheet
   keeps it as text with its leading zeros) only for holders of ``claims.export_full_cpf``
   (supervisors); everyone else gets it masked, ``***.982.247-**`` (docs/workbench.md).
-- Every export is logged on ``claims.export``: who, what the list showed, how many rows.
+- Every export is logged on ``claims.export``: who, what the list showed, how many rows;
+  and the claims it wrote are recorded as read (``claims.signals.personal_data_read``,
+  kind ``exportacao``, LGPD art. 37) when the download ends, in one signal.
 """
 
 import csv
@@ -33,6 +35,7 @@ from claims.formatting import person, tax_id
 from claims.models import Claim
 from claims.permissions import Permission
 from claims.regulatory_clock import ClockKind
+from claims.signals import ReadKind, data_read
 from claims.validators import mask_tax_id
 from claims.workflow import CLOSED_STATUSES
 
@@ -150,12 +153,13 @@ def _what_the_list_shows(request, changelist) -> dict:
 def _csv_lines(claims, *, whole_cpf: bool, user, shown: dict):
     writer = csv.writer(_Lines(), delimiter=";")
     today = timezone.localdate()
-    rows, finished = 0, False
+    rows, finished, written = 0, False, []
     try:
         yield "\ufeff" + writer.writerow(HEADERS)
         lines = []
         for claim in claims.iterator(chunk_size=CHUNK):
             lines.append(writer.writerow(row(claim, whole_cpf=whole_cpf, today=today)))
+            written.append(claim.pk)
             rows += 1
             if len(lines) == LINES_PER_WRITE:
                 yield "".join(lines)
@@ -167,3 +171,5 @@ def _csv_lines(claims, *, whole_cpf: bool, user, shown: dict):
         logger.info("claim list exported", extra={
             "user": user.get_username(), "rows": rows, "finished": finished,
             "whole_cpf": whole_cpf, "filters": shown})
+        # What left the service, even when cut short.
+        data_read(written, kind=ReadKind.EXPORT, user=user)
