@@ -42,8 +42,9 @@ def claims_of_cpf(cpf: str) -> list[FoundClaim]:
     (a UNION of the five)."""
 
     def role(queryset, claim_field: str, words: str):
-        return queryset.annotate(role=Value(words, output_field=CharField())).values_list(
-            claim_field, "role")
+        # No order: a compound statement's parts may not have one (SQLite refuses it).
+        return queryset.order_by().annotate(
+            role=Value(words, output_field=CharField())).values_list(claim_field, "role")
 
     sources = [
         role(Claim.objects.filter(sale__insured_cpf=cpf), "pk", "segurado"),

@@ -52,7 +52,9 @@ def test_the_channel_downloads_what_it_sent_under_its_original_name(
     file_id = sent(api, number)
     assert listed_ids(api, number) == [file_id]  # {id} is the id the claim lists
 
-    with django_assert_max_num_queries(2):  # the token (with channel), the file
+    # The token (with channel), the file, and the access log's INSERT (the channel read
+    # the file: LGPD art. 37, docs/privacy-access.md).
+    with django_assert_max_num_queries(3):
         response = download(api, number, file_id)
 
     assert response.status_code == 302
