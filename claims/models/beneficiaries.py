@@ -104,6 +104,13 @@ class Beneficiary(models.Model):
             models.UniqueConstraint(fields=["claim"], condition=Q(kind="credor"),
                                     name="beneficiary_one_creditor"),
         ]
+        indexes = [
+            # A person's claims by CPF (the access report, a CPF's holds and requests,
+            # docs/privacy-access.md): as beneficiary, as a beneficiary's representative.
+            models.Index(fields=["tax_id"], name="beneficiary_tax_id"),
+            models.Index(fields=["representative_tax_id"], name="beneficiary_representative",
+                         condition=~Q(representative_tax_id="")),
+        ]
 
     def __str__(self):
         return self.name

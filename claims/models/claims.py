@@ -138,6 +138,10 @@ class Claim(models.Model):
         ordering = ["-created_at"]
         permissions = Permission.choices  # claims.permissions: the one list
         indexes = [
+            # A person's claims by CPF (the access report, a CPF's holds and requests,
+            # docs/privacy-access.md): the requester's, when given.
+            models.Index(fields=["requester_tax_id"], name="claim_requester_tax_id",
+                         condition=~Q(requester_tax_id="")),
             # The retention run's first cut (privacy.clock): closed claims by closing date.
             models.Index(fields=["closed_at"], name="claim_closed_at",
                          condition=Q(closed_at__isnull=False)),

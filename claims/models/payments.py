@@ -91,6 +91,11 @@ class Payment(models.Model):
                 name="payment_transaction_unique",
             ),
         ]
+        indexes = [
+            # A person's claims by CPF (the access report, a CPF's holds and requests,
+            # docs/privacy-access.md): as payee.
+            models.Index(fields=["beneficiary_tax_id"], name="payment_payee_tax_id"),
+        ]
 
     def __str__(self):
         return f"{self.beneficiary_name}: {self.amount}"
