@@ -17,10 +17,11 @@ from django.utils.html import format_html
 
 from api_common.problem_types import ProblemError
 from claims.formatting import brl, local_moment, person
+from claims.signals import ReadKind, data_read
 from payouts.admin.accounts import TreasuryOnly
 from payouts.admin.orders import FORM_WORDS
 from payouts.cnab240.types import LayoutError
-from payouts.models import BankReturn, PayingAccount, Remittance, ReturnLine
+from payouts.models import BankReturn, PayingAccount, Remittance, RemittanceLine, ReturnLine
 from payouts.roles import TREASURY_PERM
 from payouts.services import remittances, returns
 
@@ -187,6 +188,10 @@ class RemittanceAdmin(TreasuryOnly, admin.ModelAdmin):
         except ProblemError as refusal:
             messages.error(request, refusal.detail)
             return HttpResponseRedirect(self._page_url(remittance_id))
+        # The file names each payee (name, CPF, bank account): a reading of those claims'
+        # personal data (LGPD art. 37, docs/privacy-access.md), as an export.
+        data_read(RemittanceLine.objects.filter(remittance=remittance).values_list(
+            "order__payment__claim_id", flat=True), kind=ReadKind.EXPORT, user=request.user)
         # Bytes, not text: the bank's client reads them exactly as written (CRLF, ASCII).
         response = HttpResponse(bytes(remittance.content), content_type="application/octet-stream")
         response["Content-Disposition"] = f'attachment; filename="{remittance.filename}"'

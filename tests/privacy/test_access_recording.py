@@ -7,15 +7,18 @@ import re
 from urllib.parse import urlparse
 
 import pytest
+from django.contrib.auth.models import Group, Permission
 from rest_framework.test import APIClient
 
 from claims.models import DocumentFile
 from correspondence.models import Message
+from payouts import roles as payouts_roles
 from privacy.models import AccessRecord
+from tests.payouts.treasury_rows import orders, paying_account, remittance, treasury_user
 from tests.privacy.access_support import recorded
 from tests.support.factories import ClaimFactory, DocumentRequirementFactory, SaleFactory
 from tests.support.hosted import generate_link, open_session, path_of
-from tests.support.lifecycle import open_claim, send_document
+from tests.support.lifecycle import logged_in, open_claim, send_document
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_media")]
 
@@ -153,3 +156,23 @@ def test_the_hosted_pages_readings_are_recorded_without_user_or_channel(api, sal
     assert recorded() == [(claim.number, "pagina", None, None),
                           (claim.number, "documento", None, None),
                           (claim.number, "carta", None, None)]
+
+
+# --- the bank's files ---------------------------------------------------------------------
+
+
+def test_a_remittance_download_records_each_paid_claim_once(settings, tmp_path, db):
+    settings.BANK_OUTBOX_DIR = tmp_path / "outbox"
+    payouts_roles.sync_roles(Group, Permission)  # a transactional test may have flushed it
+    treasury = logged_in(treasury_user("tereza"))
+    account = paying_account()
+    first, second = ClaimFactory(status="em-regulacao"), ClaimFactory(status="em-regulacao")
+    sent = remittance(account, orders(account, ["150.00", "20.00"], claim=first)
+                      + orders(account, ["90.00"], claim=second))
+
+    response = treasury.post(f"/admin/payouts/remittance/{sent.pk}/baixar/")
+
+    assert response.status_code == 200
+    # The file names each payee (name, CPF, bank account): an export of their data.
+    assert sorted(recorded()) == sorted([(first.number, "exportacao", "tereza", None),
+                                         (second.number, "exportacao", "tereza", None)])
