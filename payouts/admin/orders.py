@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
+from claims.signals import ReadKind, data_read
 from claims.formatting import brl
 from claims.payment_words import payment_method_summary
 from payouts import reconciliation
@@ -121,6 +122,16 @@ class PaymentOrderAdmin(admin.ModelAdmin):
 
         return [path("conciliacao/", self.admin_site.admin_view(reconciliation_view),
                      name="payouts_reconciliation"), *super().get_urls()]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        response = super().change_view(request, object_id, form_url, extra_context)
+        order = getattr(response, "context_data", {}).get("original")
+        if order is not None:
+            # The payee's name, tax id and bank account: a reading of the claim's personal
+            # data (LGPD art. 37, docs/privacy-access.md). The page shows the same
+            # payment object: nothing is read twice.
+            data_read([order.payment.claim_id], kind=ReadKind.CLAIM_PAGE, user=request.user)
+        return response
 
     def changelist_view(self, request, extra_context=None):
         return super().changelist_view(request, {"title": "Ordens de pagamento",

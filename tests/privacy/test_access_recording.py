@@ -176,3 +176,18 @@ def test_a_remittance_download_records_each_paid_claim_once(settings, tmp_path, 
     # The file names each payee (name, CPF, bank account): an export of their data.
     assert sorted(recorded()) == sorted([(first.number, "exportacao", "tereza", None),
                                          (second.number, "exportacao", "tereza", None)])
+
+
+def test_a_payment_orders_page_records_a_reading_of_its_claim(settings, tmp_path, db):
+    payouts_roles.sync_roles(Group, Permission)
+    treasury = logged_in(treasury_user("tereza"))
+    account = paying_account()
+    order = orders(account, ["150.00"])[0]
+
+    response = treasury.get(f"/admin/payouts/paymentorder/{order.pk}/change/")
+
+    assert response.status_code == 200
+    assert "Maria Beneficiária" in response.content.decode()
+    assert recorded() == [(order.payment.claim.number, "pagina", "tereza", None)]
+    assert treasury.get("/admin/payouts/paymentorder/").status_code == 200  # the list: not
+    assert len(recorded()) == 1
