@@ -4,7 +4,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("privacy", "0004_requests")]
+    dependencies = [("privacy", "0003_forgetting")]
 
     operations = [
         migrations.AlterField(
