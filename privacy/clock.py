@@ -41,6 +41,14 @@ def years() -> int:
     return settings.RETENTION_YEARS
 
 
+def payment_years() -> int:
+    """The term from a claim's last payment: the retention term, or the
+    anti-money-laundering term (``AML_RETENTION_YEARS``, records of a transaction) when
+    it is set and longer. The identity of who was paid is kept for both."""
+    aml = settings.AML_RETENTION_YEARS
+    return years() if aml is None else max(years(), aml)
+
+
 def ends_on(*moments: dt.date | None, term: int | None = None) -> dt.date | None:
     """The latest of ``moments`` (None ignored) plus the term, in years (29 February
     plus a year is 28 February). None when there is no moment."""
@@ -111,8 +119,9 @@ def clocks_for(claims: list[Claim], *, today: dt.date | None = None) -> dict:
                       coverage_ended_on=claim.sale.valid_until,
                       last_paid_on=last_paid.get(claim.pk), holds=held)
         if claim.closed_at is not None:
-            clock.ends_on = ends_on(clock.closed_on, clock.coverage_ended_on,
-                                    clock.last_paid_on)
+            clock.ends_on = max(filter(None, (
+                ends_on(clock.closed_on, clock.coverage_ended_on),
+                ends_on(clock.last_paid_on, term=payment_years()))))
             clock.state = State.RUN_OUT if clock.ends_on <= today else State.RUNNING
         if held:
             clock.state = State.HELD
@@ -124,27 +133,33 @@ def _is_cpf(value: str) -> bool:
     return bool(value) and len(value) == 11 and value.isdigit()
 
 
-def cutoff(today: dt.date) -> dt.date:
+def cutoff(today: dt.date, term: int | None = None) -> dt.date:
     """The latest moment whose term has run out by ``today``: every moment of a claim on
     or before it. A moment on 29 February runs out a day later here than ``ends_on``
     says (28 February): the records are kept a day longer, never a day less."""
-    return today - relativedelta(years=years())
+    return today - relativedelta(years=years() if term is None else term)
 
 
-def candidates(today: dt.date | None = None):
-    """The claims whose clock has run out by ``today`` and that no hold keeps: closed,
-    not anonymised, closed and covered and paid up to ``cutoff``. Active holds are few:
-    their targets are read once and excluded in SQL."""
+def past_clock(today: dt.date | None = None):
+    """The claims whose clock has run out by ``today``, holds aside: closed, not
+    anonymised, closed and covered up to ``cutoff``, paid up to the payments' cut."""
     today = today or timezone.localdate()
     limit = cutoff(today)
     # Closed on ``limit`` or before in Brazil's calendar: before the next local midnight.
     closed_before = timezone.make_aware(dt.datetime.combine(limit + dt.timedelta(days=1),
                                                             dt.time.min))
-    qs = (Claim.objects.filter(closed_at__isnull=False, closed_at__lt=closed_before,
-                               sale__valid_until__lte=limit)
-          .exclude(Exists(Payment.objects.filter(claim=OuterRef("pk"), paid_on__gt=limit)))
-          .exclude(Exists(Anonymisation.objects.filter(claim=OuterRef("pk")))))
-    return qs.exclude(held_by(LegalHold.objects.filter(released_at__isnull=True)))
+    paid_limit = cutoff(today, payment_years())
+    return (Claim.objects.filter(closed_at__isnull=False, closed_at__lt=closed_before,
+                                 sale__valid_until__lte=limit)
+            .exclude(Exists(Payment.objects.filter(claim=OuterRef("pk"),
+                                                   paid_on__gt=paid_limit)))
+            .exclude(Exists(Anonymisation.objects.filter(claim=OuterRef("pk")))))
+
+
+def candidates(today: dt.date | None = None):
+    """The claims whose clock has run out by ``today`` and that no hold keeps. Active
+    holds are few: their targets are read once and excluded in SQL."""
+    return past_clock(today).exclude(held_by(LegalHold.objects.filter(released_at__isnull=True)))
 
 
 def held_by(holds) -> Q:

@@ -14,7 +14,8 @@ DATA_REQUEST_DAYS = env.int("DATA_REQUEST_DAYS", default=15)
 # How long a run's lock lasts where PostgreSQL's advisory lock is not available (the
 # embedded SQLite): longer than a run takes; a dead run's lock expires after it.
 RETENTION_LOCK_SECONDS = env.int("RETENTION_LOCK_SECONDS", default=6 * 60 * 60)
-# Circular SUSEP 612/2020 (anti-money-laundering): how long the records of payments are
-# kept for the AML controls. The term could not be verified against the norm's current
-# text: a setting, named in a deletion request's answer (docs/privacy-requests.md).
-AML_RETENTION_YEARS = env.int("AML_RETENTION_YEARS", default=5)
+# Circular SUSEP 612/2020 and Lei 9.613/1998, art. 10 (anti-money-laundering): how long
+# the records of a payment (who was paid, how) are kept after it. The term could not be
+# verified against the norm's current text: unset, the retention term applies; set and
+# longer, the clock counts it from the last payment (privacy.clock.payment_years).
+AML_RETENTION_YEARS = env.int("AML_RETENTION_YEARS", default=None)

@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from claims.models import Claim, Payment, Sale
+from claims.models import Claim, Sale
 from privacy import clock
 from privacy.forgetting.services import (anonymise_claim, anonymise_sale, retention_rule,
                                          sale_ends_on, sale_is_held)
@@ -69,20 +69,10 @@ def exclusive() -> Iterator[bool]:
             cache.delete(CACHE_LOCK)
 
 
-def _next_local_midnight(day: dt.date) -> dt.datetime:
-    """Closed on ``day`` or before in Brazil's calendar: before this moment."""
-    return timezone.make_aware(dt.datetime.combine(day + dt.timedelta(days=1), dt.time.min))
-
-
 def held_past_clock(today: dt.date) -> int:
-    """Claims past their clock (the SQL cut) that an active hold keeps."""
-    limit = clock.cutoff(today)
-    past = (Claim.objects.filter(closed_at__isnull=False,
-                                 closed_at__lt=_next_local_midnight(limit),
-                                 sale__valid_until__lte=limit)
-            .exclude(Exists(Payment.objects.filter(claim=OuterRef("pk"), paid_on__gt=limit)))
-            .exclude(Exists(Anonymisation.objects.filter(claim=OuterRef("pk")))))
-    return past.filter(clock.held_by(LegalHold.objects.filter(released_at__isnull=True))).count()
+    """Claims past their clock that an active hold keeps."""
+    return clock.past_clock(today).filter(
+        clock.held_by(LegalHold.objects.filter(released_at__isnull=True))).count()
 
 
 def sale_candidates(today: dt.date):

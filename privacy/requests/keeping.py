@@ -6,8 +6,8 @@ be kept, under which legal obligation and until when, and what is anonymised now
   for as long as a legal hold stands, or, while the claim is open, until its term
   starts (on closing).
 - A claim with payments keeps its payment records for ``AML_RETENTION_YEARS`` after
-  the last payment too (Circular SUSEP 612/2020, prevention of money laundering; the
-  term is a setting because it could not be verified).
+  the last payment too, when that term is set (Circular SUSEP 612/2020, prevention of
+  money laundering; a setting because it could not be verified): the clock counts it.
 - A sale without claims is the contract: kept ``RETENTION_YEARS`` from its coverage's
   end (Circular SUSEP 605/2020, "the end of the contract").
 - The request itself is kept (LGPD arts. 16, I and 37: the proof that it was answered).
@@ -25,7 +25,7 @@ from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
 from claims.models import Payment, Sale
-from privacy.clock import State, clock_for
+from privacy.clock import State, clock_for, payment_years
 from privacy.forgetting import services as forgetting
 from privacy.models import Anonymisation, DataRequest
 from privacy.requests import export
@@ -83,8 +83,8 @@ def kept_and_ended(cpf: str, *, today: dt.date) -> tuple[list[str], list]:
         else:
             kept.append(f"Sinistro {claim.number}: mantido até {_day(clock.ends_on)} "
                         f"({RETENTION_RULE}).")
-        if claim.pk in paid:
-            until = paid[claim.pk] + relativedelta(years=settings.AML_RETENTION_YEARS)
+        if claim.pk in paid and settings.AML_RETENTION_YEARS is not None:
+            until = paid[claim.pk] + relativedelta(years=payment_years())
             if until > today:
                 kept.append(f"Sinistro {claim.number}: registros de pagamento mantidos até "
                             f"{_day(until)} ({AML_RULE}).")

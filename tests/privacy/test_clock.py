@@ -22,7 +22,7 @@ TODAY = dt.date(2031, 6, 10)
 
 
 def closed_claim(*, closed_on: dt.date, valid_until=dt.date(2025, 12, 31), **kwargs) -> Claim:
-    sale = SaleFactory(valid_until=valid_until)
+    sale = SaleFactory(valid_from=min(valid_until, dt.date(2019, 1, 1)), valid_until=valid_until)
     closed_at = timezone.make_aware(dt.datetime.combine(closed_on, dt.time(15, 0)))
     return ClaimFactory(coverage__sale=sale, status="finalizado", closed_at=closed_at,
                         **kwargs)
@@ -40,6 +40,21 @@ def test_the_clock_counts_from_the_latest_of_closing_coverage_end_and_last_payme
         dt.date(2026, 3, 1), dt.date(2026, 1, 31), dt.date(2026, 4, 20))
     assert found.ends_on == dt.date(2031, 4, 20)
     assert found.state == State.RUN_OUT and found.words == "Vencido"
+
+
+def test_a_longer_anti_money_laundering_term_counts_from_the_last_payment(settings):
+    settings.RETENTION_YEARS, settings.AML_RETENTION_YEARS = 5, 10
+    claim = closed_claim(closed_on=dt.date(2022, 3, 1), valid_until=dt.date(2022, 1, 31))
+    PaymentFactory(claim=claim, status="concluido", paid_on=dt.date(2022, 2, 20),
+                   financial_transaction_id="E123")
+    unpaid = closed_claim(closed_on=dt.date(2022, 3, 1), valid_until=dt.date(2022, 1, 31))
+
+    clocks = clock.clocks_for([claim, unpaid], today=TODAY)
+
+    assert clocks[claim.pk].ends_on == dt.date(2032, 2, 20)
+    assert clocks[claim.pk].state == State.RUNNING
+    assert clocks[unpaid.pk].ends_on == dt.date(2027, 3, 1)
+    assert list(clock.candidates(TODAY).values_list("pk", flat=True)) == [unpaid.pk]
 
 
 def test_a_clock_that_ends_today_has_run_out_and_one_that_ends_tomorrow_has_not(settings):
