@@ -7,7 +7,7 @@ from ``WorkbenchAdminConfig.default_site`` before that package registers its mod
 from django.contrib import admin
 from django.template.response import TemplateResponse
 
-from claims.permissions import VIEW_CLAIM
+from claims.permissions import works_on_claims
 
 
 class ClaimsAdminSite(admin.AdminSite):
@@ -31,8 +31,9 @@ class ClaimsAdminSite(admin.AdminSite):
 
     def index(self, request, extra_context=None):
         """Claims roles land on their dashboard; other staff on Django's model list."""
-        if not request.user.has_perm(VIEW_CLAIM):
-            # Other staff (finance) get the cards meant for them above the model list.
+        if not works_on_claims(request.user):
+            # Other staff (finance, privacy: privacy reads claims but works none) get the
+            # cards meant for them above the model list.
             from workbench.admin import panels
 
             cards = panels.rendered_cards(request)

@@ -12,7 +12,6 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from stdnum.br import cpf as cpf_number
 
 from claims.models import Claim, Sale
 from privacy.admin.common import (PLACE_HOLD, RELEASE_HOLD, VIEW_HOLDS, actors_in_words,
@@ -53,8 +52,8 @@ class PlaceHoldForm(forms.Form):
                 self.add_error("sale_id", "Venda não encontrada.")
             data["where"] = {"sale": sale}
         elif target == HoldTarget.CPF:
-            digits = cpf_number.compact(data.get("cpf") or "")
-            if not cpf_number.is_valid(digits):
+            digits = holds.cpf_digits(data.get("cpf") or "")
+            if digits is None:
                 self.add_error("cpf", "CPF inválido.")
             data["where"] = {"cpf": digits}
         return data
@@ -144,8 +143,9 @@ class LegalHoldAdmin(admin.ModelAdmin):
             except HoldRefused as refused:
                 form.add_error(None, refused.message)
             else:
+                what = target_words(hold)  # "Sinistro SIN-...": only its first letter lowered
                 messages.success(request, f"Retenção {hold.pk} colocada: o prazo de guarda "
-                                          f"de {target_words(hold).lower()} está suspenso.")
+                                          f"de {what[0].lower()}{what[1:]} está suspenso.")
                 return HttpResponseRedirect(reverse("admin:privacy_legalhold_change",
                                                     args=[hold.pk]))
         return TemplateResponse(request, "admin/privacy/legalhold/place.html", {

@@ -12,6 +12,7 @@ import datetime as dt
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
+from claims.coverages import pays_on_death
 from claims.models import Beneficiary, Claim, DocumentFile, Event, Payment, Sale
 from correspondence.models import Message, Role
 from webhooks.models import Delivery
@@ -117,10 +118,12 @@ def roles_in(claim: Claim, cpf: str) -> list[str]:
 
 def owns_contact(claim: Claim, cpf: str) -> bool:
     """The claim's contact fields (and its narrative, and the letters to its contact)
-    are the person's when they are the requester, or the insured of a claim whose
-    requester has no CPF of their own."""
-    return claim.requester_tax_id == cpf or (
-        not claim.requester_tax_id and claim.sale.insured_cpf == cpf)
+    are the person's when they are the requester, or the insured of a living claim
+    whose requester has no CPF of their own (the insured reported it). After a death,
+    whoever reported it is someone else: their name, e-mail and letters are theirs."""
+    if claim.requester_tax_id:
+        return claim.requester_tax_id == cpf
+    return claim.sale.insured_cpf == cpf and not pays_on_death(claim.coverage.name)
 
 
 def _sale(sale: Sale, cpf: str) -> dict:

@@ -11,9 +11,9 @@ import datetime as dt
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from stdnum.br import cpf as cpf_number
 
 from claims.models import Channel
+from privacy.services.holds import cpf_digits
 from privacy.errors import RequestRefused
 from privacy.models import DataRequest, RequestKind, RequestOrigin
 
@@ -32,10 +32,8 @@ STATE_WORDS = {State.OPEN: "Aberta, no prazo", State.OVERDUE: "Atrasada",
 
 def clean_cpf(value: str) -> str:
     """The CPF's 11 digits, or RequestRefused with the value as typed."""
-    digits = cpf_number.compact(value or "")
-    # python-stdnum accepts the eleven equal digits ("111.111.111-11"): their check
-    # digits add up, but the Receita Federal never issues them.
-    if not cpf_number.is_valid(digits) or len(set(digits)) == 1:
+    digits = cpf_digits(value)
+    if digits is None:
         raise RequestRefused(f"CPF inválido: {value or '(vazio)'}.")
     return digits
 

@@ -13,6 +13,14 @@ from privacy.errors import HoldRefused
 from privacy.models import HoldTarget, LegalHold
 
 
+def cpf_digits(value: str) -> str | None:
+    """The CPF's 11 digits, or None when it is no CPF. python-stdnum accepts eleven equal
+    digits ("111.111.111-11": their check digits add up), which the Receita never
+    issues."""
+    digits = cpf_number.compact(value or "")
+    return digits if cpf_number.is_valid(digits) and len(set(digits)) > 1 else None
+
+
 def _required(reason: str, reference: str) -> tuple[str, str]:
     reason, reference = (reason or "").strip(), (reference or "").strip()
     if not reason:
@@ -45,8 +53,8 @@ def place_hold(*, reason: str, reference: str, user=None, actor: str = "",
     elif sale is not None:
         hold.target, hold.sale = HoldTarget.SALE, sale
     else:
-        digits = cpf_number.compact(cpf)
-        if not cpf_number.is_valid(digits):
+        digits = cpf_digits(cpf)
+        if digits is None:
             raise HoldRefused(f"CPF inválido: {cpf}.")
         hold.target, hold.cpf = HoldTarget.CPF, digits
     _refuse_anonymised(hold)

@@ -111,9 +111,10 @@ def test_the_shell_says_what_is_wrong():
     with pytest.raises(CommandError, match="Venda nao-e-um-id não encontrada"):
         call_command("legal_hold", "place", "--sale", "nao-e-um-id", "--reason", "x",
                      "--reference", "y")
-    with pytest.raises(CommandError, match="CPF inválido"):
-        call_command("legal_hold", "place", "--cpf", "111", "--reason", "x",
-                     "--reference", "y")
+    for bad in ("111", "111.111.111-11"):  # stdnum takes eleven equal digits
+        with pytest.raises(CommandError, match="CPF inválido"):
+            call_command("legal_hold", "place", "--cpf", bad, "--reason", "x",
+                         "--reference", "y")
 
 
 def test_the_admin_places_and_two_people_release(dora, eli):

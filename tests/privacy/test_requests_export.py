@@ -208,3 +208,24 @@ def test_forgetting_a_claim_deletes_the_exports_of_its_people(claims, settings):
     assert evidence.removed["exportacoes_de_titulares"] == 2
     assert not default_storage.exists(request.export_json)
     assert not default_storage.exists(request.export_pdf)
+
+
+def test_the_deceased_insured_never_gets_the_relative_who_reported_the_death(db):
+    """After a death, whoever reported it is someone else: the insured's export leaves
+    out their name, e-mail and letters, and the answer goes to the insured's own e-mail."""
+    from tests.support.factories import CoverageFactory, SaleFactory
+
+    sale = SaleFactory(insured_name="Sebastião Segurado", insured_cpf=PAULA,
+                       insured_email="sebastiao@example.com")
+    ClaimFactory(coverage=CoverageFactory(sale=sale, name="cobertura/morte"),
+                 requester_name="Patrícia Parente", requester_tax_id="",
+                 contact_name="Patrícia Parente", contact_email="patricia@example.com")
+
+    request = answered()
+
+    data = json.dumps(export.assemble(PAULA), ensure_ascii=False)
+    pdf = pdf_text(default_storage.open(request.export_pdf).read())
+    for text in (data, pdf):
+        assert "Patrícia" not in text and "patricia@example.com" not in text
+    letter = Message.objects.get(letter=Letter.DATA_REQUEST_ANSWER)
+    assert letter.recipient_email == "sebastiao@example.com"

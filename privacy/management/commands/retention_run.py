@@ -2,6 +2,7 @@
 whose retention clock ran out and that no legal hold keeps (docs/privacy-forgetting.md).
 Prints claim numbers and counts, never a name."""
 
+import argparse
 import datetime as dt
 
 from django.core.management.base import BaseCommand, CommandError
@@ -13,8 +14,9 @@ from privacy.forgetting import runs
 def _day(value: str) -> dt.date:
     try:
         return dt.date.fromisoformat(value)
-    except ValueError as error:
-        raise CommandError(f"Data inválida: {value!r} (use AAAA-MM-DD).") from error
+    except ValueError:
+        # argparse turns this into the command's usage line and message, no traceback.
+        raise argparse.ArgumentTypeError(f"data inválida: {value!r} (use AAAA-MM-DD)") from None
 
 
 class Command(BaseCommand):
