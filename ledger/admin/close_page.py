@@ -20,7 +20,6 @@ from django.utils import timezone
 from claims.services.moves import actor_for
 from ledger import tasks
 from ledger.admin import common
-from ledger.admin.closes import file_response
 from ledger.errors import CloseRefused
 from ledger.models import MonthClose, Report
 from ledger.reports import files, movements, psl, triangles
@@ -116,7 +115,7 @@ def flash_view(request):
         if all(wanted):
             file = _flash_file(as_of, *wanted)
             if file is not None:
-                return file_response(file.content, file.filename, file.file_format)
+                return common.file_response(file.content, file.filename, file.file_format)
             messages.error(request, "Relatório desconhecido.")
         kinds = FLASH_KINDS
     return TemplateResponse(request, "admin/ledger/flash_report.html", {

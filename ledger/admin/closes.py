@@ -5,7 +5,7 @@ their own (ledger.admin.close_page); nobody adds, changes or deletes a close her
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -13,23 +13,10 @@ from django.utils.html import format_html
 
 from claims.formatting import actor_label, brl, local_moment, person
 from ledger.admin import close_data
-from ledger.admin.common import is_finance, month_words
+from ledger.admin.close_page import close_view, flash_view
+from ledger.admin.common import file_response, is_finance, month_words
 from ledger.admin.movements import FinanceReads
 from ledger.models import MonthClose, Report
-
-CONTENT_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
-
-
-def file_response(content: bytes, filename: str, file_format: str) -> HttpResponse:
-    response = HttpResponse(bytes(content), content_type=CONTENT_TYPES.get(
-        file_format, "application/octet-stream"))
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response["Cache-Control"] = "no-store"
-    return response
-
 
 @admin.register(MonthClose)
 class MonthCloseAdmin(FinanceReads, admin.ModelAdmin):
@@ -41,8 +28,6 @@ class MonthCloseAdmin(FinanceReads, admin.ModelAdmin):
     empty_value_display = "—"
 
     def get_urls(self):
-        from ledger.admin.close_page import close_view, flash_view
-
         wrap = self.admin_site.admin_view
         return [
             path("fechar/", wrap(close_view), name="ledger_close_month"),

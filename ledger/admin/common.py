@@ -1,10 +1,11 @@
 """What finance's pages share: the role check (``ledger.finance``: the group
-"Financeiro", and superusers), months in words, the SUSEP ramos in words, and the
-months waiting for a close."""
+"Financeiro", and superusers), months in words, the SUSEP ramos in words, the months
+waiting for a close, and a kept report as a download."""
 
 import datetime as dt
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.utils import timezone
 
 from ledger.calendar import first_of_month, first_open_month, next_month, previous_month
@@ -71,3 +72,17 @@ def months_to_close(today: dt.date | None = None) -> list[dt.date]:
 
 def last_close() -> MonthClose | None:
     return MonthClose.objects.select_related("closed_by").order_by("-month").first()
+
+
+CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def file_response(content: bytes, filename: str, file_format: str) -> HttpResponse:
+    response = HttpResponse(bytes(content), content_type=CONTENT_TYPES.get(
+        file_format, "application/octet-stream"))
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "no-store"
+    return response
