@@ -14,20 +14,12 @@ from django.template.response import TemplateResponse
 from claims.formatting import tax_id
 from claims.signals import data_read
 from privacy import access_report
+from privacy.admin.common import PrivacyReads
 from privacy.models import AccessKind, AccessRecord
 
 
 @admin.register(AccessRecord)
-class AccessReportAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
+class AccessReportAdmin(PrivacyReads, admin.ModelAdmin):
     def get_urls(self):
         # The report is the model's only page (no record's own page).
         return [url for url in super().get_urls() if url.name and url.name.endswith(

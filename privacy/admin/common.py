@@ -9,6 +9,22 @@ PLACE_HOLD = "privacy.place_hold"
 RELEASE_HOLD = "privacy.release_hold"
 
 
+class PrivacyReads:
+    """The privacy role (and superusers) read; nobody adds, changes or deletes."""
+
+    def has_module_permission(self, request):
+        return request.user.has_module_perms("privacy")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 def can(user, perm: str) -> bool:
     return user.is_active and user.is_staff and user.has_perm(perm)
 

@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from claims.formatting import local_moment
+from privacy.admin.common import PrivacyReads
 from privacy.models import Anonymisation, RetentionRun
 
 # The categories of Anonymisation.removed, as a person reads them.
@@ -50,22 +51,6 @@ STARTED_BY_WORDS = {"beat": "Agendamento diário",
 def removed_words(removed: dict) -> list[tuple[str, int]]:
     return [(REMOVED_WORDS.get(key, key.replace("_", " ").capitalize()), count)
             for key, count in sorted(removed.items()) if count]
-
-
-class PrivacyReads:
-    """The privacy role (and superusers) read; nobody adds, changes or deletes."""
-
-    def has_module_permission(self, request):
-        return request.user.has_module_perms("privacy")
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(RetentionRun)

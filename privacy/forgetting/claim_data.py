@@ -65,7 +65,7 @@ def secrets_of(claim: Claim) -> Secrets:
     return secrets
 
 
-def _texts(rows, secrets: Secrets, fields: list[str], removed: Counter, what: str,
+def scrub_texts(rows, secrets: Secrets, fields: list[str], removed: Counter, what: str,
            json_fields: tuple[str, ...] = ()) -> None:
     """Clean ``fields`` of ``rows`` by value; saves and counts the rows that changed."""
     for row in rows:
@@ -147,18 +147,18 @@ def scrub_claim(claim: Claim, secrets: Secrets, removed: Counter) -> None:
         expense.save(update_fields=["supplier_name", "supplier_tax_id", "note"])
         removed["despesas"] += 1
 
-    _texts(ClaimHistory.objects.filter(claim=claim), secrets, ["note"], removed, "historico")
-    _texts(Event.objects.filter(claim=claim), secrets, ["details"], removed, "eventos",
+    scrub_texts(ClaimHistory.objects.filter(claim=claim), secrets, ["note"], removed, "historico")
+    scrub_texts(Event.objects.filter(claim=claim), secrets, ["details"], removed, "eventos",
            json_fields=("details",))
-    _texts(Task.objects.filter(claim=claim), secrets, ["subject", "note"], removed, "tarefas")
-    _texts(Proposal.objects.filter(claim=claim), secrets,
+    scrub_texts(Task.objects.filter(claim=claim), secrets, ["subject", "note"], removed, "tarefas")
+    scrub_texts(Proposal.objects.filter(claim=claim), secrets,
            ["arguments", "summary", "decision_note"], removed, "propostas",
            json_fields=("arguments",))
-    _texts(Reconsideration.objects.filter(claim=claim), secrets, ["text", "decision_note"],
+    scrub_texts(Reconsideration.objects.filter(claim=claim), secrets, ["text", "decision_note"],
            removed, "reconsideracoes")
-    _texts(DocumentRequest.objects.filter(claim=claim), secrets, ["title", "note"], removed,
+    scrub_texts(DocumentRequest.objects.filter(claim=claim), secrets, ["title", "note"], removed,
            "pedidos_de_documento")
-    _texts(AutomaticDecision.objects.filter(claim=claim), secrets,
+    scrub_texts(AutomaticDecision.objects.filter(claim=claim), secrets,
            ["reasons", "reversed_note"], removed, "decisao_automatica",
            json_fields=("reasons",))
     scrub_documents(claim, removed)

@@ -18,7 +18,7 @@ from idempotency.models import IdempotentRequest
 from ledger.models import Movement
 from payouts.models import BankReturn, PaymentOrder, Remittance, RemittanceLine, ReturnLine
 from privacy.forgetting import cnab
-from privacy.forgetting.claim_data import _texts
+from privacy.forgetting.claim_data import scrub_texts
 from privacy.forgetting.redaction import (ANONYMISED_CPF, ANONYMISED_FILE_NAME,
                                           ANONYMISED_NAME, ANONYMISED_TEXT, Secrets)
 from privacy.models import AccessRecord, LegalHold
@@ -47,8 +47,8 @@ def scrub_other_apps(claim: Claim, secrets: Secrets, removed: Counter) -> None:
 
 def _webhooks(claim, secrets, removed):
     deliveries = Delivery.objects.filter(event__claim=claim)
-    _texts(deliveries, secrets, ["body"], removed, "webhooks")
-    _texts(DeliveryAttempt.objects.filter(delivery__event__claim=claim), secrets,
+    scrub_texts(deliveries, secrets, ["body"], removed, "webhooks")
+    scrub_texts(DeliveryAttempt.objects.filter(delivery__event__claim=claim), secrets,
            ["response_excerpt"], removed, "webhooks_respostas")
 
 
@@ -73,7 +73,7 @@ def _letters(claim, secrets, removed):
 
 
 def _hosted_pages(claim, secrets, removed):
-    _texts(AccessLink.objects.filter(sale_id=claim.sale_id), secrets,
+    scrub_texts(AccessLink.objects.filter(sale_id=claim.sale_id), secrets,
            ["payment_details", "user_reference"], removed, "links_de_acesso",
            json_fields=("payment_details",))
     removed["downloads_pagina"] += DocumentDownload.objects.filter(claim=claim).exclude(
@@ -84,19 +84,19 @@ def _sro(claim, secrets, removed):
     """The SUSEP codes, amounts and dates stay (the registration is the regulator's
     evidence); the names and CPFs inside are replaced by the placeholders."""
     submissions = list(Submission.objects.filter(registration__claim=claim))
-    _texts(submissions, secrets, ["body", "missing", "errors", "last_error"], removed,
+    scrub_texts(submissions, secrets, ["body", "missing", "errors", "last_error"], removed,
            "sro_envios", json_fields=("body", "missing", "errors"))
     batch_ids = {item.batch_id for item in submissions if item.batch_id}
     if batch_ids:
-        _texts(Batch.objects.filter(batch_id__in=batch_ids), secrets,
+        scrub_texts(Batch.objects.filter(batch_id__in=batch_ids), secrets,
                ["body", "answer", "error"], removed, "sro_lotes",
                json_fields=("body", "answer"))
 
 
 def _decisions(claim, secrets, removed):
-    _texts(Evaluation.objects.filter(claim=claim), secrets, ["facts", "fired", "effect_note"],
+    scrub_texts(Evaluation.objects.filter(claim=claim), secrets, ["facts", "fired", "effect_note"],
            removed, "avaliacoes", json_fields=("facts", "fired"))
-    _texts(SampleReview.objects.filter(evaluation__claim=claim), secrets, ["note"], removed,
+    scrub_texts(SampleReview.objects.filter(evaluation__claim=claim), secrets, ["note"], removed,
            "revisoes_amostrais")
 
 
@@ -104,8 +104,8 @@ def _payouts(claim, secrets, removed):
     orders = list(PaymentOrder.objects.filter(payment__claim=claim))
     if not orders:
         return
-    _texts(orders, secrets, ["bank_reason", "hold_reason"], removed, "ordens_de_pagamento")
-    _texts(ReturnLine.objects.filter(order__in=orders), secrets, ["note"], removed,
+    scrub_texts(orders, secrets, ["bank_reason", "hold_reason"], removed, "ordens_de_pagamento")
+    scrub_texts(ReturnLine.objects.filter(order__in=orders), secrets, ["note"], removed,
            "retorno_linhas")
     references = {order.reference for order in orders if order.reference}
     remittance_ids = set(RemittanceLine.objects.filter(order__in=orders)

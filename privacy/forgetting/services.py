@@ -11,12 +11,12 @@ from collections import Counter
 
 from dateutil.relativedelta import relativedelta
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from claims.models import Claim, Event, Sale
 from privacy import clock
-from privacy.forgetting.claim_data import _texts, scrub_claim, secrets_of, secrets_of_sale
+from privacy.forgetting.claim_data import scrub_texts, scrub_claim, secrets_of, secrets_of_sale
 from privacy.forgetting.other_data import scrub_other_apps
 from privacy.forgetting.redaction import ANONYMISED_CPF, ANONYMISED_NAME
 from privacy.models import Anonymisation, DataRequest, LegalHold, RetentionRun
@@ -71,9 +71,9 @@ def sale_ends_on(sale: Sale) -> dt.date:
 
 
 def sale_is_held(sale: Sale) -> bool:
+    """An active hold on the sale or on its insured's CPF (one query)."""
     return LegalHold.objects.filter(released_at__isnull=True).filter(
-        sale=sale).exists() or LegalHold.objects.filter(
-        released_at__isnull=True, cpf=sale.insured_cpf).exists()
+        Q(sale=sale) | Q(cpf=sale.insured_cpf)).exists()
 
 
 def sale_may_end(sale: Sale, *, today: dt.date) -> bool:
@@ -119,5 +119,5 @@ def anonymise_sale(sale: Sale, *, run: RetentionRun | None = None,
 def _events_of_sale(sale: Sale, secrets, removed) -> None:
     """The events of the sale's claims were cleaned with each claim; a claim of another
     sale never names this insured person, so nothing else is searched."""
-    _texts(Event.objects.filter(claim__sale=sale), secrets, ["details"], removed, "eventos",
+    scrub_texts(Event.objects.filter(claim__sale=sale), secrets, ["details"], removed, "eventos",
            json_fields=("details",))
