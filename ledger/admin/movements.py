@@ -17,13 +17,14 @@ from ledger.admin.common import branch_names, branch_words, is_finance, month_wo
 from ledger.calendar import first_of_month, next_month, previous_month
 from ledger.models import Movement
 from sro.models import CoverageCode
+from workbench.admin.base import NoWrites
 from workbench.admin.pagination import LongListAdmin
 
 # How far back the month filter offers months (older ones: the flash report by date).
 FILTER_MONTHS = 24
 
 
-class FinanceReads:
+class FinanceReads(NoWrites):
     """Shown to finance (and superusers) only; nobody adds, changes or deletes."""
 
     def has_module_permission(self, request):
@@ -31,15 +32,6 @@ class FinanceReads:
 
     def has_view_permission(self, request, obj=None):
         return is_finance(request.user)
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class MonthFilter(admin.SimpleListFilter):

@@ -3,26 +3,18 @@
 from django.contrib.auth import get_user_model
 
 from claims.formatting import actor_label, person, tax_id
+from workbench.admin.base import NoWrites
 
 VIEW_HOLDS = "privacy.view_legalhold"
 PLACE_HOLD = "privacy.place_hold"
 RELEASE_HOLD = "privacy.release_hold"
 
 
-class PrivacyReads:
+class PrivacyReads(NoWrites):
     """The privacy role (and superusers) read; nobody adds, changes or deletes."""
 
     def has_module_permission(self, request):
         return request.user.has_module_perms("privacy")
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 def can(user, perm: str) -> bool:
