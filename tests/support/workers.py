@@ -40,8 +40,10 @@ class CeleryWorkers:
     def names(self) -> list[str]:
         return [f"{name}@{socket.gethostname()}" for name in self._names]
 
-    def wait_ready(self, seconds: float = 30) -> None:
-        """Every worker started answers a ping (its consumer is up)."""
+    def wait_ready(self, seconds: float = 90) -> None:
+        """Every worker started answers a ping (its consumer is up). A worker loads the
+        whole project first: 16 s for one on a loaded 2-core machine (load average 12),
+        so two started together can take past 30 s; the wait ends as soon as both answer."""
         deadline = time.monotonic() + seconds
         while True:
             replies = current_app.control.ping(destination=self.names(), timeout=0.5)
