@@ -296,6 +296,26 @@ def _commit_share(claims: list) -> list[tuple[str, float]]:
     return [commit_event(claim) for claim in claims]
 
 
+def commit_rate(commits: dict[str, float]) -> float:
+    """Events per second from the first commit to the last: the most any end-to-end rate
+    (from the first commit to the last receipt) could be."""
+    span = max(commits.values()) - min(commits.values()) if commits else 0.0
+    return len(commits) / span if span > 0 else math.inf
+
+
+def best_possible(bare: float, committed: float) -> tuple[float, str]:
+    """What the engine could have done: no webhook leaves before its event commits, so
+    the lower of the bare client's rate and the producer's commit rate (``committed``;
+    infinite when every event was committed before the workers started); with a line
+    saying which bound it."""
+    bound = min(bare, committed)
+    which = "bare client" if bare <= committed else "producer's commits"
+    shown = "all committed before the workers started" if math.isinf(committed) \
+        else f"{committed:,.1f} /s"
+    return bound, (f"could have done min(bare {bare:,.1f} /s, producer {shown}) = "
+                   f"{bound:,.1f} /s: bound by the {which}")
+
+
 def delivery_bodies() -> list[bytes]:
     from django.db import connection
 
