@@ -86,7 +86,8 @@ def start_gunicorn(port: int, arguments: list[str], **env) -> subprocess.Popen:
     }
     process = subprocess.Popen([sys.executable, "-m", "gunicorn", *arguments],
                                cwd=ROOT, env=environment, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
+    # Each worker loads the application (seconds of CPU): longer on a busy machine.
+    deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         try:
             requests.get(f"http://127.0.0.1:{port}/saude/vivo", timeout=10)

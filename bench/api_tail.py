@@ -4,6 +4,7 @@ paced at 70 % of the capacity measured in the same run.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/claims_bench \\
         python bench/api_tail.py [--rounds 3] [--seconds 30] [--port 8840]
+        [--trace] [--pg-log /var/log/postgresql/postgresql-15-main.log]
 
 It makes a scratch database like the test suite's (``test_`` + the configured name,
 destroyed at the end) and starts gunicorn with the shipped ``gunicorn.conf.py`` (its
@@ -28,6 +29,12 @@ first, and it collects between rounds): one of its collections paused it for 238
 a round, and every request due meanwhile was counted late, as if the server had
 stalled.
 
+``--trace`` lines up each round's slowest requests with what happened then: the
+workers' own timing of each request and collection, the machine's CPU by process group
+and PostgreSQL's checkpoints and slow statements (bench/api_tail_trace.py). The server
+then runs bench/gunicorn_timing.conf.py (the shipped configuration plus timing
+hooks: a few Python calls and a line written per request, not measured apart).
+
 The machine's speed: this kind of machine is virtual, and its cores ran a fixed Python
 loop at 0.56 to 1.0 of their best speed within one session, nothing else running in it
 (docs/performance.md). So the benchmark times one such loop per core for two seconds
@@ -46,6 +53,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -65,6 +73,7 @@ from django.db import connection  # noqa: E402
 from kombu import Connection  # noqa: E402
 
 from api_requests import OPEN_BODY, scratch_database, setup_data, start_gunicorn  # noqa: E402
+from api_tail_trace import Trace  # noqa: E402
 
 LOAD = 0.70
 # An opening sends a job after it commits (its letter to the insured person). Production
@@ -89,17 +98,29 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--port", type=int, default=8840)
+    parser.add_argument("--trace", action="store_true",
+                        help="line up each round's slowest requests with their causes")
+    parser.add_argument("--pg-log", default=default_pg_log(),
+                        help="PostgreSQL's log, read by --trace if readable")
     args = parser.parse_args()
     with scratch_database():
         run(args)
 
 
-def start_shipped_gunicorn(port: int, **env) -> subprocess.Popen:
-    """gunicorn as production starts it (gunicorn.conf.py, with ``env``'s ``GUNICORN_*``
-    settings if any), on the scratch database, sending its jobs to a real broker
-    (nothing consumes them here)."""
-    return start_gunicorn(port, ["-c", "gunicorn.conf.py"], GUNICORN_BIND=f"127.0.0.1:{port}",
-                          CELERY_BROKER_URL=BROKER_URL, **env)
+def default_pg_log() -> str | None:
+    readable = [path for path in sorted(Path("/var/log/postgresql").glob("postgresql-*.log"))
+                if os.access(path, os.R_OK)]
+    return str(readable[-1]) if readable else None
+
+
+def start_shipped_gunicorn(port: int, config: list[str] | None = None,
+                           **env) -> subprocess.Popen:
+    """gunicorn as production starts it (gunicorn.conf.py, or ``config``; with ``env``'s
+    ``GUNICORN_*`` settings if any), on the scratch database, sending its jobs to a real
+    broker (nothing consumes them here)."""
+    return start_gunicorn(port, config or ["-c", "gunicorn.conf.py"],
+                          GUNICORN_BIND=f"127.0.0.1:{port}", CELERY_BROKER_URL=BROKER_URL,
+                          **env)
 
 
 def purge_broker() -> None:
@@ -115,15 +136,16 @@ class Load:
         self.headers = {"Authorization": f"Bearer {token}"}
         self.sale_ids = iter(sale_ids)
 
-    async def get(self, session) -> None:
+    async def get(self, session, bench_id: str = "-") -> None:
         async with session.get(f"{self.base}/api/v1/sinistros/{self.number}",
-                               headers=self.headers) as response:
+                               headers={**self.headers, "X-Bench-Id": bench_id}) as response:
             await response.read()
             assert response.status == 200, response.status
 
-    async def post(self, session) -> None:
+    async def post(self, session, bench_id: str = "-") -> None:
         async with session.post(f"{self.base}/api/v1/vendas/{next(self.sale_ids)}/abrir-sinistro",
-                                json=OPEN_BODY, headers=self.headers) as response:
+                                json=OPEN_BODY, headers={**self.headers, "X-Bench-Id": bench_id}
+                                ) as response:
             await response.read()
             assert response.status == 200, (response.status, await response.text())
 
@@ -146,9 +168,10 @@ async def capacity(call, seconds: float) -> float:
         return done / (time.monotonic() - started)
 
 
-def paced(call, rate: float, seconds: float) -> list[float]:
-    """Latencies (s) of requests due every 1/rate s for ``seconds``, each measured from
-    when it was due to leave; the generator's collector off meanwhile."""
+def paced(call, rate: float, seconds: float) -> list[tuple[str, float, float, float]]:
+    """(id, due, left, answered) of requests due every 1/rate s for ``seconds``, in
+    time.time(); a latency counts from when the request was due to leave. The
+    generator's collector is off meanwhile."""
     gc.collect()
     gc.disable()
     try:
@@ -157,20 +180,23 @@ def paced(call, rate: float, seconds: float) -> list[float]:
         gc.enable()
 
 
-async def paced_round(call, rate: float, seconds: float) -> list[float]:
-    latencies: list[float] = []
+async def paced_round(call, rate: float, seconds: float):
+    records = []
+    wall = time.time() - time.monotonic()  # the workers' clock, for --trace
 
-    async def one(session, due: float):
+    async def one(session, n: int, due: float):
         await asyncio.sleep(max(0.0, due - time.monotonic()))
-        await call(session)
-        latencies.append(time.monotonic() - due)
+        left = time.monotonic()
+        bench_id = f"{id(records)}-{n}"
+        await call(session, bench_id)
+        records.append((bench_id, due + wall, left + wall, time.monotonic() + wall))
 
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         start = time.monotonic() + 0.5
         count = int(rate * seconds)
-        await asyncio.gather(*(one(session, start + n / rate) for n in range(count)))
-    return latencies
+        await asyncio.gather(*(one(session, n, start + n / rate) for n in range(count)))
+    return records
 
 
 def settle_database() -> None:
@@ -246,7 +272,19 @@ def run(args) -> None:
     gc.collect()
     gc.freeze()
     settle_database()
-    server = start_shipped_gunicorn(args.port)
+    trace = None
+    if args.trace:
+        folder = Path(tempfile.mkdtemp(prefix="api_tail_trace_"))
+        trace = Trace(folder, connection.settings_dict["NAME"], args.pg_log)
+        with connection.cursor() as cursor:
+            trace.log_slow_statements(cursor)
+        config, env = trace.server_arguments()
+        print(f"trace: the workers' and the machine's logs in {folder}; PostgreSQL's log: "
+              f"{args.pg_log or 'not readable'}")
+        server = start_shipped_gunicorn(args.port, config, **env)
+        trace.start_sampler(server.pid, os.getpid())
+    else:
+        server = start_shipped_gunicorn(args.port)
     try:
         load = Load(f"http://127.0.0.1:{args.port}", token, number, sale_ids)
         wait_until_idle(server)
@@ -265,16 +303,21 @@ def run(args) -> None:
                                       ("POST", load.post, post_capacity * LOAD)):
                 analyse_database()
                 speeds.append(machine_speed() / speed)
-                latencies = paced(call, rate, args.seconds)
+                records = paced(call, rate, args.seconds)
+                latencies = [done - due for _, due, _, done in records]
                 p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
                 worst[label] = max(worst[label], p99 / p50)
                 print(f"round {round_} {label:4} at {rate:5.1f}/s: p50 {p50 * 1000:6.1f} ms, "
                       f"p99 {p99 * 1000:7.1f} ms, max {max(latencies) * 1000:7.1f} ms, "
                       f"p99/p50 {p99 / p50:5.1f}  (load average {os.getloadavg()[0]:.2f}, "
                       f"machine speed {speeds[-1]:.2f})")
+                if trace:
+                    trace.report(records, min(p99, max(latencies)))
     finally:
         server.terminate()
         server.wait(timeout=30)
+        if trace:
+            trace.stop()
         purge_broker()
     if max(abs(1 - fraction) for fraction in speeds) > SPEED_TOLERANCE:
         print(f"not a quiet run: the machine ran at {min(speeds):.2f}-{max(speeds):.2f} of "
