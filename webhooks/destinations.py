@@ -91,7 +91,8 @@ _LOOKUPS = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_pref
 # threads of a process wait on a lookup at once (the rest of its threads keep answering,
 # liveness included), and a name that did not answer is refused at once for
 # WEBHOOK_SLOW_NAME_SECONDS instead of holding a thread again.
-_waiting = threading.BoundedSemaphore(settings.WEBHOOK_RESOLVE_CONCURRENCY)
+_waiting: tuple[int, threading.BoundedSemaphore] | None = None  # (its size, the semaphore)
+_waiting_lock = threading.Lock()
 _slow_names: dict[str, float] = {}  # host -> monotonic time until which it is refused
 _SLOW_NAMES_KEPT = 1000
 
@@ -103,17 +104,30 @@ def _resolve(host: str, port: int) -> list[IPAddress]:
     if _slow_names.get(host, 0.0) > time.monotonic():
         raise ValidationError(f"O host {host} não respondeu no DNS há pouco; confira o nome "
                               "e tente de novo em alguns minutos.")
-    if not _waiting.acquire(blocking=False):
+    waiting = _waiting_room()
+    if not waiting.acquire(blocking=False):
         raise ValidationError("Muitas verificações de DNS em andamento neste momento; tente "
                               "de novo em alguns segundos.")
     try:
         infos = _lookup(host, port)
     finally:
-        _waiting.release()
+        waiting.release()
     addresses = {ipaddress.ip_address(sockaddr[0]) for *_, sockaddr in infos}
     if not addresses:
         raise ValidationError(f"O host {host} não foi encontrado (DNS).")
     return sorted(addresses, key=lambda ip: (ip.version, ip))
+
+
+def _waiting_room() -> threading.BoundedSemaphore:
+    """The semaphore sized from WEBHOOK_RESOLVE_CONCURRENCY as it is now: a changed value
+    takes effect on the next lookup (the threads already waiting release the semaphore
+    they took, so for a moment both sizes count)."""
+    global _waiting
+    size = settings.WEBHOOK_RESOLVE_CONCURRENCY
+    with _waiting_lock:
+        if _waiting is None or _waiting[0] != size:
+            _waiting = (size, threading.BoundedSemaphore(size))
+        return _waiting[1]
 
 
 def _lookup(host: str, port: int) -> list:

@@ -9,6 +9,7 @@ import time
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import override_settings
 
 from webhooks.destinations import validate_destination
 
@@ -254,7 +255,8 @@ def hanging_dns(settings, monkeypatch):
 
     settings.WEBHOOK_RESOLVE_TIMEOUT_SECONDS = 0.5
     monkeypatch.setattr(destinations, "_slow_names", {})
-    monkeypatch.setattr(destinations, "_waiting", threading.BoundedSemaphore(2))
+    settings.WEBHOOK_RESOLVE_CONCURRENCY = 2
+    monkeypatch.setattr(destinations, "_waiting", None)
     released, reached = threading.Event(), []
 
     def hanging(*args, **kwargs):
@@ -286,6 +288,22 @@ def test_at_most_two_threads_wait_on_dns_and_the_rest_answer_at_once(hanging_dns
     assert len(waited) == 2 and len(refused_at_once) == 6
     assert max(refused_at_once) < 0.2
     assert len(hanging_dns) == 2  # the others never reached the resolver
+
+
+def test_a_changed_concurrency_takes_effect_on_the_next_lookups(hanging_dns):
+    def wait_on(names):
+        messages = []
+        threads = [threading.Thread(target=lambda n=name: messages.append(refusal(n)))
+                   for name in names]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(10)
+        return sum("não respondeu no DNS em" in message for message in messages)
+
+    with override_settings(WEBHOOK_RESOLVE_CONCURRENCY=5):
+        assert wait_on([f"https://cinco-{i}.example.com/" for i in range(8)]) == 5
+    assert wait_on([f"https://dois-{i}.example.com/" for i in range(8)]) == 2
 
 
 def test_a_name_that_did_not_answer_is_refused_at_once_for_a_while(hanging_dns):
