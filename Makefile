@@ -113,12 +113,14 @@ schemathesis: $(STAMP)
 	.ci/schemathesis
 
 ## The docs written from the code: docs/problems.md (the problem classes),
-## docs/workflow.md (claims/workflow.py) and the events table of docs/webhooks.md
-## (webhooks/events.py); the suite fails while any is stale
+## docs/workflow.md (claims/workflow.py), the events table of docs/webhooks.md
+## (webhooks/events.py) and docs/configuration.md (the settings' declarations in
+## config/settings/); the suite fails while any is stale
 docs: $(RUNTIME_STAMP)
 	DJANGO_DEBUG=true $(PY) manage.py problem_docs
 	DJANGO_DEBUG=true $(PY) manage.py workflow_docs
 	DJANGO_DEBUG=true $(PY) manage.py event_docs
+	DJANGO_DEBUG=true $(PY) manage.py settings_docs
 
 ## The README's screenshots of the hosted pages, the workbench and the letters (taken by their browser tests)
 screenshots: $(STAMP)

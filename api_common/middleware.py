@@ -7,13 +7,13 @@ technical 404/500 pages when DEBUG is on, a refused Host before any view runs, a
 library's HTML. It goes first in MIDDLEWARE so it sees every other middleware's answer.
 """
 
-from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig
 from django.http import Http404
 
 from api_common.http_problems import RequestBodyTooLarge, problem_for_status
 from api_common.problems import (
     PROBLEM_CONTENT_TYPE,
+    PROBLEM_PAGES_PREFIX,
     is_machine_path,
     problem_error_response,
     problem_json_response,
@@ -52,7 +52,7 @@ class MachinePathMiddleware:
         ):
             response = self._problem_for(request, response)
         if request.path.startswith(_PRIVATE_PREFIX) and not request.path.startswith(
-                (*_PUBLIC_PREFIXES, settings.PROBLEM_PAGES_PREFIX)):
+                (*_PUBLIC_PREFIXES, PROBLEM_PAGES_PREFIX)):
             response["Cache-Control"] = "no-store"
         return response
 

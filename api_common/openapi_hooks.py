@@ -10,7 +10,6 @@ Listed in ``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``, with the apps' own h
 """
 
 
-from django.conf import settings
 
 from api_common import http_problems as http
 from api_common.problem_types import describe
@@ -37,9 +36,20 @@ def problem_response(description: str, *problems, headers: dict | None = None) -
     return {str(status): response}
 
 
+# URL parameters as the contract names them (Django's converters need identifiers). Part
+# of the contract, not a setting.
+PATH_PARAMETER_NAMES = {
+    "sale_id": "id-venda",
+    "number": "numero-sinistro",
+    "subscription_id": "id-webhook",
+    "delivery_id": "id-entrega",
+    "file_id": "id",
+}
+
+
 def contract_path_parameters(result, generator, request, public):
-    """URL parameters under the contract's names (``OPENAPI_PATH_PARAMETER_NAMES``)."""
-    names = settings.OPENAPI_PATH_PARAMETER_NAMES
+    """URL parameters under the contract's names (``PATH_PARAMETER_NAMES``)."""
+    names = PATH_PARAMETER_NAMES
     paths = {}
     for path, operations in result.get("paths", {}).items():
         for code_name, contract_name in names.items():

@@ -25,12 +25,18 @@ logger = logging.getLogger(__name__)
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 SERVER_ERROR_DETAIL = "Ocorreu um erro inesperado. Tente novamente mais tarde."
 
+# Paths whose callers are programs (the API, the token endpoint, uploads, the storage's
+# notifications and downloads): errors there are problem JSON, never HTML pages
+# (api_common.middleware); except the pages each problem's `type` opens, for people.
+# The URL configuration's own shape, not a setting.
+MACHINE_PATH_PREFIXES = ("/api/", "/oauth/", "/uploads/", "/armazenamento/")
+PROBLEM_PAGES_PREFIX = "/api/v1/problemas/"
+
 
 def is_machine_path(path: str) -> bool:
     """Whose callers are programs (``MACHINE_PATH_PREFIXES``): errors there are problem
     JSON, never HTML pages; except the problem pages themselves, which are for people."""
-    return path.startswith(settings.MACHINE_PATH_PREFIXES) and \
-        not path.startswith(settings.PROBLEM_PAGES_PREFIX)
+    return path.startswith(MACHINE_PATH_PREFIXES) and not path.startswith(PROBLEM_PAGES_PREFIX)
 
 
 def problem_body(

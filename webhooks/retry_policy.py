@@ -11,6 +11,10 @@ from django.conf import settings
 
 from webhooks.models import Subscription
 
+# The start of a receiver's answer kept for the staff (and all of it that is read: the
+# rest is dropped with its connection). Not a setting: no operator needs another size.
+RESPONSE_EXCERPT_BYTES = 1024
+
 MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60
 JITTER = 0.10
 
@@ -78,4 +82,4 @@ def excerpt_text(outcome) -> str:
         if location and 300 <= outcome.status_code < 400:
             text = f"Location: {location} (redirecionamento não seguido)\n{text}"
     # PostgreSQL text cannot hold NUL characters.
-    return text.replace("\x00", "\ufffd")[:settings.WEBHOOK_RESPONSE_EXCERPT_BYTES]
+    return text.replace("\x00", "\ufffd")[:RESPONSE_EXCERPT_BYTES]

@@ -16,7 +16,7 @@ Webhook URLs are untrusted input, so:
 - each attempt has a connect time-out, a read time-out between bytes, and a total
   deadline (``WEBHOOK_ATTEMPT_DEADLINE_SECONDS``), so a receiver dripping its answer
   cannot outlast the lease;
-- only the first ``WEBHOOK_RESPONSE_EXCERPT_BYTES`` of an answer are read; a longer body
+- only the first ``retry_policy.RESPONSE_EXCERPT_BYTES`` of an answer are read; a longer body
   is dropped with its connection.
 
 requests-hardened, which this replaced, gives the same filtering for ``requests``, but
@@ -40,7 +40,7 @@ from django.conf import settings
 from multidict import CIMultiDict
 from yarl import URL
 
-from webhooks import networks, signing
+from webhooks import networks, retry_policy, signing
 
 logger = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ async def post(sessions: dict[str, aiohttp.ClientSession], job: Job) -> Outcome:
     chunks: list[bytes] = []
     try:
         async with asyncio.timeout_at(deadline):
-            await read_excerpt(response, settings.WEBHOOK_RESPONSE_EXCERPT_BYTES, chunks)
+            await read_excerpt(response, retry_policy.RESPONSE_EXCERPT_BYTES, chunks)
     except (TimeoutError, aiohttp.ClientError, OSError):
         pass  # the status already decided the attempt; keep what came
     finally:
@@ -222,6 +222,11 @@ def _since(started: float) -> int:
     return round((time.monotonic() - started) * 1000)
 
 
+def user_agent() -> str:
+    """Names the service and where its owner is (read when a worker opens its sessions)."""
+    return f"Sinistros-Webhooks/1 (+{settings.BASE_URL})"
+
+
 def open_sessions() -> dict[str, aiohttp.ClientSession]:
     """One connection pool per scheme, each with its pinning resolver; call it on the
     event loop that will use them."""
@@ -233,7 +238,7 @@ def open_sessions() -> dict[str, aiohttp.ClientSession]:
             resolver=PinningResolver(https=https), use_dns_cache=False, limit=0,
             keepalive_timeout=30, ssl=tls if https else False)
         sessions[scheme] = aiohttp.ClientSession(
-            connector=connector, headers={"User-Agent": settings.WEBHOOK_USER_AGENT},
+            connector=connector, headers={"User-Agent": user_agent()},
             auto_decompress=False, skip_auto_headers=("Accept-Encoding",))
     return sessions
 

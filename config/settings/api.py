@@ -1,6 +1,8 @@
 """The channels' API: DRF, the OpenAPI schema, request limits, OAuth 2.0."""
 
-from config.settings.base import env
+from config.settings.registry import Concern, env
+
+api = Concern("The channels' API", "config/settings/api.py: request limits, OAuth 2.0 tokens")
 
 # --- API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -17,17 +19,13 @@ REST_FRAMEWORK = {
 
 # Requests per minute per channel, counted in the cache (Redis in production); a
 # channel's own values in the admin override these. Past a limit: 429 with Retry-After.
-API_THROTTLE_PER_MINUTE = env.int("API_THROTTLE_PER_MINUTE", default=600)
-UPLOAD_URL_THROTTLE_PER_MINUTE = env.int("UPLOAD_URL_THROTTLE_PER_MINUTE", default=60)
+API_THROTTLE_PER_MINUTE = api.read(
+    "API_THROTTLE_PER_MINUTE", env.int, 600, "calls per minute per channel",
+    production="a channel's own values in the admin override it; 429 past it")
+UPLOAD_URL_THROTTLE_PER_MINUTE = api.read(
+    "UPLOAD_URL_THROTTLE_PER_MINUTE", env.int, 60, "upload URLs per minute per channel",
+    production="a channel's own values in the admin override it; 429 past it")
 
-# URL parameters as the contract names them (Django's converters need identifiers).
-OPENAPI_PATH_PARAMETER_NAMES = {
-    "sale_id": "id-venda",
-    "number": "numero-sinistro",
-    "subscription_id": "id-webhook",
-    "delivery_id": "id-entrega",
-    "file_id": "id",
-}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Sinistros API",
     "DESCRIPTION": (
@@ -75,11 +73,14 @@ SPECTACULAR_SETTINGS = {
 
 # A sandbox channel (manage.py create_channel --sandbox) comes with this many sales of
 # its own, every coverage free (docs/sandbox.md).
-SANDBOX_SALES = env.int("SANDBOX_SALES", default=10)
+SANDBOX_SALES = api.read("SANDBOX_SALES", env.int, 10, "the sales a sandbox channel is "
+                         "created with ([docs/sandbox.md](sandbox.md))")
 
 # --- OAuth 2.0 (client credentials) ----------------------------------------------------
 OAUTH2_PROVIDER = {
-    "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("ACCESS_TOKEN_EXPIRE_SECONDS", default=12 * 60 * 60),
+    "ACCESS_TOKEN_EXPIRE_SECONDS": api.read(
+        "ACCESS_TOKEN_EXPIRE_SECONDS", env.int, 12 * 60 * 60, "seconds an access token "
+        "lasts", shown="`43200` (12 h)"),
     "SCOPES": {"claims": "Sinistros do canal"},
     "DEFAULT_SCOPES": ["claims"],
     "OAUTH2_BACKEND_CLASS": "channel_auth.backends.CheckedTokenRequestCore",
@@ -105,16 +106,29 @@ OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
 # (nor past its expiry) while the shared generation is unchanged: a revoked token or a
 # deactivated channel is refused on the next call in every process when the cache is
 # Redis (channel_auth.revocation; docs/performance.md). 0: every call looks it up.
-API_AUTH_CACHE_SECONDS = env.int("API_AUTH_CACHE_SECONDS", default=10)
+API_AUTH_CACHE_SECONDS = api.read(
+    "API_AUTH_CACHE_SECONDS", env.int, 10, "an accepted token is not looked up again by the "
+    "same process for this long", production="revoking a token or deactivating a channel "
+    "takes effect on the next call in every process (a generation in the shared cache; one "
+    "cache read per call); the window is back only without Redis (`CACHE_URL` unset: per "
+    "process) or when Redis was away at the change "
+    "([docs/performance.md](performance.md#bearer-authentication)); `0` looks up every call")
 # Token issuance per client, counted in a fixed window (a token is meant to be reused
 # for its whole lifetime, so a healthy client asks a few times a day).
-TOKEN_RATE_LIMIT = env.int("TOKEN_RATE_LIMIT", default=20)
-TOKEN_RATE_WINDOW_SECONDS = env.int("TOKEN_RATE_WINDOW_SECONDS", default=3600)
+TOKEN_RATE_LIMIT = api.read("TOKEN_RATE_LIMIT", env.int, 20,
+                            "tokens per client per `TOKEN_RATE_WINDOW_SECONDS`")
+TOKEN_RATE_WINDOW_SECONDS = api.read("TOKEN_RATE_WINDOW_SECONDS", env.int, 3600,
+                                     "the window of `TOKEN_RATE_LIMIT`")
 # Failed client authentications, counted per claimed client id from one address and
 # per address, reserved before any secret is looked at; past either, 429 until the
 # window ends. Per client id and address: failures from elsewhere never lock a channel
 # out of its own address.
-TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = env.int("TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS",
-                                                 default=10)
-TOKEN_FAILURE_LIMIT_PER_ADDRESS = env.int("TOKEN_FAILURE_LIMIT_PER_ADDRESS", default=20)
-TOKEN_FAILURE_WINDOW_SECONDS = env.int("TOKEN_FAILURE_WINDOW_SECONDS", default=600)
+_RESERVED = "reserved before any secret is hashed (racing requests never pass it); 429 past it"
+TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS = api.read(
+    "TOKEN_FAILURE_LIMIT_PER_CLIENT_ADDRESS", env.int, 10, "failed authentications per "
+    "client id from one address, per `TOKEN_FAILURE_WINDOW_SECONDS`", production=_RESERVED)
+TOKEN_FAILURE_LIMIT_PER_ADDRESS = api.read(
+    "TOKEN_FAILURE_LIMIT_PER_ADDRESS", env.int, 20, "failed authentications per address, "
+    "per `TOKEN_FAILURE_WINDOW_SECONDS`", production=_RESERVED)
+TOKEN_FAILURE_WINDOW_SECONDS = api.read("TOKEN_FAILURE_WINDOW_SECONDS", env.int, 600,
+                                        "the window of the two limits above")

@@ -3,17 +3,21 @@ templates. The rest is in this package's other modules, by concern (config.setti
 
 from pathlib import Path
 
-import environ
 from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 
+from config.settings.registry import Concern, env
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 VAR_DIR = BASE_DIR / "var"
 
-env = environ.Env()
+core = Concern("Core", "config/settings/base.py: the secret key, hosts, addresses, database, cache")
+admin_login = Concern("Admin login", "config/settings/base.py: lockout (django-axes) and the "
+                                     "client's address behind proxies")
 
-DEBUG = env.bool("DJANGO_DEBUG", default=False)
+DEBUG = core.read("DJANGO_DEBUG", env.bool, False, "development mode: no HTTPS redirect, "
+                  "HSTS or secure cookies, an insecure local key allowed",
+                  shown="false (`make run` sets `true`)", production="`false`")
 
 # --- Secret key and the first run ---------------------------------------------------------
 # DEBUG off means production: HTTPS redirect, HSTS, secure cookies. A fresh checkout run
@@ -22,7 +26,12 @@ DEBUG = env.bool("DJANGO_DEBUG", default=False)
 # public value. So without a real SECRET_KEY the service refuses to start unless DEBUG is
 # on (`make run` sets DJANGO_DEBUG=true); the local key below exists only for that case.
 INSECURE_LOCAL_SECRET_KEY = "django-insecure-local-development-only"
-SECRET_KEY = env.str("SECRET_KEY", default="")
+SECRET_KEY = core.read(
+    "SECRET_KEY", env.str, "", "signs sessions and links; the webhook encryption key is "
+    "derived from it unless WEBHOOK_ENCRYPTION_KEY is set",
+    shown="none: with `DJANGO_DEBUG` off the service refuses to start without one (an "
+          "insecure local key only when `DJANGO_DEBUG=true`)",
+    production="a long random value")
 if not SECRET_KEY or SECRET_KEY.startswith("django-insecure"):
     if not DEBUG:
         raise ImproperlyConfigured(
@@ -33,13 +42,22 @@ if not SECRET_KEY or SECRET_KEY.startswith("django-insecure"):
             "print(secrets.token_urlsafe(50))\""
         )
     SECRET_KEY = SECRET_KEY or INSECURE_LOCAL_SECRET_KEY
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
-CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+ALLOWED_HOSTS = core.read("ALLOWED_HOSTS", env.list, ["127.0.0.1", "localhost", "testserver"],
+                          "host names the service answers to", production="the public host names")
+CSRF_TRUSTED_ORIGINS = core.read(
+    "CSRF_TRUSTED_ORIGINS", env.list, [], "origins (`https://host`) trusted for the admin's "
+    "forms besides the request's own host", production="only when the admin is served "
+    "under another origin than its host (a proxy rewriting the host)")
 
 # Public addresses written into responses: problem types, links, docs.
-BASE_URL = env.str("BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
-AUTH_URL = env.str("AUTH_URL", default=BASE_URL).rstrip("/")
-PROBLEMS_URL = env.str("PROBLEMS_URL", default=f"{BASE_URL}/api/v1/problemas").rstrip("/")
+BASE_URL = core.read("BASE_URL", env.str, "http://127.0.0.1:8000",
+                     "the API's public address", production="the API's public `{base_url}`"
+                     ).rstrip("/")
+AUTH_URL = core.read("AUTH_URL", env.str, BASE_URL, "where `/oauth/token` is served",
+                     shown="`BASE_URL`", production="`{auth_url}`").rstrip("/")
+PROBLEMS_URL = core.read("PROBLEMS_URL", env.str, f"{BASE_URL}/api/v1/problemas",
+                         "the base of problem `type`s", shown="`BASE_URL/api/v1/problemas`",
+                         production="`{problems_url}` of problem `type`s").rstrip("/")
 
 INSTALLED_APPS = [
     "workbench.apps.WorkbenchAdminConfig",  # django.contrib.admin with the dashboard home
@@ -69,6 +87,7 @@ INSTALLED_APPS = [
     "decisions",  # claims decided by rules people read (shadow, sampling, never a denial)
     "ledger",  # the books: reserve ledger, monthly close, PSL, triangles, entries
     "privacy",  # keeping and forgetting: retention clock, holds, LGPD requests, who looked
+    "config",  # manage.py settings_docs: docs/configuration.md from the declared settings
 ]
 
 MIDDLEWARE = [
@@ -103,17 +122,25 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
-AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
+AXES_FAILURE_LIMIT = admin_login.read("AXES_FAILURE_LIMIT", env.int, 5,
+                                      "failed admin logins that lock a (username, address) pair")
+AXES_COOLOFF_TIME = admin_login.read("AXES_COOLOFF_HOURS", env.float, 1.0,
+                                     "hours a locked (username, address) pair stays locked")
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-ADMIN_LOGIN_FAILURES_PER_ADDRESS = env.int("ADMIN_LOGIN_FAILURES_PER_ADDRESS", default=100)
+ADMIN_LOGIN_FAILURES_PER_ADDRESS = admin_login.read(
+    "ADMIN_LOGIN_FAILURES_PER_ADDRESS", env.int, 100, "failed admin logins from one address, "
+    "any usernames, per `AXES_COOLOFF_HOURS`, past which that address is refused")
 ADMIN_LOGIN_FAILURE_WINDOW_SECONDS = int(AXES_COOLOFF_TIME * 3600)
 AXES_RESET_ON_SUCCESS = True
 # The client's address (lockout, hosted-page rate limits) behind AXES_PROXY_COUNT proxies
 # (django-ipware). 0: the connection's own address; X-Forwarded-For is ignored, since a
 # client could write it. 1: deploy/nginx.conf, which sets X-Forwarded-For to the client's
 # address alone (docs/operations.md).
-_proxy_count = env.int("AXES_PROXY_COUNT", default=0)  # (a deprecated name to django-axes)
+_proxy_count = admin_login.read(  # (a deprecated name to django-axes)
+    "AXES_PROXY_COUNT", env.int, 0, "proxies in front of the service whose `X-Forwarded-For` "
+    "names the client", shown="`0` (the connection's address; `X-Forwarded-For` ignored)",
+    production="`1` behind `deploy/nginx.conf`: the client address for the lockout, token "
+               "failure limits and hosted pages' rate limits comes from its `X-Forwarded-For`")
 AXES_IPWARE_META_PRECEDENCE_ORDER = (
     ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if _proxy_count else ["REMOTE_ADDR"]
 )
@@ -140,17 +167,23 @@ TEMPLATES = [
     },
 ]
 
-if "DATABASE_URL" not in env:
-    VAR_DIR.mkdir(exist_ok=True)  # the embedded default lives in var/ (git-ignored)
+_EMBEDDED_DATABASE = VAR_DIR / "db.sqlite3"
 DATABASES = {
-    "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+    "default": core.read("DATABASE_URL", env.db, f"sqlite:///{_EMBEDDED_DATABASE}",
+                         "the database", shown="`sqlite:///var/db.sqlite3`",
+                         production="`postgres://user:pass@host:5432/db` (psycopg 3)"),
 }
+if DATABASES["default"]["NAME"] == str(_EMBEDDED_DATABASE):
+    VAR_DIR.mkdir(exist_ok=True)  # the embedded default lives in var/ (git-ignored)
 # Persistent connections: opening one costs more than a short request (a GET of a claim
 # ran at half the speed without them). Each web process keeps its connection for up to
 # DATABASE_CONN_MAX_AGE seconds, and checks it is alive before reusing it after a request,
 # so a database restart costs no failed request. 0 closes it after every request. Celery
 # workers close theirs around each task (celery.fixups.django) whatever this says.
-DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=600))
+DATABASES["default"].setdefault("CONN_MAX_AGE", core.read(
+    "DATABASE_CONN_MAX_AGE", env.int, 600, "seconds each process keeps its database "
+    "connection, checked before reuse (`CONN_HEALTH_CHECKS`)", production="`0` closes it "
+    "after every request (only behind a pooler such as PgBouncer in transaction mode)"))
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded database (make run, make test): a write transaction takes SQLite's
@@ -170,11 +203,17 @@ CACHES = {
     # Rate limits are counted in the cache: production points this at Redis so every
     # web process shares the counters. Without it each process counts alone
     # (api_common.ratelimit), so Redis is never on a request's critical path.
-    "default": env.cache("CACHE_URL", default="locmemcache://claims"),
+    "default": core.read(
+        "CACHE_URL", env.cache, "locmemcache://claims", "the shared cache",
+        shown="local memory", production="`rediscache://host:6379/1` (token rate limits "
+        "and the webhook workers' attempt counters for `/metricas` are shared through it; "
+        "while it does not answer, each process counts alone)"),
 }
+# A Redis that does not answer costs a request this much once, not a hung thread.
+CACHE_TIMEOUT_SECONDS = core.read(
+    "CACHE_TIMEOUT_SECONDS", env.float, 0.5, "how long a Redis cache call may take before "
+    "the process counts alone for 5 s")
 if CACHES["default"]["BACKEND"].endswith("RedisCache"):
-    # A Redis that does not answer costs a request this much once, not a hung thread.
-    CACHE_TIMEOUT_SECONDS = env.float("CACHE_TIMEOUT_SECONDS", default=0.5)
     CACHES["default"].setdefault("OPTIONS", {}).update(
         socket_connect_timeout=CACHE_TIMEOUT_SECONDS, socket_timeout=CACHE_TIMEOUT_SECONDS)
 
@@ -193,7 +232,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "pt-br"
 LANGUAGES = [("pt-br", "Português (Brasil)")]
 # Analysts read local time in the admin; the API always writes UTC ("...Z").
-TIME_ZONE = env.str("TIME_ZONE", default="America/Sao_Paulo")
+TIME_ZONE = core.read("TIME_ZONE", env.str, "America/Sao_Paulo",
+                      "local time of the admin's display and of the validity-date rule")
 USE_I18N = True
 USE_TZ = True
 # Analysts read and type money as 1.234,56 (forms accept the thousands separator too).
@@ -201,6 +241,8 @@ USE_THOUSAND_SEPARATOR = True
 FORMAT_MODULE_PATH = ["config.formats"]
 
 STATIC_URL = "static/"
-STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
-MEDIA_ROOT = env.path("MEDIA_ROOT", default=VAR_DIR / "media")
+STATIC_ROOT = core.read("STATIC_ROOT", env.path, BASE_DIR / "staticfiles",
+                        "where `manage.py collectstatic` gathers the static files WhiteNoise serves")
+MEDIA_ROOT = core.read("MEDIA_ROOT", env.path, VAR_DIR / "media",
+                       "where the `local` document storage keeps files")
 MEDIA_URL = "media/"

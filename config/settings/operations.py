@@ -2,7 +2,10 @@
 
 from api_common.request_log import JSON_FORMATTER
 
-from config.settings.base import env
+from config.settings.registry import Concern, env
+
+operations = Concern("Operations", "config/settings/operations.py: health probes, metrics, "
+                     "logs ([docs/operations.md](operations.md))")
 
 # --- Operations: health probes, structured logs (docs/operations.md) ----------------------
 # Load balancers probe /saude/vivo and /saude/pronto over plain http (no redirect).
@@ -11,9 +14,14 @@ from config.settings.base import env
 SECURE_REDIRECT_EXEMPT = [r"^saude/"]
 # The Prometheus scrape (GET /metricas) answers only Authorization: Bearer <this>; empty,
 # the endpoint is off (404). A long random value, like STORAGE_NOTIFICATION_TOKEN.
-METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+METRICS_TOKEN = operations.read(
+    "METRICS_TOKEN", env.str, "", "the bearer token of the Prometheus scrape",
+    shown="empty (`/metricas` off: 404)", production="a long random value, which Prometheus "
+    "sends to `https://HOST/metricas` as `Authorization: Bearer <value>`")
 # Seconds each readiness check (database, cache, broker, storage) may take.
-HEALTH_CHECK_TIMEOUT_SECONDS = env.float("HEALTH_CHECK_TIMEOUT_SECONDS", default=3.0)
+HEALTH_CHECK_TIMEOUT_SECONDS = operations.read(
+    "HEALTH_CHECK_TIMEOUT_SECONDS", env.float, 3.0, "time each readiness check (database, "
+    "cache, broker, storage) may take")
 # Celery workers log through LOGGING below (JSON) instead of their own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # One JSON line per record on stderr, each with the request id of the request that
@@ -38,7 +46,9 @@ LOGGING = {
             "formatter": "json",
         },
     },
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "root": {"handlers": ["console"], "level": operations.read(
+        "LOG_LEVEL", env.str, "INFO", "JSON log lines on stderr from this level up (Gunicorn's "
+        "own too) ([docs/operations.md](operations.md#logs))")},
     "loggers": {
         "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.request": {"handlers": [], "level": "ERROR", "propagate": True},

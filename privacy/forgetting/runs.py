@@ -36,6 +36,10 @@ logger = logging.getLogger(__name__)
 # pg_advisory_lock's key: "retention" in ASCII, read as a number.
 ADVISORY_KEY = 0x726574656E74
 CACHE_LOCK = "privacy:retention-run"
+# How long a run's lock lasts where PostgreSQL's advisory lock is not available (the
+# embedded SQLite, never production): longer than a run takes; a dead run's lock expires
+# after it. Not a setting: nothing in production reads it.
+CACHE_LOCK_SECONDS = 6 * 60 * 60
 
 
 @dataclass
@@ -61,7 +65,7 @@ def exclusive() -> Iterator[bool]:
                 with connection.cursor() as cursor:
                     cursor.execute("SELECT pg_advisory_unlock(%s)", [ADVISORY_KEY])
         return
-    got = cache.add(CACHE_LOCK, "1", timeout=settings.RETENTION_LOCK_SECONDS)
+    got = cache.add(CACHE_LOCK, "1", timeout=CACHE_LOCK_SECONDS)
     try:
         yield got
     finally:

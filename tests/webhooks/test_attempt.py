@@ -52,7 +52,7 @@ def test_the_receiver_gets_the_exact_body_signed_with_the_subscription_secret(se
     assert request.path == "/webhooks/sinistros"
     assert request.body == pending.body.encode("utf-8")
     assert request.headers["Content-Type"] == "application/json"
-    assert request.headers["User-Agent"] == settings.WEBHOOK_USER_AGENT
+    assert request.headers["User-Agent"] == f"Sinistros-Webhooks/1 (+{settings.BASE_URL})"
     assert request.headers["webhook-id"] == str(pending.message_id)
     envelope = Webhook(secret).verify(request.body, request.headers)
     assert envelope["evento"] == "sinistro-criado"
@@ -280,8 +280,8 @@ def test_a_redirect_is_not_followed_and_counts_as_a_failure():
     assert done.status == Delivery.Status.PENDING
 
 
-def test_the_response_excerpt_is_capped(settings):
-    settings.WEBHOOK_RESPONSE_EXCERPT_BYTES = 100
+def test_the_response_excerpt_is_capped(monkeypatch):
+    monkeypatch.setattr(retry_policy, "RESPONSE_EXCERPT_BYTES", 100)
     with Receiver(Reply(500, body=b"x" * 50_000)) as receiver:
         pending, _ = pending_delivery(receiver.url)
         done = attempt(pending)

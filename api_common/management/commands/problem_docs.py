@@ -1,9 +1,8 @@
 """``manage.py problem_docs``: docs/problems.md from the problem classes."""
 
-from django.conf import settings
-
 from api_common.generated_docs import GeneratedDocCommand
 from api_common.problem_types import by_group
+from api_common.problems import MACHINE_PATH_PREFIXES
 
 INTRO = """\
 # Problem ids
@@ -55,7 +54,7 @@ class Command(GeneratedDocCommand):
     path = "docs/problems.md"
 
     def render(self) -> str:
-        paths = ", ".join(f"`{prefix}`" for prefix in settings.MACHINE_PATH_PREFIXES)
+        paths = ", ".join(f"`{prefix}`" for prefix in MACHINE_PATH_PREFIXES)
         parts = [INTRO.format(machine_paths=paths)]
         for group, problems in by_group():
             parts.append(f"\n## {group}\n\n"
