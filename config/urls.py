@@ -1,7 +1,11 @@
+import functools
+
+from anymail import urls as anymail_urls
 from django.conf import settings
 from django.contrib import admin
+from django.http import Http404
 from django.templatetags.static import static
-from django.urls import include, path
+from django.urls import URLPattern, include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularSwaggerSplitView
@@ -48,10 +52,26 @@ urlpatterns = [
     path("metricas", metrics_views.scrape, name="metricas"),
 ]
 
+
+
+def _only_with_a_shared_secret(view):
+    """Without ANYMAIL_WEBHOOK_SECRET the report endpoints do not exist (404); read on
+    each request, so the URL configuration does not freeze the setting it was built with."""
+    @functools.wraps(view)  # keeps anymail's csrf_exempt
+    def guarded(request, *args, **kwargs):
+        if not settings.ANYMAIL.get("WEBHOOK_SECRET"):
+            raise Http404
+        return view(request, *args, **kwargs)
+    return guarded
+
+
 # E-mail providers' delivery reports (django-anymail, docs/correspondence.md): only with a
 # shared secret, which the provider sends as HTTP basic auth.
-if settings.ANYMAIL.get("WEBHOOK_SECRET"):
-    urlpatterns.append(path("anymail/", include("anymail.urls")))
+urlpatterns.append(path("anymail/", include(([
+    URLPattern(pattern.pattern, _only_with_a_shared_secret(pattern.callback),
+               pattern.default_args, pattern.name)
+    for pattern in anymail_urls.urlpatterns
+], anymail_urls.app_name))))
 
 handler400 = "api_common.problems.bad_request_view"
 handler403 = "api_common.problems.permission_denied_view"

@@ -28,7 +28,6 @@ def postmark(record: dict, secret="usuario:senha"):
                          HTTP_AUTHORIZATION=f"Basic {auth}")
 
 
-@pytest.mark.urls("tests.correspondence.anymail_urls")
 def test_a_delivery_report_marks_the_letter_delivered_with_the_providers_time(sent, settings):
     settings.ANYMAIL = {"WEBHOOK_SECRET": "usuario:senha"}
     # The provider delivers after our server accepted it (a fixed date would fall before
@@ -47,7 +46,6 @@ def test_a_delivery_report_marks_the_letter_delivered_with_the_providers_time(se
     assert sent.received_at == sent.sent_at  # accepted by the server first: the proof
 
 
-@pytest.mark.urls("tests.correspondence.anymail_urls")
 def test_a_bounce_marks_the_letter_returned(sent, settings):
     settings.ANYMAIL = {"WEBHOOK_SECRET": "usuario:senha"}
 
@@ -58,7 +56,6 @@ def test_a_bounce_marks_the_letter_returned(sent, settings):
     assert sent.status == "devolvido" and sent.bounced_at is not None
 
 
-@pytest.mark.urls("tests.correspondence.anymail_urls")
 def test_a_report_without_the_shared_secret_changes_nothing(sent, settings):
     settings.ANYMAIL = {"WEBHOOK_SECRET": "usuario:senha"}
 
