@@ -54,8 +54,8 @@ def give_up_undeliverable() -> int:
 def give_up_pending(*, subscription: Subscription, now: dt.datetime) -> int:
     """In the caller's transaction: the subscription's pending deliveries that no worker
     holds are given up. Rows another transaction has locked (an engine recording or
-    claiming them) are skipped, never waited for: the sweep gives them up later, and a
-    claim never hands out a delivery of a subscription that may not receive."""
+    leasing them) are skipped, never waited for: the sweep gives them up later, and a
+    lease is never given for a delivery of a subscription that may not receive."""
     free = (Delivery.objects.select_for_update(skip_locked=True)
             .filter(lease_free(now), subscription=subscription, status=PENDING)
             .values_list("pk", flat=True))

@@ -3,7 +3,7 @@
 
 Each cycle is one short transaction on the database thread: new outbox events fanned
 out (when a notification came, or at the poll), the attempts that finished recorded
-(webhooks.recording), and due deliveries leased to this worker (webhooks.leases). The
+(webhooks.attempts), and due deliveries leased to this worker (webhooks.leases). The
 loop then sends each leased job with aiohttp (webhooks.sender.post) under two
 semaphores: the endpoint's (``WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT``) and the process's
 (``WEBHOOK_MAX_IN_FLIGHT``). A result wakes the loop for the next cycle; results that
@@ -37,7 +37,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from webhooks import leases, metrics, recording, relay, savepoints
+from webhooks import attempts, leases, metrics, relay, savepoints
 from webhooks import sender as sender_module
 
 logger = logging.getLogger(__name__)
@@ -69,13 +69,13 @@ class Engine:
 
     async def run(self, *, until_idle: bool = False, max_seconds: float | None = None) -> int:
         """Deliver until stopped (``until_idle``: until nothing is due, in flight or new;
-        ``max_seconds``: no claims after that). Returns how many attempts it started."""
+        ``max_seconds``: no new leases after that). Returns how many attempts it started."""
         self.wake = asyncio.Event()
         self.slots = asyncio.Semaphore(settings.WEBHOOK_MAX_IN_FLIGHT)
         self.sessions = sender_module.open_sessions()
         self.new_events = True
         listener = None if until_idle else asyncio.create_task(self.listen())
-        stop_claiming_at = time.monotonic() + (max_seconds if max_seconds else float("inf"))
+        stop_leasing_at = time.monotonic() + (max_seconds if max_seconds else float("inf"))
         next_poll, last_fan_out, started, busy = 0.0, -math.inf, 0, True
         try:
             while True:
@@ -85,8 +85,8 @@ class Engine:
                 poll = now >= next_poll
                 if poll:
                     self.new_events, next_poll = True, now + settings.WEBHOOK_POLL_SECONDS
-                claiming = not self.stopping and now < stop_claiming_at
-                fan_out = self.new_events and claiming and \
+                leasing = not self.stopping and now < stop_leasing_at
+                fan_out = self.new_events and leasing and \
                     now >= last_fan_out + FAN_OUT_SPACING_SECONDS
                 if fan_out or poll or self.finished or (until_idle and busy):
                     finished, self.finished = self.finished, []
@@ -94,7 +94,7 @@ class Engine:
                         self.new_events, last_fan_out = False, now
                     try:
                         fanned, jobs = await sync_to_async(self.cycle, thread_sensitive=True)(
-                            finished, fan_out=fan_out, claiming=claiming, reap=poll)
+                            finished, fan_out=fan_out, leasing=leasing, reap=poll)
                     except Exception:
                         logger.exception("Webhook delivery cycle failed; trying again")
                         metrics.record_engine_failure("cycle")
@@ -112,14 +112,14 @@ class Engine:
                         task.add_done_callback(self.sending.discard)
                     started += len(jobs)
                     busy = bool(jobs or finished or fanned)
-                if not (busy or self.sending or self.finished or (self.new_events and claiming)):
-                    if until_idle or not claiming:
+                if not (busy or self.sending or self.finished or (self.new_events and leasing)):
+                    if until_idle or not leasing:
                         return started
                 if self.finished or (until_idle and busy):
                     continue
                 now = time.monotonic()
                 timeout = next_poll - now
-                if self.new_events and claiming:
+                if self.new_events and leasing:
                     timeout = min(timeout, last_fan_out + FAN_OUT_SPACING_SECONDS - now)
                 try:
                     await asyncio.wait_for(self.wake.wait(), max(timeout, 0))
@@ -134,7 +134,7 @@ class Engine:
                 await session.close()
             metrics.flush(force=True)
 
-    def cycle(self, finished, *, fan_out: bool, claiming: bool, reap: bool = False):
+    def cycle(self, finished, *, fan_out: bool, leasing: bool, reap: bool = False):
         """The database's part of a cycle, one transaction: (events fanned out, jobs).
         ``reap`` (at the poll): first end the leases of holders that died."""
         now = timezone.now()
@@ -147,12 +147,12 @@ class Engine:
         with transaction.atomic():
             fanned = relay.fan_out_pending() if fan_out else 0
             _record(finished, now)
-            if reap and claiming:
+            if reap and leasing:
                 leases.reap_dead_holders(now=now)
-            claim = leases.claim(worker=self.worker, held=+held, room=room if claiming else 0,
-                                 now=now)
+            leased = leases.take_leases(worker=self.worker, held=+held,
+                                        room=room if leasing else 0, now=now)
         metrics.flush()
-        return fanned, claim.jobs
+        return fanned, leased.jobs
 
     def _let_go(self) -> None:
         try:
@@ -189,7 +189,7 @@ class Engine:
                     self.failures[endpoint] += 1
         finally:
             # Cancelled mid-request (the worker stopping): no result; the lease expires
-            # and the next claim records the attempt as lost.
+            # and the next worker to take leases records the attempt as lost.
             if result is not None:
                 self.finished.append(result)
                 self.wake.set()
@@ -230,11 +230,11 @@ def _record(finished, now) -> None:
     result that cannot be written is dropped (logged and counted), and its delivery,
     still leased to this worker, is taken over as a lost attempt when the lease ends.
     Never the whole cycle, for every channel, again and again."""
-    if not finished or savepoints.isolated(lambda: recording.record(finished, now=now),
+    if not finished or savepoints.isolated(lambda: attempts.record_attempts(finished, now=now),
                                            stage=None, what="recording a batch"):
         return
     for result in finished:
-        savepoints.isolated(lambda result=result: recording.record([result], now=now),
+        savepoints.isolated(lambda result=result: attempts.record_attempts([result], now=now),
                             stage="record",
                             what=f"recording an attempt of delivery {result.job.delivery_id}")
 
@@ -279,7 +279,7 @@ def _serve() -> None:
 
 
 def stop_in_worker(**_) -> None:
-    """``worker_process_shutdown``: stop claiming, let what is in flight finish and be
+    """``worker_process_shutdown``: stop leasing, let what is in flight finish and be
     recorded (waiting jobs are handed back), for up to the attempt deadline."""
     if _engine is None:
         return

@@ -1,14 +1,14 @@
 """The delivery engine's side of the database (webhooks.engine): leasing due deliveries
 to one worker process in one statement, and the notification that wakes the workers.
 
-A claim is one short transaction: a transaction-level advisory lock (claims of every
-worker take turns: what makes the per-endpoint cap exact across workers), then one
+Taking leases is one short transaction: a transaction-level advisory lock (every
+worker takes its turn: what makes the per-endpoint cap exact across workers), then one
 ``UPDATE ... FROM (SELECT ... FOR UPDATE SKIP LOCKED)`` that leases to this worker, per
 endpoint, its oldest due deliveries up to the endpoint's budget, and answers what
 sending needs. An endpoint on which another worker holds live leases is left to it: one
 worker's semaphore then keeps the endpoint's cap for every worker together. A lease
 lasts the attempt deadline plus a margin, so a dead worker's deliveries come back once
-it expires; the next claim records that lost attempt (the receiver may have had it).
+it expires; the next worker to take leases records that lost attempt (the receiver may have had it).
 
 On SQLite (``make run``, the quick test pass) the same rule runs through the ORM and
 nothing is notified: the engine's poll finds new work.
@@ -31,7 +31,7 @@ from webhooks.sender import Job
 
 LEASE_EXPIRED = "LeaseExpired"
 # Any constant will do: it only has to be the same for every worker.
-CLAIM_LOCK_KEY = 0x5E6B_0001
+LEASE_LOCK_KEY = 0x5E6B_0001
 
 # NOTIFY'd in the transaction that writes an event, a ping or a redelivery (delivered
 # when it commits, dropped when it rolls back); every engine LISTENs.
@@ -52,7 +52,7 @@ CHANNEL_TABLE = Channel._meta.db_table
 # its pause over) and that no other worker is working, each with its budget: a
 # half-open breaker gets one probe, and only while nothing is in flight to it. Then
 # each one's oldest due deliveries up to its budget, round-robin up to the room left.
-CLAIM_SQL = f"""
+LEASE_SQL = f"""
 WITH mine AS (
     SELECT * FROM unnest(%(endpoints)s::uuid[], %(held)s::int[]) AS m(subscription_id, held)
 ), endpoints AS (
@@ -98,22 +98,24 @@ def lease_seconds() -> float:
 
 
 @dataclasses.dataclass
-class Claim:
+class Leased:
+    """What one worker took: the jobs to send, and how many expired leases it took over
+    (each recorded as a lost attempt)."""
     jobs: list[Job]
     lost: int = 0
 
 
-def claim(*, worker: uuid.UUID, held: dict, room: int, now: dt.datetime) -> Claim:
+def take_leases(*, worker: uuid.UUID, held: dict, room: int, now: dt.datetime) -> Leased:
     """Lease up to ``room`` due deliveries to ``worker``, which holds ``held`` (endpoint
     -> leases not yet recorded). Call it inside ``transaction.atomic()``: the lock is
     the transaction's."""
     if room <= 0:
-        return Claim([])
-    query = _claim_postgresql if connection.vendor == "postgresql" else _claim_portable
+        return Leased([])
+    query = _lease_postgresql if connection.vendor == "postgresql" else _lease_portable
     rows, endpoints = query(worker=worker, held=held, room=room, now=now,
                             until=now + dt.timedelta(seconds=lease_seconds()))
     if not rows:
-        return Claim([])
+        return Leased([])
     lost = [(row[0], row[2]) for row in rows if row[2] is not None]
     if lost:
         record_lost_attempts(lost)
@@ -128,17 +130,17 @@ def claim(*, worker: uuid.UUID, held: dict, room: int, now: dt.datetime) -> Clai
             start_by=start_by)
         for delivery_id, endpoint, _, message_id, body in rows
     ]
-    return Claim(jobs, len(lost))
+    return Leased(jobs, len(lost))
 
 
 def _budget() -> int:
     return settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT * LEASE_AHEAD
 
 
-def _claim_postgresql(*, worker, held, room, now, until):
+def _lease_postgresql(*, worker, held, room, now, until):
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLAIM_LOCK_KEY])
-        cursor.execute(CLAIM_SQL, {
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LEASE_LOCK_KEY])
+        cursor.execute(LEASE_SQL, {
             "endpoints": list(held), "held": list(held.values()), "ahead": _budget(),
             "now": now, "pending": PENDING.value, "me": worker, "room": room,
             "until": until,
@@ -154,9 +156,9 @@ def _claim_postgresql(*, worker, held, room, now, until):
     return [row[:5] for row in found], endpoints
 
 
-def _claim_portable(*, worker, held, room, now, until):
+def _lease_portable(*, worker, held, room, now, until):
     """The same rule through the ORM, for SQLite (``make run``, the quick test pass):
-    its IMMEDIATE transactions make every claim take its turn."""
+    its IMMEDIATE transactions make every worker take its turn."""
     live = Delivery.objects.filter(subscription=OuterRef("pk"), status=PENDING,
                                    lease_until__gt=now)
     endpoints = {e.pk: e for e in (
@@ -206,7 +208,7 @@ def record_lost_attempts(lost: list[tuple[uuid.UUID, dt.datetime]]) -> None:
     )
     Delivery.objects.filter(pk__in=[pk for pk, _ in lost]).update(
         attempt_count=F("attempt_count") + 1)
-    metrics.record_attempts(("lease_expired", 0.0) for _ in lost)
+    metrics.count_attempts(("lease_expired", 0.0) for _ in lost)
 
 
 # --- who is alive ------------------------------------------------------------------------
@@ -260,8 +262,8 @@ def let_go(holder: uuid.UUID) -> None:
 
 
 def reap_dead_holders(*, now: dt.datetime) -> int:
-    """Live leases whose holder holds no lock (its process died) end now: the claim
-    that follows takes them over and records each as a lost attempt. Returns how many."""
+    """Live leases whose holder holds no lock (its process died) end now: the next
+    worker to take leases takes them over and records each as a lost attempt. Returns how many."""
     if connection.vendor != "postgresql":
         return 0
     with connection.cursor() as cursor:

@@ -1,5 +1,5 @@
 """What a failed attempt means, as rules with no database in them (applied by
-webhooks.recording): a receiver's own refusal, when the next attempt comes (the
+webhooks.attempts): a receiver's own refusal, when the next attempt comes (the
 schedule with jitter, or the receiver's Retry-After), when a subscription is disabled,
 and what the staff read of the answer."""
 

@@ -51,7 +51,7 @@ class ForbiddenDestination(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Job:
-    """One POST of one claimed delivery: everything the event loop needs, no ORM."""
+    """One POST of one leased delivery: everything the event loop needs, no ORM."""
 
     delivery_id: object
     subscription_id: object
@@ -60,7 +60,7 @@ class Job:
     body: bytes
     message_id: str
     secrets: tuple[str, ...]
-    # The endpoint's last success when claimed, if it was healthy then (no failures,
+    # The endpoint's last success when leased, if it was healthy then (no failures,
     # breaker closed): recording skips writing a health that has not changed.
     healthy_since: dt.datetime | None = None
     # Never started after this (``time.monotonic()``): a job waiting behind its
@@ -244,5 +244,5 @@ def open_sessions() -> dict[str, aiohttp.ClientSession]:
 
 
 def unsent(job: Job) -> "Result":
-    """A job never started: no attempt, its lease handed back (webhooks.recording)."""
+    """A job never started: no attempt, its lease handed back (webhooks.attempts)."""
     return Result(job, dt.datetime.now(dt.timezone.utc), Outcome(sent=False))

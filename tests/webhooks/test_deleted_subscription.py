@@ -16,7 +16,7 @@ from tests.support.concurrency import postgres_only
 from tests.support.deliveries import make_event, make_subscription
 from tests.support.factories import make_channel
 from tests.support.api import client_for
-from webhooks import delivery, engine, metrics, recording, relay, sender
+from webhooks import attempts, delivery, engine, metrics, relay, sender
 from webhooks.metrics import counters
 from webhooks.models import Delivery, DeliveryAttempt, Subscription
 
@@ -49,7 +49,7 @@ def two_channels_in_flight(local_receivers):
     make_event(b)
     worker = engine.Engine()
     relay.fan_out_pending()
-    _, jobs = worker.cycle([], fan_out=False, claiming=True)
+    _, jobs = worker.cycle([], fan_out=False, leasing=True)
     assert {job.subscription_id for job in jobs} == {doomed.pk, healthy.pk}
     return worker, api_a, doomed, healthy, jobs
 
@@ -64,7 +64,7 @@ def test_an_attempt_in_flight_when_its_subscription_is_deleted_is_recorded_and_o
     assert api_a.get("/api/v1/webhooks").json()["dados"] == []
 
     worker.cycle([outcome(job) if job.subscription_id == doomed.pk else success(job)
-                  for job in jobs], fan_out=False, claiming=True)
+                  for job in jobs], fan_out=False, leasing=True)
 
     other = Delivery.objects.get(subscription=healthy)
     assert other.status == "entregue" and other.attempts.count() == 1
@@ -75,7 +75,7 @@ def test_an_attempt_in_flight_when_its_subscription_is_deleted_is_recorded_and_o
     # And nothing more is ever sent to it.
     make_event(healthy.channel)
     relay.fan_out_pending()
-    _, jobs = worker.cycle([], fan_out=False, claiming=True)
+    _, jobs = worker.cycle([], fan_out=False, leasing=True)
     assert [job.subscription_id for job in jobs] == [healthy.pk]
 
 
@@ -133,7 +133,7 @@ def test_a_deleted_subscription_a_worker_still_holds_is_purged_only_after_its_at
     assert api_a.delete(f"/api/v1/webhooks/{doomed.pk}").status_code == 204
 
     assert delivery.sweep()["purged"] == 0  # its ping is still in flight
-    worker.cycle([success(job) for job in jobs], fan_out=False, claiming=False)
+    worker.cycle([success(job) for job in jobs], fan_out=False, leasing=False)
     assert delivery.sweep()["purged"] == 1
     assert not Subscription.objects.filter(pk=doomed.pk).exists()
 
@@ -141,17 +141,17 @@ def test_a_deleted_subscription_a_worker_still_holds_is_purged_only_after_its_at
 def test_a_result_that_cannot_be_written_is_dropped_counted_and_the_others_recorded(
         local_receivers, monkeypatch):
     worker, _, doomed, healthy, jobs = two_channels_in_flight(local_receivers)
-    real_record = recording.record
+    real_record = attempts.record_attempts
 
     def broken_for_doomed(results, *, now=None):
         if any(r.job.subscription_id == doomed.pk for r in results):
             raise IntegrityError("a row this write cannot take")
         return real_record(results, now=now)
 
-    monkeypatch.setattr(recording, "record", broken_for_doomed)
+    monkeypatch.setattr(attempts, "record_attempts", broken_for_doomed)
 
     for _ in range(3):  # the same poison never wedges later cycles either
-        worker.cycle([success(job) for job in jobs], fan_out=False, claiming=False)
+        worker.cycle([success(job) for job in jobs], fan_out=False, leasing=False)
 
     assert Delivery.objects.get(subscription=healthy).status == "entregue"
     assert DeliveryAttempt.objects.filter(delivery__subscription=doomed).count() == 0
@@ -194,7 +194,7 @@ def test_a_broken_connection_is_no_rows_fault_the_cycle_fails_and_is_tried_again
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
 
-    monkeypatch.setattr(recording, "record", connection_gone)
+    monkeypatch.setattr(attempts, "record_attempts", connection_gone)
     with pytest.raises(Exception):  # noqa: B017 - whatever psycopg raises for a lost server
         with transaction.atomic():
             engine._record([success(job) for job in jobs], timezone.now())

@@ -1,6 +1,6 @@
 """The delivery engine (webhooks.engine, webhooks.leases) in this process: the
 per-endpoint cap, one worker per endpoint, leasing ahead, leases that a dead worker's
-claims return, the circuit breaker, and the NOTIFY that wakes the workers. The real
+leases return, the circuit breaker, and the NOTIFY that wakes the workers. The real
 workers are in test_delivery_worker.py."""
 
 import asyncio
@@ -39,10 +39,10 @@ def endpoint(url: str, events: int) -> Subscription:
     return subscription
 
 
-def claim(worker, *, held=None, room=100, now=None):
+def take_leases(worker, *, held=None, room=100, now=None):
     with transaction.atomic():
-        return leases.claim(worker=worker, held=held or {}, room=room,
-                            now=now or timezone.now()).jobs
+        return leases.take_leases(worker=worker, held=held or {}, room=room,
+                                  now=now or timezone.now()).jobs
 
 
 def test_an_endpoint_never_has_more_requests_at_once_than_its_cap():
@@ -72,15 +72,15 @@ def test_a_second_worker_takes_nothing_of_an_endpoint_the_first_one_holds():
     b = endpoint("http://127.0.0.1:9/b", 5)
     Delivery.objects.filter(subscription=b).update(next_attempt_at=timezone.now()
                                                    + dt.timedelta(hours=1))
-    taken = claim(first)
+    taken = take_leases(first)
     assert {job.subscription_id for job in taken} == {a.pk} and len(taken) == 5
     Delivery.objects.filter(subscription=b).update(next_attempt_at=timezone.now())
 
     # a is held by the first worker: the second one gets b only, and no delivery twice.
-    again = claim(second)
+    again = take_leases(second)
     assert {job.subscription_id for job in again} == {b.pk}
     assert not {j.delivery_id for j in taken} & {j.delivery_id for j in again}
-    assert claim(second) == []
+    assert take_leases(second) == []
 
 
 def test_a_worker_leases_at_most_its_budget_of_one_endpoint(settings):
@@ -88,19 +88,19 @@ def test_a_worker_leases_at_most_its_budget_of_one_endpoint(settings):
     worker = uuid.uuid4()
     subscription = endpoint("http://127.0.0.1:9/a", leases.LEASE_AHEAD + 3)
 
-    assert len(claim(worker)) == leases.LEASE_AHEAD
-    assert claim(worker, held={subscription.pk: leases.LEASE_AHEAD}) == []  # spent
-    assert len(claim(worker, held={subscription.pk: leases.LEASE_AHEAD - 2})) == 2
+    assert len(take_leases(worker)) == leases.LEASE_AHEAD
+    assert take_leases(worker, held={subscription.pk: leases.LEASE_AHEAD}) == []  # spent
+    assert len(take_leases(worker, held={subscription.pk: leases.LEASE_AHEAD - 2})) == 2
 
 
 def test_an_expired_lease_is_taken_over_and_the_lost_attempt_recorded():
     dead, alive = uuid.uuid4(), uuid.uuid4()
     endpoint("http://127.0.0.1:9/a", 1)
-    [job] = claim(dead)
-    assert claim(alive) == []  # the lease holds
+    [job] = take_leases(dead)
+    assert take_leases(alive) == []  # the lease holds
 
     later = timezone.now() + dt.timedelta(seconds=leases.lease_seconds() + 1)
-    [again] = claim(alive, now=later)
+    [again] = take_leases(alive, now=later)
     assert again.delivery_id == job.delivery_id
     delivery = Delivery.objects.get()
     assert delivery.leased_by == alive and delivery.attempt_count == 1
@@ -113,43 +113,43 @@ def test_a_half_open_breaker_gets_one_probe():
     Subscription.objects.filter(pk=subscription.pk).update(
         breaker_open_until=timezone.now() - dt.timedelta(seconds=1), breaker_trips=1)
 
-    assert len(claim(worker)) == 1
-    assert claim(worker, held={subscription.pk: 1}) == []  # the probe is in flight
+    assert len(take_leases(worker)) == 1
+    assert take_leases(worker, held={subscription.pk: 1}) == []  # the probe is in flight
 
 
 @postgres_only
-def test_a_claim_costs_the_same_statements_for_one_endpoint_or_twenty(
+def test_taking_leases_costs_the_same_statements_for_one_endpoint_or_twenty(
         django_assert_num_queries):
     endpoint("https://hooks.example.com/um", 1)
     relay.fan_out_pending()
-    # The claims' lock and the statement (and the test transaction's savepoint).
+    # The leases' lock and the statement (and the test transaction's savepoint).
     with django_assert_num_queries(4) as one:
-        assert len(claim(uuid.uuid4())) == 1
+        assert len(take_leases(uuid.uuid4())) == 1
     for index in range(20):
         endpoint(f"https://hooks.example.com/{index}", 2)
     relay.fan_out_pending()
     with django_assert_num_queries(len(one.captured_queries)):
-        assert len(claim(uuid.uuid4())) == 40
+        assert len(take_leases(uuid.uuid4())) == 40
 
 
 def test_leased_ahead_the_endpoint_still_never_has_more_requests_at_once_than_its_cap(
         monkeypatch):
-    claims = []
-    real_claim = leases.claim
-    monkeypatch.setattr(leases, "claim",
-                        lambda **kw: claims.append(real_claim(**kw)) or claims[-1])
+    taken = []
+    real_take_leases = leases.take_leases
+    monkeypatch.setattr(leases, "take_leases",
+                        lambda **kw: taken.append(real_take_leases(**kw)) or taken[-1])
     with Receiver(Reply(204, delay=0.02)) as receiver:
         endpoint(receiver.url, 40)
         engine.drain()
 
     assert len(receiver.requests) == 40 and receiver.max_in_flight == 3
-    assert max(len(c.jobs) for c in claims) > 3  # it did lease ahead
+    assert max(len(t.jobs) for t in taken) > 3  # it did lease ahead
     assert Delivery.objects.filter(status="entregue").count() == 40
 
 
 def test_a_failure_hands_the_endpoints_waiting_deliveries_back_unsent(settings):
     settings.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = 1
-    settings.WEBHOOK_BREAKER_FAILURES = 1  # the failure also stops further claims
+    settings.WEBHOOK_BREAKER_FAILURES = 1  # the failure also stops further leases
     with Receiver(Reply(500)) as receiver:
         endpoint(receiver.url, 4)
         engine.drain()
@@ -198,7 +198,7 @@ def test_failures_in_a_row_open_the_breaker_and_nothing_is_sent_while_it_is_open
         subscription = endpoint(receiver.url, 2)
         engine.drain()
 
-    # The third failure opened it; a request claimed before that failure was recorded
+    # The third failure opened it; a request leased before that failure was recorded
     # may still go (at most the endpoint's cap of 1 more).
     assert 3 <= len(receiver.requests) <= 4
     subscription.refresh_from_db()
@@ -315,16 +315,16 @@ def test_a_live_holders_leases_are_left_to_it_and_a_dead_ones_taken_back_at_the_
     endpoint("http://127.0.0.1:9/a", 1)
     holder = uuid.uuid4()
     other = _holding(holder)
-    [job] = claim(holder)
+    [job] = take_leases(holder)
     survivor = engine.Engine()
 
-    assert survivor.cycle([], fan_out=False, claiming=True, reap=True)[1] == []
+    assert survivor.cycle([], fan_out=False, leasing=True, reap=True)[1] == []
 
     other.close()  # its process died: PostgreSQL lets go of its lock
     deadline = time.monotonic() + 5
     jobs = []
     while not jobs and time.monotonic() < deadline:
-        jobs = survivor.cycle([], fan_out=False, claiming=True, reap=True)[1]
+        jobs = survivor.cycle([], fan_out=False, leasing=True, reap=True)[1]
         time.sleep(0.05)
     assert [j.delivery_id for j in jobs] == [job.delivery_id]  # long before the lease ends
     assert DeliveryAttempt.objects.get().error_class == "LeaseExpired"
@@ -334,7 +334,7 @@ def test_a_live_holders_leases_are_left_to_it_and_a_dead_ones_taken_back_at_the_
 @postgres_only
 def test_an_engine_holds_its_liveness_lock_while_it_runs_and_lets_go_when_it_stops():
     worker = engine.Engine()
-    worker.cycle([], fan_out=False, claiming=True)
+    worker.cycle([], fan_out=False, leasing=True)
 
     def held() -> bool:
         with connection.cursor() as cursor:

@@ -49,11 +49,11 @@ class BrokenCache:
         return refuse
 
 
-# --- the workers' side: record_attempts and flush ---------------------------------------
+# --- the workers' side: count_attempts and flush ---------------------------------------
 
 
 def test_recorded_attempts_reach_the_cache_counted_by_outcome_and_duration():
-    metrics.record_attempts([("success", 0.02), ("success", 0.3), ("timeout", 20.0),
+    metrics.count_attempts([("success", 0.02), ("success", 0.3), ("timeout", 20.0),
                              ("http_error", 0.004)])
     metrics.flush(force=True)
 
@@ -70,7 +70,7 @@ def test_recorded_attempts_reach_the_cache_counted_by_outcome_and_duration():
 
 
 def test_a_lost_attempt_is_counted_but_has_no_duration():
-    metrics.record_attempts([("lease_expired", 0)])
+    metrics.count_attempts([("lease_expired", 0)])
     metrics.flush(force=True)
 
     totals = counters.read()
@@ -79,9 +79,9 @@ def test_a_lost_attempt_is_counted_but_has_no_duration():
 
 
 def test_counts_add_up_across_flushes():
-    metrics.record_attempts([("success", 0.1)])
+    metrics.count_attempts([("success", 0.1)])
     metrics.flush(force=True)
-    metrics.record_attempts([("success", 0.1), ("network_error", 0.0)])
+    metrics.count_attempts([("success", 0.1), ("network_error", 0.0)])
     metrics.flush(force=True)
 
     totals = counters.read()
@@ -91,26 +91,26 @@ def test_counts_add_up_across_flushes():
 
 
 def test_the_cache_is_written_at_most_once_a_second_unless_forced(clock):
-    metrics.record_attempts([("success", 0.1)])  # the first flush goes at once
+    metrics.count_attempts([("success", 0.1)])  # the first flush goes at once
     assert counters.read().attempts["success"] == 1
 
-    metrics.record_attempts([("success", 0.1)])
+    metrics.count_attempts([("success", 0.1)])
     clock[0] += 0.5
     metrics.flush()
     assert counters.read().attempts["success"] == 1  # waiting in memory
 
     clock[0] += 0.6
-    metrics.record_attempts([("success", 0.1)])  # a second later: it flushes itself
+    metrics.count_attempts([("success", 0.1)])  # a second later: it flushes itself
     assert counters.read().attempts["success"] == 3
 
-    metrics.record_attempts([("success", 0.1)])
+    metrics.count_attempts([("success", 0.1)])
     metrics.flush(force=True)  # the end of a batch
     assert counters.read().attempts["success"] == 4
 
 
 def test_an_unknown_outcome_or_an_odd_duration_never_raises(caplog):
     with caplog.at_level(logging.WARNING, logger="webhooks.metrics.counters"):
-        metrics.record_attempts([("teapot", 1.0), ("success", None), ("success", float("nan")),
+        metrics.count_attempts([("teapot", 1.0), ("success", None), ("success", float("nan")),
                                  ("timeout", -3), ("timeout", float("inf"))])
     metrics.flush(force=True)
 
@@ -125,8 +125,8 @@ def test_a_cache_that_fails_never_breaks_the_caller_and_its_counts_are_dropped(
         monkeypatch, caplog):
     monkeypatch.setattr(counters, "cache", BrokenCache())
     with caplog.at_level(logging.WARNING, logger="webhooks.metrics.counters"):
-        metrics.record_attempts([("success", 0.1), ("timeout", 20.0)])  # flushes, fails
-        metrics.record_attempts([("success", 0.1)])
+        metrics.count_attempts([("success", 0.1), ("timeout", 20.0)])  # flushes, fails
+        metrics.count_attempts([("success", 0.1)])
         metrics.flush(force=True)  # fails again
 
     assert "lost" in caplog.text
@@ -136,7 +136,7 @@ def test_a_cache_that_fails_never_breaks_the_caller_and_its_counts_are_dropped(
 
 
 def test_the_first_write_of_a_counter_creates_it_without_an_expiry():
-    metrics.record_attempts([("success", 0.1)])
+    metrics.count_attempts([("success", 0.1)])
     metrics.flush(force=True)
 
     assert cache.get(counters.ATTEMPT_KEYS["success"]) == 1
@@ -266,7 +266,7 @@ def value(families: dict, sample_name: str, **labels) -> float:
 
 @pytest.mark.django_db
 def test_attempts_recorded_by_a_worker_show_up_in_the_scrape(client, metrics_on):
-    metrics.record_attempts([("success", 0.04), ("success", 0.2), ("http_error", 1.5),
+    metrics.count_attempts([("success", 0.04), ("success", 0.2), ("http_error", 1.5),
                              ("lease_expired", 0)])
     metrics.flush(force=True)
 
@@ -408,7 +408,7 @@ def test_a_scrape_without_the_database_still_shows_the_attempts(client, metrics_
         raise OperationalError("connection refused")
 
     monkeypatch.setattr(backlog, "read", database_down)
-    metrics.record_attempts([("success", 0.1)])
+    metrics.count_attempts([("success", 0.1)])
     metrics.flush(force=True)
 
     response = get_metrics(client)
@@ -429,7 +429,7 @@ import django
 django.setup()
 from webhooks import metrics
 for _ in range(100):
-    metrics.record_attempts([("success", 0.03), ("timeout", 20.0)])
+    metrics.count_attempts([("success", 0.03), ("timeout", 20.0)])
     metrics.flush(force=True)
 """
 redis_only = pytest.mark.skipif(
@@ -441,7 +441,7 @@ redis_only = pytest.mark.skipif(
 @redis_only
 @pytest.mark.django_db
 def test_counts_flushed_by_worker_processes_add_up_exactly_in_the_scrape(client, metrics_on):
-    metrics.record_attempts([("success", 0.03)])  # this process counts too
+    metrics.count_attempts([("success", 0.03)])  # this process counts too
     metrics.flush(force=True)
     # Four at once, each creating and incrementing the same keys a hundred times.
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.test_settings"}

@@ -2,7 +2,7 @@
 
 The workers run in other processes, on other hosts, than the web process that answers
 ``/metricas``, so the counts cannot stay in one process's memory. Each worker process
-adds its attempts up in memory (:func:`record_attempts`: a lock and a few integer
+adds its attempts up in memory (:func:`count_attempts`: a lock and a few integer
 additions, nothing else) and, at most once a second, adds those sums to counters kept
 in the shared Django cache (:func:`flush`), which every web process reads (:func:`read`).
 Redis's ``INCRBY`` is atomic, so the additions of any number of processes add up exactly.
@@ -65,7 +65,7 @@ _unwritten: Counter = Counter()
 _last_flush = -math.inf
 
 
-def record_attempts(observations: Iterable[tuple[str, float]]) -> None:
+def count_attempts(observations: Iterable[tuple[str, float]]) -> None:
     """(outcome, seconds) per attempt; aggregates in this process's memory.
 
     Writes to the cache (through :func:`flush`) at most once a second. Call

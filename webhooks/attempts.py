@@ -1,13 +1,13 @@
 """Recording a batch of attempts: the attempt rows, what follows for each delivery
 (delivered, another try later, given up) and the endpoints' health and breakers, in
-bulk and in the caller's transaction (the engine records a batch and claims the next
+bulk and in the caller's transaction (the engine records a batch and leases the next
 in one).
 
 Only the lease holder (the batch id on the row) decides what follows a failure; a
 worker whose lease was taken over only leaves its attempt on record. A success stands
 whoever holds the lease. Successes touch a subscription only when its health changes
 (failures to forget, a breaker to close, a ``last_success_at`` older than
-``LAST_SUCCESS_RESOLUTION``), judged from the endpoint's row as the claim read it, so
+``LAST_SUCCESS_RESOLUTION``), judged from the endpoint's row as the lease read it, so
 deliveries to one endpoint never queue on its row.
 """
 
@@ -31,7 +31,7 @@ FAILED = Delivery.Status.FAILED
 LAST_SUCCESS_RESOLUTION = dt.timedelta(seconds=10)
 
 
-def record(results: list[Result], *, now: dt.datetime | None = None) -> None:
+def record_attempts(results: list[Result], *, now: dt.datetime | None = None) -> None:
     """Record ``results`` (in the order they completed)."""
     now = now or timezone.now()
     unsent = [r for r in results if not r.outcome.sent]
@@ -60,7 +60,7 @@ def record(results: list[Result], *, now: dt.datetime | None = None) -> None:
     active = _health(results, now)
     if failed:
         _schedule(failed, active, now)
-    metrics.record_attempts((_outcome_label(r), r.outcome.duration_ms / 1000) for r in results)
+    metrics.count_attempts((_outcome_label(r), r.outcome.duration_ms / 1000) for r in results)
 
 
 def _hand_back(unsent: list[Result]) -> None:
@@ -94,7 +94,7 @@ def _health(results: list[Result], now: dt.datetime) -> dict[object, bool]:
         by_endpoint[result.job.subscription_id].append(result)
     only_successes = [pk for pk, rs in by_endpoint.items() if all(r.outcome.succeeded for r in rs)]
     stale = now - LAST_SUCCESS_RESOLUTION
-    # Healthy when claimed, with a recent success on record: nothing to write.
+    # Healthy when leased, with a recent success on record: nothing to write.
     to_touch = [pk for pk in only_successes
                 if any(r.job.healthy_since is None or r.job.healthy_since < stale
                        for r in by_endpoint[pk])]
