@@ -2,7 +2,6 @@
 
 from botocore.exceptions import BotoCoreError, ClientError
 from celery import shared_task
-from django.core.management import call_command
 
 from claims import services
 
@@ -21,13 +20,6 @@ def sweep_pending_uploads() -> None:
 def confirm_uploads(keys: list[str]) -> None:
     """Bucket notifications are acknowledged at once and checked here."""
     services.confirm_uploads_by_key(keys=keys)
-
-
-@shared_task(acks_late=True, ignore_result=True)
-def clear_expired_tokens() -> None:
-    """Periodic (see CELERY_BEAT_SCHEDULE): django-oauth-toolkit's ``cleartokens``.
-    Every token issued is a row; without this the table only grows. Live tokens stay."""
-    call_command("cleartokens")
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -136,7 +136,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Deletes expired OAuth tokens (one row per token issued; a client takes a few a day).
     "clear-expired-tokens": {
-        "task": "claims.tasks.clear_expired_tokens",
+        "task": "channel_auth.tasks.clear_expired_tokens",
         "schedule": jobs.read(
             "TOKEN_CLEANUP_SECONDS", env.int, 6 * 60 * 60,
             "how often the beat deletes expired tokens (`cleartokens`)"),
