@@ -11,10 +11,10 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from api_common import health
+from api_common.metrics import views as metrics_views
 from api_common.schema_view import SchemaView
 from api_common.problem_pages import problem_detail, problem_index
 from channel_auth.views import RateLimitedTokenView
-from webhooks.metrics import views as metrics_views
 
 api_v1 = [
     path("", include("whitelabel.urls_api")),
@@ -48,7 +48,8 @@ urlpatterns = [
     # Load balancer probes (api_common.health): no authentication, no data.
     path("saude/vivo", health.liveness, name="saude-vivo"),
     path("saude/pronto", health.readiness, name="saude-pronto"),
-    # Prometheus (webhooks.metrics): a bearer token, off while METRICS_TOKEN is empty.
+    # Prometheus (api_common.metrics: every app's collectors): a bearer token, off while
+    # METRICS_TOKEN is empty.
     path("metricas", metrics_views.scrape, name="metricas"),
 ]
 

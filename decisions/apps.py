@@ -13,6 +13,7 @@ class DecisionsConfig(AppConfig):
         # A claim whose documentation became complete, or whose payment data arrived, is
         # evaluated by its coverage's rules in a worker after the move commits
         # (decisions.receivers); a finished reading of its documents re-evaluates it.
+        from api_common import metrics as scrape
         from claims.signals import claim_moved
         # errors: the problem registry; admin_panels: the claim page's panel and the card.
         from decisions import admin_panels, demo, errors, metrics, receivers  # noqa: F401
@@ -25,6 +26,6 @@ class DecisionsConfig(AppConfig):
         receivers.connect_readings()
         # The claim page's "Decisão automática" panel and the supervisors' card.
         admin_panels.install()
-        metrics.install()  # the rules' measures on /metricas
+        scrape.register(metrics.DecisionsCollector())  # the rules' measures on /metricas
         # seed_demo: the default rules, and claims with real documents they decide.
         demo_seeded.connect(demo.seed, dispatch_uid="decisions.demo.seed")

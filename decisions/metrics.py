@@ -104,17 +104,3 @@ def _gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:
     family = GaugeMetricFamily(f"{PREFIX}{name}", documentation)
     family.add_metric([], value)
     return family
-
-
-_installed = False
-
-
-def install() -> None:
-    """Register on the endpoint's registry once per process."""
-    global _installed
-    if _installed:
-        return
-    from webhooks.metrics.collector import registry
-
-    registry.register(DecisionsCollector())
-    _installed = True

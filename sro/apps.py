@@ -7,6 +7,7 @@ class SroConfig(AppConfig):
 
     def ready(self):
         from workbench.admin import panels
+        from api_common import metrics as scrape
         from claims.signals import claim_moved
         from sro import admin_panels, demo, metrics, receivers
         from workbench.demo_workload import step_done
@@ -17,4 +18,4 @@ class SroConfig(AppConfig):
         # The demo's past is sent at its own times (sro.demo).
         step_done.connect(demo.send_after_step, dispatch_uid="sro.demo.send_after_step")
         panels.register(admin_panels.CLAIM_PANEL)
-        metrics.install()
+        scrape.register(metrics.SroCollector())  # its figures on /metricas

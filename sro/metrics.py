@@ -30,18 +30,3 @@ class SroCollector:
         for situation in ("pending", "late", "refused", "incomplete"):
             family.add_metric([situation], getattr(figures, situation))
         yield family
-
-
-_installed = False
-
-
-def install() -> None:
-    """Register on the endpoint's registry once per process (AppConfig.ready may run
-    twice under the test runner's reloads)."""
-    global _installed
-    if _installed:
-        return
-    from webhooks.metrics.collector import registry
-
-    registry.register(SroCollector())
-    _installed = True

@@ -24,7 +24,11 @@ class WebhooksConfig(AppConfig):
 
         claims knows nothing of webhooks: the dependency points this way only.
         """
+        from api_common import metrics as scrape
         from claims.signals import event_recorded
         from webhooks import errors, relay  # noqa: F401  (errors: its problem types)
+        from webhooks.metrics.collector import WebhookCollector
 
         event_recorded.connect(relay.relay_new_event, dispatch_uid="webhooks.relay_new_event")
+        # Delivery's outcomes, latency and backlog on /metricas.
+        scrape.register(WebhookCollector())

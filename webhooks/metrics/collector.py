@@ -1,9 +1,8 @@
-"""The metric families of one scrape: the workers' counters from the shared cache, the
-backlog from the database, read when Prometheus asks (docs/operations.md, "Métricas").
+"""The webhooks' metric families of one scrape: the workers' counters from the shared
+cache, the backlog from the database, read when Prometheus asks (docs/operations.md,
+"Métricas"). Put on the project's scrape (api_common.metrics) by webhooks' AppConfig.
 
-A private registry holds only this collector: no process metrics of the web worker that
-happened to answer (one of many, each with its own numbers), no multiprocess directory,
-nothing kept between scrapes. Each source that fails is logged and left out, and
+Each source that fails is logged and left out, and
 ``sinistros_webhook_metrics_source_up`` says which: the scrape itself still answers, so a
 database outage does not also blind the cache's counters (nor the reverse).
 """
@@ -18,7 +17,6 @@ from prometheus_client.core import (
     GaugeMetricFamily,
     HistogramMetricFamily,
 )
-from prometheus_client.registry import CollectorRegistry
 
 from webhooks.metrics import backlog, counters
 
@@ -29,8 +27,7 @@ PREFIX = "sinistros_webhook_"
 
 class WebhookCollector:
     def describe(self):
-        # Nothing to check against other collectors (there are none), and describing
-        # would otherwise run a whole collection when the registry is built.
+        # Describing would otherwise run a whole collection when it is registered.
         return []
 
     def collect(self):
@@ -135,7 +132,3 @@ def _gauge(name: str, documentation: str, value: float, **labels) -> GaugeMetric
 
 def _age(since, now) -> float:
     return max((now - since).total_seconds(), 0.0) if since is not None else 0.0
-
-
-registry = CollectorRegistry(auto_describe=False)
-registry.register(WebhookCollector())

@@ -15,7 +15,7 @@ from prometheus_client import CONTENT_TYPE_PLAIN_0_0_4, generate_latest
 
 from api_common.http_problems import Unauthorized
 from api_common.problems import problem_error_response
-from webhooks.metrics.collector import registry
+from api_common.metrics import registry
 
 
 def scrape(request):
