@@ -47,13 +47,13 @@ run: export WEBHOOK_ALLOWED_NETWORKS ?= 127.0.0.0/8
 # Every address the service hands out (url-envio, letters' PDFs, problem types, the
 # schema's token URL, hosted links) points at the port it serves on.
 run: export BASE_URL ?= http://127.0.0.1:$(RUN_PORT)
-# The SRO registrations go to the local registradora (sro/registradora, B3's layout)
+# The SRO registrations go to the local registradora (localdev/registradora, B3's layout)
 # unless SRO_API_URL names another one.
 run: export SRO_API_URL ?= $(LOCAL_REGISTRADORA)
 run: export SRO_TOKEN_URL ?= $(LOCAL_REGISTRADORA)/api/oauth/token
 run: export SRO_CLIENT_ID ?= sro-local
 run: export SRO_CLIENT_SECRET ?= sro-local-secret
-# Remittances go to the local bank (payouts/localbank, docs/cnab240.md), which answers them
+# Remittances go to the local bank (localdev/localbank, docs/cnab240.md), which answers them
 # into the inbox, unless BANK_OUTBOX_DIR / BANK_INBOX_DIR name a real bank's folders.
 run: export BANK_OUTBOX_DIR ?= $(LOCAL_BANK_OUTBOX)
 run: export BANK_INBOX_DIR ?= $(LOCAL_BANK_INBOX)
@@ -62,12 +62,12 @@ run: $(RUNTIME_STAMP)
 	@echo "Preparando o banco e a demonstração (detalhes em $(RUN_LOG_DIR)/setup.log)..."
 	@# The registradora first: the demo sends its past registrations at their own times.
 	@registradora=; if [ "$$SRO_API_URL" = "$(LOCAL_REGISTRADORA)" ]; then \
-	    $(PY) -m sro.registradora.server --port $(REGISTRADORA_PORT) \
+	    $(PY) -m localdev.registradora.server --port $(REGISTRADORA_PORT) \
 	      >$(RUN_LOG_DIR)/registradora.log 2>&1 & registradora=$$!; \
 	    $(PY) -m api_common.wait_ready $(LOCAL_REGISTRADORA)/ 10 || true; fi; \
 	  bank=; if [ "$$BANK_OUTBOX_DIR" = "$(LOCAL_BANK_OUTBOX)" ] && \
 	            [ "$$BANK_INBOX_DIR" = "$(LOCAL_BANK_INBOX)" ]; then \
-	    $(PY) -m payouts.localbank --outbox "$$BANK_OUTBOX_DIR" --inbox "$$BANK_INBOX_DIR" \
+	    $(PY) -m localdev.localbank --outbox "$$BANK_OUTBOX_DIR" --inbox "$$BANK_INBOX_DIR" \
 	      --delay $(LOCAL_BANK_DELAY) --refuse-accounts-ending 0 --schedule-above 100000 \
 	      >$(RUN_LOG_DIR)/banco.log 2>&1 & bank=$$!; fi; \
 	  { $(PY) manage.py migrate --no-input && \

@@ -6,6 +6,9 @@ from urllib.parse import urlsplit, urlunsplit
 # Production settings refuse to start without a real key; tests (and the workers and
 # servers they start, which inherit the environment) share this one.
 os.environ.setdefault("SECRET_KEY", "tests-only-key-" + "x" * 50)
+# The development tools (localdev: seed_demo, the local registradora and bank) are
+# installed in the tests and in the servers and commands they start.
+os.environ.setdefault("LOCAL_DEV_TOOLS", "true")
 
 # pytest-xdist: each worker process (gw0, gw1...) has a test database of its own
 # (pytest-django) and here a Redis database of its own for the cache, which the tests

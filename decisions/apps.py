@@ -16,8 +16,7 @@ class DecisionsConfig(AppConfig):
         from api_common import metrics as scrape
         from claims.signals import claim_moved
         # errors: the problem registry; admin_panels: the claim page's panel and the card.
-        from decisions import admin_panels, demo, errors, metrics, receivers  # noqa: F401
-        from workbench.demo_workload import demo_seeded
+        from decisions import admin_panels, errors, metrics, receivers  # noqa: F401
 
         claim_moved.connect(receivers.evaluate_after_move,
                             dispatch_uid="decisions.evaluate_after_move")
@@ -27,5 +26,3 @@ class DecisionsConfig(AppConfig):
         # The claim page's "Decisão automática" panel and the supervisors' card.
         admin_panels.install()
         scrape.register(metrics.DecisionsCollector())  # the rules' measures on /metricas
-        # seed_demo: the default rules, and claims with real documents they decide.
-        demo_seeded.connect(demo.seed, dispatch_uid="decisions.demo.seed")

@@ -13,9 +13,6 @@ class LedgerConfig(AppConfig):
         # Every move that changes what a claim owes or paid writes its movements in the
         # move's own transaction (ledger.booking): they commit or roll back with it.
         from claims.signals import claim_moved
-        from ledger import demo, receivers
-        from workbench.demo_workload import demo_seeded
+        from ledger import receivers
 
         claim_moved.connect(receivers.book_move, dispatch_uid="ledger.book_move")
-        # seed_demo: the finance user who closes the demo's months.
-        demo_seeded.connect(demo.seed, dispatch_uid="ledger.demo.seed")

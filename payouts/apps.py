@@ -12,12 +12,9 @@ class PayoutsConfig(AppConfig):
     def ready(self):
         from claims.signals import claim_moved
         # errors: the problem registry; admin_panels: the supervisors' dashboard card.
-        from payouts import admin_panels, demo, errors, receivers  # noqa: F401
-        from workbench.demo_workload import payments_due
+        from payouts import admin_panels, errors, receivers  # noqa: F401
 
         claim_moved.connect(receivers.order_registered_payment,
                             dispatch_uid="payouts.order_registered_payment")
-        # The demo's past goes through the bank too (payouts.demo).
-        payments_due.connect(demo.pay, dispatch_uid="payouts.demo.pay")
         # The supervisors' dashboard card (what waits for treasury or a supervisor).
         admin_panels.install()

@@ -12,17 +12,14 @@ class PrivacyConfig(AppConfig):
 
     def ready(self):
         from claims.signals import personal_data_read
-        from privacy import access, access_panels, admin_panels, demo
+        from privacy import access, access_panels, admin_panels
         from privacy.requests import card as request_card
-        from workbench.demo_workload import demo_seeded
 
         # Every reading of a claim's personal data, wherever it happens (the admin's
         # claim page, downloads, the search, the API), becomes one INSERT here.
         personal_data_read.connect(access.record, dispatch_uid="privacy.access.record")
         # The clock on the claim page, the role's card on the home page.
         admin_panels.install()
-        # seed_demo: the privacy team, claims past their clock (one held).
-        demo_seeded.connect(demo.seed, dispatch_uid="privacy.demo.seed")
         # People's requests (LGPD art. 18): their card, open and overdue.
         request_card.install()
         access_panels.install()  # the claim page's link to its access report

@@ -9,13 +9,10 @@ class SroConfig(AppConfig):
         from workbench.admin import panels
         from api_common import metrics as scrape
         from claims.signals import claim_moved
-        from sro import admin_panels, demo, metrics, receivers
-        from workbench.demo_workload import step_done
+        from sro import admin_panels, metrics, receivers
 
         # Each claim move may change what the registradora must know: the change is
         # written in the move's own transaction (sro.receivers).
         claim_moved.connect(receivers.register_move, dispatch_uid="sro.register_move")
-        # The demo's past is sent at its own times (sro.demo).
-        step_done.connect(demo.send_after_step, dispatch_uid="sro.demo.send_after_step")
         panels.register(admin_panels.CLAIM_PANEL)
         scrape.register(metrics.SroCollector())  # its figures on /metricas

@@ -13,8 +13,7 @@ class WorkbenchAdminConfig(admin_apps.AdminConfig):
 class WorkbenchConfig(AppConfig):
     """The analysts' workbench: the admin they work claims in (the claim list and its
     queues, filters, search and export; the claim page and its actions; sales, teams,
-    rules, tasks, proposals), the dashboard and its shared figures, and the demo's
-    workload. It reads and changes claims only through claims' selectors and services."""
+    rules, tasks, proposals), and the dashboard and its shared figures. It reads and changes claims only through claims' selectors and services."""
 
     default = True
     name = "workbench"

@@ -76,7 +76,7 @@ INSTALLED_APPS = [
     "api_common",  # the problem pages' templates and stylesheet
     "claims",
     "channel_auth",  # channels' OAuth 2.0 token endpoint and API authentication
-    "workbench",  # the analysts' admin, dashboard and demo workload
+    "workbench",  # the analysts' admin and dashboard
     "webhooks",
     "whitelabel",
     "anymail",  # e-mail providers' backends and delivery reports (correspondence)
@@ -89,6 +89,12 @@ INSTALLED_APPS = [
     "privacy",  # keeping and forgetting: retention clock, holds, LGPD requests, who looked
     "config",  # manage.py settings_docs: docs/configuration.md from the declared settings
 ]
+# The development tools (localdev: seed_demo and the demo's data, the local registradora,
+# the local bank) with DEBUG, or where LOCAL_DEV_TOOLS says so (the tests, CI's live
+# server); production settings never install them (docs/operations.md).
+LOCAL_DEV_TOOLS = env.bool("LOCAL_DEV_TOOLS", default=DEBUG)
+if LOCAL_DEV_TOOLS:
+    INSTALLED_APPS.append("localdev")
 
 MIDDLEWARE = [
     # First: its request id and duration cover everything below (see "Operations").

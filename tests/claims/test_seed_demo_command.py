@@ -9,8 +9,8 @@ from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
 
-from decisions import demo as rules_demo
-from privacy import demo as privacy_demo
+from localdev.demo import decisions as rules_demo
+from localdev.demo import privacy as privacy_demo
 from django.test import Client
 from django.utils import timezone
 from oauth2_provider.models import Application
@@ -231,8 +231,8 @@ def test_the_workload_puts_claims_in_every_queue_state_with_owners_tasks_and_pro
         debug, local_media):
     out = seed("--sinistros=60")
 
-    # The workload's claims (the rules' own demo claims are decisions.demo's, the claims
-    # of 2020 past their retention clock privacy.demo's).
+    # The workload's claims (the rules' own demo claims are localdev.demo.decisions', the
+    # claims of 2020 past their retention clock localdev.demo.privacy's).
     claims = Claim.objects.exclude(sale__product_combo_id__in=[rules_demo.PRODUCT_COMBO,
                                                                privacy_demo.PRODUCT_COMBO])
     assert "60 sinistros de demonstração criados agora" in out

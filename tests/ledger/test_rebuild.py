@@ -83,7 +83,7 @@ def test_the_rebuild_writes_the_history_and_one_adjustment_per_contradicted_clai
     booked_by_the_seeding = _one(db, "SELECT count(*) FROM ledger_movement")[0]
     assert booked_by_the_seeding > CLAIMS  # the services booked the demo's moves
 
-    # The demo closes its past months (ledger.demo): a ledger built before the service
+    # The demo closes its past months (localdev.demo.ledger): a ledger built before the service
     # kept one had no month closed, and going back is refused while one is.
     db.execute("TRUNCATE ledger_monthclose CASCADE")
     _manage(name, "migrate", "ledger", "0002")

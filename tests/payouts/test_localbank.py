@@ -41,7 +41,7 @@ def _remittance(sequence: int) -> bytes:
 
 
 def _bank(outbox: Path, inbox: Path, *extra: str, **kwargs) -> list[str]:
-    return [sys.executable, "-m", "payouts.localbank", "--outbox", str(outbox),
+    return [sys.executable, "-m", "localdev.localbank", "--outbox", str(outbox),
             "--inbox", str(inbox), "--refuse-accounts-ending", "0",
             "--schedule-above", "10000", *extra]
 
@@ -147,6 +147,6 @@ def test_the_loop_answers_files_as_they_arrive_after_the_delay(tmp_path):
 
 @pytest.mark.parametrize("args", [["--outbox", "x"], []])
 def test_the_command_names_what_is_missing(tmp_path, args):
-    done = subprocess.run([sys.executable, "-m", "payouts.localbank", *args], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "localdev.localbank", *args], cwd=ROOT,
                           env=_env(), capture_output=True, timeout=60)
     assert done.returncode == 2 and b"--inbox" in done.stderr

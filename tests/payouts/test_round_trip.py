@@ -27,7 +27,7 @@ NEW_DATA = {
 
 def the_bank_answers(bank_dirs, *extra: str) -> None:
     outbox, inbox = bank_dirs
-    subprocess.run([sys.executable, "-m", "payouts.localbank", "--outbox", str(outbox),
+    subprocess.run([sys.executable, "-m", "localdev.localbank", "--outbox", str(outbox),
                     "--inbox", str(inbox), "--once", *extra], cwd=ROOT, check=True,
                    timeout=60, capture_output=True)
 

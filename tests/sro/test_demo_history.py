@@ -13,7 +13,7 @@ from django.db.models import F
 
 from sro.models import Batch, Submission
 from sro.overview import lateness
-from sro.registradora.server import LocalRegistradora
+from localdev.registradora.server import LocalRegistradora
 from tests.support.serving import free_port
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_media", "codes")]
@@ -53,7 +53,7 @@ def test_the_demo_sends_each_registration_minutes_after_its_fact(registradora, c
     assert Batch.objects.count() >= submissions.filter(kind="registro").count() // 50
     kept = lateness()
     assert kept.recent.sent_late == 0
-    # The workload's 40 claims and the rules' demo claims (decisions.demo), each registered.
+    # The workload's 40 claims and the rules' demo claims (localdev.demo.decisions), each registered.
     assert kept.registered_claims == submissions.filter(kind="registro").count() == \
         Claim.objects.count() > 40
 

@@ -8,8 +8,8 @@ import pytest
 import requests
 from jsonschema import Draft7Validator
 
-from sro.registradora import schema
-from sro.registradora.server import LocalRegistradora
+from localdev.registradora import schema
+from localdev.registradora.server import LocalRegistradora
 
 REGISTRO = "/api/sinistros/v3/registro"
 ALTERACAO = "/api/sinistros/v3/alteracao"

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from sro import sending, services
 from sro.models import Batch, Submission
-from sro.registradora.server import LocalRegistradora
+from localdev.registradora.server import LocalRegistradora
 from tests.support.lifecycle import DENIAL, acted, claim_under_review, open_claim
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_media", "codes")]

@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from claims.models import Payment
 from sro.models import Submission
-from sro.registradora.schema import validate
-from sro.registradora.server import LocalRegistradora
+from localdev.registradora.schema import validate
+from localdev.registradora.server import LocalRegistradora
 from sro.tasks import send_registrations
 from tests.support.concurrency import postgres_only
 from tests.support.factories import CoverageFactory, SaleFactory

@@ -87,7 +87,7 @@ def test_a_late_payment_goes_out_by_remittance_and_comes_back_settled(
                 expect(rows.first).to_contain_text(total)
                 page.screenshot(path="/tmp/shots/tesouraria-remessas.png", full_page=True)
                 # The bank's file-transfer box answers (the local bank, a real process).
-                subprocess.run([sys.executable, "-m", "payouts.localbank", "--outbox",
+                subprocess.run([sys.executable, "-m", "localdev.localbank", "--outbox",
                                 str(settings.BANK_OUTBOX_DIR), "--inbox",
                                 str(settings.BANK_INBOX_DIR), "--once"], cwd=ROOT, check=True,
                                timeout=60, capture_output=True)

@@ -1,6 +1,6 @@
 """Documents as the readers expect them, made here: a death certificate (the national
 model's fields) and a termination of employment (TRCT), written to a PDF with a text
-layer, as registries and employers now issue them. The demo (decisions.demo) sends them
+layer, as registries and employers now issue them. The demo (localdev.demo.decisions) sends them
 so its claims have something real to read; the tests and benchmarks photograph and scan
 them (tests/support/certificates.py)."""
 

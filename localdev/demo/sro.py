@@ -1,4 +1,4 @@
-"""The demo's past (``seed_demo``, workbench.demo_workload): after each step, what it
+"""The demo's past (``seed_demo``, localdev.demo.workload): after each step, what it
 wrote for the registradora is sent a few minutes later, as the beat job would have sent
 it then (``SRO_SEND_INTERVAL_SECONDS``), through the configured registradora (``make
 run`` starts the local one first). The accepted times follow the claims' own timeline:
@@ -17,28 +17,23 @@ from django.utils import timezone
 
 from sro import sending
 from sro.client import get_client
-from workbench.demo_workload import at
+from localdev.demo.clock import at
 
 logger = logging.getLogger(__name__)
 
 
 class _State:
-    sending = False  # the send below runs "at" its moment too: no step of its own
     unreachable_url = None  # the registradora that did not answer, for this process
 
 
-def send_after_step(sender, *, moment: dt.datetime, **kwargs) -> None:
-    if _State.sending or get_client() is None or _State.unreachable_url == settings.SRO_API_URL:
+def send_after_step(*, moment: dt.datetime) -> None:
+    if get_client() is None or _State.unreachable_url == settings.SRO_API_URL:
         return
     # Within the next run or two of the beat job; never after the real now.
     wait = dt.timedelta(seconds=random.Random(moment.timestamp()).uniform(30, 180))
     when = min(moment + wait, timezone.now())
-    _State.sending = True
-    try:
-        with at(when):
-            counts = sending.send_due(now=when)
-    finally:
-        _State.sending = False
+    with at(when):
+        counts = sending.send_due(now=when)
     if counts["retry"] and not counts["accepted"]:
         _State.unreachable_url = settings.SRO_API_URL
         logger.warning("seed_demo: the registradora did not answer; the demo's registrations "

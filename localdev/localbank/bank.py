@@ -23,7 +23,7 @@ from payouts.cnab240 import (
     Form, LayoutError, read_remittance, validate_remittance, write_return)
 from payouts.cnab240.checks import account_problems, pix_key_type
 
-log = logging.getLogger("payouts.localbank")
+log = logging.getLogger("localdev.localbank")
 PROCESSED = "processados"
 
 

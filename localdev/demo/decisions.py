@@ -1,4 +1,4 @@
-"""The rules in the demo (``seed_demo``, workbench.demo_workload.demo_seeded): the
+"""The rules in the demo (``seed_demo``): the
 default sets installed, unemployment on credit life **on** and natural deaths in
 **shadow**, and a few claims with real documents (a termination, a death certificate,
 rendered as the readers expect them) that the rules decide as ``make run`` starts: some
@@ -25,7 +25,7 @@ from decisions.defaults import default_rule_sets
 from decisions.management.commands.load_default_rules import install
 from decisions.models import Evaluation, RuleSet
 from decisions.services.evaluate import evaluate_claim
-from workbench.demo_workload import at
+from localdev.demo.workload import step_at
 
 UNEMPLOYMENT, DEATH = "perda-de-renda-desemprego", "morte-natural"
 SALE_PREFIX = "5e1d0000-0000-4000-8000-0077"
@@ -64,7 +64,7 @@ EXTRA_KINDS = ["simples", "rescisao-de-outra-pessoa", "carencia", "sem-dados-do-
 EXTRA_WEIGHTS = [70, 10, 10, 10]
 
 
-def seed(sender, *, channel, claims: int = 0, **kwargs) -> str:
+def seed(*, channel, claims: int = 0) -> str:
     """The demo's rules and their claims (``seed_demo``'s transaction): the scenarios
     above, and ``claims // 2`` more unemployment claims, most of them simple, so the demo
     book shows the share the rules decide alone."""
@@ -84,13 +84,13 @@ def seed(sender, *, channel, claims: int = 0, **kwargs) -> str:
         # Each step at its moment of the past, as the workload's (other apps' demos, the
         # SRO's, act on each step as their beat would have then).
         opened = now - dt.timedelta(days=10 + index % 20, hours=rng.randint(0, 8))
-        with at(opened):
+        with step_at(opened):
             claim = _claim(channel, index, name, nature, scenario, opened)
-        with at(opened + dt.timedelta(minutes=20)):
+        with step_at(opened + dt.timedelta(minutes=20)):
             _send_documents(channel, claim, name, _cpf(index), scenario, nature == DEATH,
                             opened + dt.timedelta(minutes=20))
         decided = opened + dt.timedelta(minutes=21)
-        with at(decided):
+        with step_at(decided):
             effects.append(evaluate_claim(claim_id=claim.pk, trigger="documentos-completos",
                                           now=decided))
     paid = sum(1 for e in effects if e is not None and e.effect == Evaluation.Effect.APPLIED)

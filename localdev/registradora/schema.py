@@ -26,7 +26,9 @@ from typing import Any, NamedTuple
 from jsonschema import Draft7Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
-LAYOUT_PATH = Path(__file__).resolve().parent.parent / "data" / "b3-registro-sinistro-v3.json"
+# B3's layout is the SRO app's (sro/data/): the production sender is written against it.
+LAYOUT_PATH = (Path(__file__).resolve().parents[2] / "sro" / "data"
+               / "b3-registro-sinistro-v3.json")
 
 # Keys of Swagger 1.x models that are not JSON Schema keywords ("id" names the model;
 # "example" is sample data). Everything else the layout uses (type, required, properties,

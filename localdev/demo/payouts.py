@@ -1,4 +1,4 @@
-"""The demo's bank (``seed_demo``, workbench.demo_workload.payments_due): the payments a
+"""The demo's bank (``seed_demo``, called by localdev.demo.workload): the payments a
 scenario has the bank pay go out in a remittance of the demo's paying account at that
 moment of the past, and the bank's return comes back, settling them (or refusing them,
 "AG": the claim then waits for new payment data). The file is taken from the outbox as
@@ -22,7 +22,7 @@ from payouts import roles as payouts_roles
 from payouts.models import PayingAccount
 from payouts.services import remittances, returns
 from payouts.services.accounts import add_account
-from workbench.demo_workload import at
+from localdev.demo.clock import at
 
 DEMO_ACCOUNT_NAME = "Itaú pagamentos (demonstração)"
 # The demo's treasury user (its password is public, like the other demo users': seed_demo
@@ -55,7 +55,7 @@ def demo_account() -> PayingAccount:
     return account
 
 
-def pay(sender, *, payments, moment, refuse: bool = False, **kwargs) -> None:
+def pay(*, payments, moment, refuse: bool = False) -> None:
     account = demo_account()
     wanted = {payment.order.reference for payment in payments}
     with at(moment):

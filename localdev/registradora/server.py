@@ -26,9 +26,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote_plus, urlsplit
 
-from sro.registradora import schema
+from localdev.registradora import schema
 
-log = logging.getLogger("sro.registradora")
+log = logging.getLogger("localdev.registradora")
 
 TOKEN_PATH = "/api/oauth/token"
 CLAIM_PATHS = {"/api/sinistros/v3/registro": "RegistroReqPost",

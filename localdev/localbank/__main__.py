@@ -1,4 +1,4 @@
-"""``python -m payouts.localbank --outbox DIR --inbox DIR [--delay S] [--once] ...``"""
+"""``python -m localdev.localbank --outbox DIR --inbox DIR [--delay S] [--once] ...``"""
 
 import argparse
 import logging
@@ -6,11 +6,11 @@ import signal
 from decimal import Decimal
 from pathlib import Path
 
-from payouts.localbank.bank import Rules, run
+from localdev.localbank.bank import Rules, run
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m payouts.localbank",
+    parser = argparse.ArgumentParser(prog="python -m localdev.localbank",
                                      description="Banco local: responde remessas CNAB 240.")
     parser.add_argument("--outbox", required=True, type=Path, help="onde chegam as remessas")
     parser.add_argument("--inbox", required=True, type=Path, help="onde ficam os retornos")
@@ -32,7 +32,7 @@ def main(argv=None) -> int:
     rules = Rules(refuse_accounts_ending=args.refuse_accounts_ending,
                   missing_key_suffix=args.missing_key_suffix,
                   schedule_above=args.schedule_above)
-    logging.getLogger("payouts.localbank").info(
+    logging.getLogger("localdev.localbank").info(
         "banco local: remessas em %s, retornos em %s", args.outbox, args.inbox)
     try:
         run(args.outbox, args.inbox, rules, delay=args.delay, once=args.once, poll=args.poll,

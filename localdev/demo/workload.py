@@ -2,9 +2,7 @@
 over the last twelve weeks on two channels and carried through every state by the real
 services, so the dashboard, the queues and the timelines have something true to show.
 
-Each step runs "at" its moment in the past: Django's clock (``timezone.now``, which the
-services, the history rows and ``auto_now`` fields all read) is set to that moment while
-the step runs. The regulatory clocks, ages and days to decision are therefore the ones
+Each step runs "at" its moment in the past (localdev.demo.clock). The regulatory clocks, ages and days to decision are therefore the ones
 the services themselves computed. Demo only: nothing else moves the clock.
 """
 
@@ -14,18 +12,19 @@ import io
 import random
 import uuid
 from decimal import Decimal
-from unittest import mock
 
 from django.conf import settings
-from django.dispatch import Signal
 from django.utils import timezone
 
 from claims import services
 from claims.denials import DenialCode
 from claims.documents import storage
-from claims.models import Claim, ClaimHistory, Proposal
+from claims.models import Claim, Proposal
 from claims.validators import cpf_for
 from claims.serializers import PaymentDetailsSerializer
+from localdev.demo import payouts as payouts_demo
+from localdev.demo import sro as sro_demo
+from localdev.demo.clock import at
 
 FIRST_NAMES = ["João", "Maria", "José", "Ana", "Antônio", "Francisca", "Carlos", "Conceição",
                "Paulo", "Adriana", "Lucas", "Juliana", "Márcio", "Fátima", "Luís", "Sebastião",
@@ -43,31 +42,15 @@ RELATIVES = [("conjuge", 50), ("filho", 25), ("filho", 25)]
 DEMO_ADDRESS = {"cep": "01310100", "uf": "SP"}
 
 
-# Sent after each step of the past, with its moment: the SRO sends what the step wrote
-# as its beat job would have then (sro.demo), so the demo's registrations keep or miss
-# their deadlines by the claims' own timeline, not by the day the demo was loaded.
-step_done = Signal()
-# Sent with the payments a scenario has the bank pay (``payments``), the moment it pays
-# them (``moment``) and whether the bank refuses them instead (``refuse``): the bank's app
-# (payouts.demo) sends them in a remittance and applies its return, as the beat would
-# have then. Every payment sent is settled or refused by the time it returns.
-payments_due = Signal()
-# Sent once seed_demo's data are in, with the demo channel (``channel``) and how many
-# workload claims were made now (``claims``, 0 when they existed): other apps add
-# their part of the demo (decisions.demo: claims the rules decide). Receivers converge:
-# seed_demo runs again without making anything twice.
-demo_seeded = Signal()
-
-
 @contextlib.contextmanager
-def at(moment: dt.datetime):
-    # ClaimHistory.created_at's default is the function object itself, resolved once
-    # into the field's cached default getter: it is set to the moment too.
-    history_time = ClaimHistory._meta.get_field("created_at")
-    with mock.patch("django.utils.timezone.now", return_value=moment), \
-            mock.patch.object(history_time, "_get_default", lambda: moment):
+def step_at(moment: dt.datetime):
+    """One step of the past, run at its moment; then the SRO sends what the step wrote
+    as its beat job would have then (localdev.demo.sro), so the demo's registrations
+    keep or miss their deadlines by the claims' own timeline, not by the day the demo
+    was loaded."""
+    with at(moment):
         yield
-    step_done.send(sender=Workload, moment=moment)
+    sro_demo.send_after_step(moment=moment)
 
 
 def sale_rows(prefix: int, count: int, rng: random.Random, product_combo, cpf_for) -> list[dict]:
@@ -119,7 +102,7 @@ class Workload:
         # insured person.
         first, last = self.rng.choice(FIRST_NAMES), self.rng.choice(SURNAMES)
         requester = f"{first} {last}" if on_death else sale["insured_name"]
-        with at(moment):
+        with step_at(moment):
             claim = services.open_claim(
                 channel=channel, sale_id=sale["id"], actor=f"canal:{channel.slug}",
                 coverage_name=coverage, nature="morte-natural" if on_death else "",
@@ -129,7 +112,7 @@ class Workload:
         step = self._stepper(moment)
         if scenario == "opened":
             if self.rng.random() < 0.4:  # some wait for someone to take them
-                with at(next(step)):
+                with step_at(next(step)):
                     services.reassign_claims(claim_ids=[claim.pk], to_user=None,
                                              user=self.supervisor,
                                              reason="Redistribuir: analista em férias.")
@@ -156,7 +139,7 @@ class Workload:
         bytes would have to travel to the bucket, so the claim keeps waiting)."""
         if not storage.current().receives_files:
             return
-        with at(moment):
+        with step_at(moment):
             for doc_type in sorted({r.doc_type for r in claim.document_requests.all()}):
                 document, _ = services.request_document_upload(
                     channel=channel, number=claim.number, file_name=f"{doc_type}.pdf",
@@ -167,21 +150,21 @@ class Workload:
         analyst = self._owner(claim)
         version = lambda: Claim.objects.get(pk=claim.pk).version  # noqa: E731
         if scenario == "more-documents":
-            with at(next(step)):
+            with step_at(next(step)):
                 doc_type, title, note = COMPLEMENTARY_DOCUMENTS[claim.coverage.name]
                 services.request_documents(
                     claim_id=claim.pk, user=analyst, expected_version=version(),
                     documents=[services.RequestedDocument(doc_type, title)], note=note)
             return
         if scenario == "denied":
-            with at(next(step)):
+            with step_at(next(step)):
                 services.deny(claim_id=claim.pk, user=self.supervisor,
                               code=DenialCode.OUTSIDE_VALIDITY,
                               clause="Cláusula 3.1 das Condições Gerais (vigência)",
                               reason="O evento ocorreu antes do início da vigência do seguro.")
             return
         if scenario == "denial-proposed":
-            with at(next(step)):
+            with step_at(next(step)):
                 services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=analyst,
                                  expected_version=version(),
                                  arguments={"reason": "Doença preexistente não declarada "
@@ -191,16 +174,16 @@ class Workload:
                                             "internal_note": "Prontuário de 2019 confirma.",
                                             "denied_at": None})
             return
-        with at(next(step)):
+        with step_at(next(step)):
             services.approve_documents(claim_id=claim.pk, user=analyst,
                                        request_payment_data=scenario == "payment-data")
         if scenario in ("approved", "payment-data"):
             if self.rng.random() < 0.3:
-                with at(next(step)):
+                with step_at(next(step)):
                     services.add_note(claim_id=claim.pk, user=analyst,
                                       text="Liguei para o contato: aguarda retorno do banco.")
             return
-        with at(next(step)):
+        with step_at(next(step)):
             self._name_payees(channel, claim, sale)
         shares = services.entitlements_of(Claim.objects.get(pk=claim.pk))
         within_authority = sum(share.left for share in shares) <= settings.PAYMENT_AUTHORITY_LIMIT
@@ -213,7 +196,7 @@ class Workload:
             if scenario == "payment-proposed" and \
                     paid + share.left > settings.PAYMENT_AUTHORITY_LIMIT:
                 # This one takes the claim's payments above the analyst's authority.
-                with at(next(step)):
+                with step_at(next(step)):
                     services.propose(
                         kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=analyst,
                         expected_version=version(),
@@ -222,7 +205,7 @@ class Workload:
                                    "payee": services.payee_of(share.beneficiary),
                                    "payment_method": share.beneficiary.payment_method})
                 return
-            with at(next(step)):
+            with step_at(next(step)):
                 payments.append(services.register_payment(
                     claim_id=claim.pk, beneficiary_id=share.beneficiary.pk, user=payer,
                     amount=share.left))
@@ -235,9 +218,12 @@ class Workload:
         if scenario == "settled":
             self.settled_count += 1
         refuse = scenario == "settled" and self.settled_count % 3 == 1
-        payments_due.send(sender=Workload, payments=payments, moment=next(step), refuse=refuse)
+        # The bank pays them (or refuses them) at that moment (localdev.demo.payouts).
+        paid_at = next(step)
+        payouts_demo.pay(payments=payments, moment=paid_at, refuse=refuse)
+        sro_demo.send_after_step(moment=paid_at)
         if scenario == "finalized":
-            with at(next(step)):
+            with step_at(next(step)):
                 services.finalize(claim_id=claim.pk, user=analyst)
 
     def _name_payees(self, channel, claim, sale: dict) -> None:
@@ -275,7 +261,7 @@ class Workload:
         for claim in claims[:12]:
             owner = claim.owner or self.rng.choice(self.analysts)
             made = self.now - dt.timedelta(days=self.rng.randint(0, 8))
-            with at(made):
+            with step_at(made):
                 services.create_task(
                     claim_id=claim.pk, user=owner, owner=owner,
                     subject="Confirmar dados bancários com o canal",

@@ -1,7 +1,7 @@
 """Demo data for a local run: a channel with known credentials, sales, document
 requirements, two analysts and two supervisors in one team that receives every new claim,
 and a workload of a few hundred claims across every state on two channels
-(workbench.demo_workload). Safe to run again (it converges to the same state; the workload
+(localdev.demo.workload). Safe to run again (it converges to the same state; the workload
 is made once)."""
 
 import datetime as dt
@@ -16,7 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import roles
-from workbench.demo_workload import Workload, demo_seeded, sale_rows
+from localdev.demo import decisions as decisions_demo
+from localdev.demo import ledger as ledger_demo
+from localdev.demo import privacy as privacy_demo
+from localdev.demo.workload import Workload, sale_rows
 from claims.validators import cpf_for
 from claims.management.commands.load_default_requirements import default_requirements
 from claims.models import AssignmentRule, Channel, Claim, DocumentRequirement, Team, TeamMember
@@ -121,9 +124,12 @@ class Command(BaseCommand):
         free = sale_rows(FREE_SALES_PREFIX, FREE_SALES, random.Random(FREE_SALES_PREFIX),
                          PRODUCT_COMBO, cpf_for)
         upsert_sales(channel=channel, rows=free)
-        for _, said in demo_seeded.send(sender=Command, channel=channel, claims=made):
-            if said:
-                self.stdout.write(said)
+        # Each app's part, once the claims are in (each converges: nothing made twice).
+        self.stdout.write(decisions_demo.seed(channel=channel, claims=made))
+        ledger_demo.seed()  # the finance user closes the demo's past months
+        said = privacy_demo.seed(retail_channel=Channel.objects.get(slug=SECOND_CHANNEL))
+        if said:
+            self.stdout.write(said)
         self.stdout.write(
             "Dados de demonstração prontos.\n"
             f"  canal: {DEMO_CHANNEL}\n"

@@ -1,4 +1,4 @@
-"""What ``seed_demo`` adds for privacy (workbench.demo_workload's ``demo_seeded``): the
+"""What ``seed_demo`` adds for privacy (``seed_demo``): the
 privacy team's two users (a hold's release takes two people), three claims of 2020 whose
 retention clock ran out in 2025 (denied then, their sales long ended), one of them kept
 by a legal hold, so "Prazos de guarda" and the next retention run have something true to
@@ -22,8 +22,7 @@ from privacy import roles
 from privacy.models import DataRequest
 from privacy.requests.services import register_request
 from privacy.services.holds import place_hold
-from workbench.demo_workload import at
-from workbench.management.commands.seed_demo import SECOND_CHANNEL
+from localdev.demo.workload import step_at
 
 PRIVACY_USERS = {
     "privacidade": ("privacidade-demo", "Paula"),
@@ -39,28 +38,28 @@ OLD_CLAIMS = [  # (insured, requester), each denied in 2020
 HOLD_REFERENCE = "1004321-88.2025.8.26.0100"
 
 
-def seed(sender, **kwargs) -> str:
+def seed(*, retail_channel: Channel) -> str:
     privacy_users()
     if Claim.objects.filter(sale__product_combo_id=PRODUCT_COMBO).exists():
         return ""
     supervisor = User.objects.get(username="supervisor")
     # The retailer's channel: the demo channel's newest sales stay the free ones the
     # README's first opening uses.
-    channel = Channel.objects.get(slug=SECOND_CHANNEL)
+    channel = retail_channel
     rows = [_sale(index, insured) for index, (insured, _) in enumerate(OLD_CLAIMS)]
     upsert_sales(channel=channel, rows=rows)
     rng = random.Random(46)
     claims = []
     for row, (_, requester) in zip(rows, OLD_CLAIMS, strict=True):
         opened = dt.datetime(2020, 3, rng.randint(2, 20), 14, tzinfo=dt.UTC)
-        with at(opened):
+        with step_at(opened):
             claim = services.open_claim(
                 channel=channel, sale_id=row["id"], actor=f"canal:{channel.slug}",
                 coverage_name="cobertura/morte", nature="morte-natural",
                 occurred_at=opened - dt.timedelta(days=rng.randint(3, 15)),
                 requester_name=requester, contact_name=requester,
                 contact_email="contato@example.com")
-        with at(opened + dt.timedelta(days=rng.randint(10, 20))):
+        with step_at(opened + dt.timedelta(days=rng.randint(10, 20))):
             services.deny(claim_id=claim.pk, user=supervisor,
                           reason="A doença que causou a morte era conhecida antes da "
                                  "contratação e não foi declarada.",

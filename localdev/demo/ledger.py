@@ -1,4 +1,4 @@
-"""What ``seed_demo`` adds for the books (workbench.demo_workload's ``demo_seeded``): the
+"""What ``seed_demo`` adds for the books (``seed_demo``): the
 demo's finance user, and every month of the demo's past closed in order, as she would
 have closed them, so "Fechamentos mensais" has reports to read. Her password is public,
 like the other demo users': seed_demo refuses production without --allow-production."""
@@ -15,7 +15,7 @@ from ledger.services.closing import close_month
 FINANCE_USER = ("financeiro", "financeiro-demo", "Fernanda")
 
 
-def seed(sender, **kwargs) -> None:
+def seed() -> None:
     user = finance_user()
     first = Movement.objects.aggregate(first=Min("booked_on"))["first"]
     if first is None:
