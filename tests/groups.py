@@ -26,7 +26,7 @@ SQLITE_PART = {
     "tests/claims/test_decided_late_days_migration.py": "a data migration on SQLite's schema",
     "tests/claims/test_search_migrations.py": "search migrations, SQLite's branch",
     "tests/webhooks/test_engine.py":
-        "a webhook delivered by the engine through the ORM claim SQLite uses",
+        "a webhook delivered by the engine through the ORM leasing SQLite uses",
     "tests/webhooks/test_fan_out.py": "events fanned out to deliveries",
     "tests/whitelabel/test_pages.py": "the hosted pages",
     "tests/whitelabel/test_hosted_forms.py": "the hosted forms",
