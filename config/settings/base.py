@@ -92,7 +92,10 @@ INSTALLED_APPS = [
 # The development tools (localdev: seed_demo and the demo's data, the local registradora,
 # the local bank) with DEBUG, or where LOCAL_DEV_TOOLS says so (the tests, CI's live
 # server); production settings never install them (docs/operations.md).
-LOCAL_DEV_TOOLS = env.bool("LOCAL_DEV_TOOLS", default=DEBUG)
+LOCAL_DEV_TOOLS = core.read(
+    "LOCAL_DEV_TOOLS", env.bool, DEBUG,
+    "installs the development tools (`localdev`: `seed_demo`, the local registradora and "
+    "bank; docs/operations.md)", shown="`DJANGO_DEBUG`'s value", production="`false`")
 if LOCAL_DEV_TOOLS:
     INSTALLED_APPS.append("localdev")
 
