@@ -1,4 +1,5 @@
-"""The README's copy-paste curl session, run as written against a live server."""
+"""The copy-paste curl sessions, run as written against a live server: the README's
+"Try it", and the partners' sandbox session in docs/sandbox.md."""
 
 import json
 import os
@@ -11,7 +12,9 @@ import pytest
 from django.core.management import call_command
 from oauth2_provider.models import AccessToken
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+SANDBOX_DOC = ROOT / "docs" / "sandbox.md"
 
 
 def readme_session() -> str:
@@ -77,17 +80,17 @@ def test_the_readme_curl_session_works_as_written_and_again(live_server, setting
     assert AccessToken.objects.count() == 1  # the second paste reused the saved token
 
 
-def readme_sandbox_session() -> str:
-    section = README.read_text(encoding="utf-8").split("## Sandbox for partners", 1)[1]
+def sandbox_doc_session() -> str:
+    section = SANDBOX_DOC.read_text(encoding="utf-8").split("## Sandbox for partners", 1)[1]
     return re.search(r"```sh\n(.*?)```", section, re.S).group(1)
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")
 @pytest.mark.django_db(transaction=True)
-def test_the_readme_sandbox_session_works_as_written_and_again(live_server, tmp_path):
+def test_the_sandbox_doc_session_works_as_written_and_again(live_server, tmp_path):
     call_command("seed_demo", allow_production=True, sinistros=0, stdout=open("/dev/null", "w"))
-    script = readme_sandbox_session().replace("BASE=http://127.0.0.1:8000",
-                                              f"BASE={live_server.url}")
+    script = sandbox_doc_session().replace("BASE=http://127.0.0.1:8000",
+                                           f"BASE={live_server.url}")
     assert f"BASE={live_server.url}" in script
 
     for _ in range(2):
