@@ -122,7 +122,7 @@ docs: $(RUNTIME_STAMP)
 	DJANGO_DEBUG=true $(PY) manage.py event_docs
 	DJANGO_DEBUG=true $(PY) manage.py settings_docs
 
-## The README's screenshots of the hosted pages, the workbench and the letters (taken by their browser tests)
+## The docs' screenshots of the hosted pages, the workbench and the letters (taken by their browser tests)
 screenshots: $(STAMP)
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_hosted_pages.py -k local
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -q tests/system/test_browser_workbench.py -k seeded

@@ -126,7 +126,7 @@ MIDDLEWARE = [
 # their author, and knowing a login does not let anyone lock its owner out). An address
 # alone is refused past ADMIN_LOGIN_FAILURES_PER_ADDRESS failures in the window
 # (workbench.admin_login). Unlock with `manage.py axes_reset_username USER` or
-# `manage.py axes_reset_ip IP` (README).
+# `manage.py axes_reset_ip IP` (docs/analysts.md).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",

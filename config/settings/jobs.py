@@ -31,7 +31,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
 )
 # Webhook delivery has a queue of its own; every other task goes to the default one. A
 # worker started without -Q consumes both (CELERY_TASK_QUEUES), so one worker is enough;
-# production runs a worker per queue (README, "Workers").
+# production runs a worker per queue (docs/webhooks.md, "Workers").
 CELERY_TASK_DEFAULT_QUEUE = jobs.read("CELERY_TASK_DEFAULT_QUEUE", env.str, "celery",
                                       "the queue of every task but webhook delivery")
 CELERY_WEBHOOK_QUEUE = jobs.read("CELERY_WEBHOOK_QUEUE", env.str, "webhooks",

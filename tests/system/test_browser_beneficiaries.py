@@ -6,7 +6,7 @@ heirs with 50% each and their own payment data; the analyst pays the first heir'
 and proposes the second (above her authority); the supervisor sees who, where and how
 much before approving, and the payment names both people. The requester's pages are
 checked with axe. With ``SCREENSHOTS_DIR`` set (``make screenshots``), it saves the
-README's screenshots of the hosted payment page and of the claim's "Quem recebe".
+docs' screenshots of the hosted payment page and of the claim's "Quem recebe".
 """
 
 import os

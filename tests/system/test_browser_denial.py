@@ -5,7 +5,7 @@ The supervisor denies with a SUSEP reason code and the policy clause, the text f
 insured apart from the internal note; the insured person, on a phone, opens the hosted
 page, reads the denial letter (its first reading is recorded as its receipt) and asks
 for reconsideration; another supervisor keeps the denial, and the person gets a letter
-saying so. With ``SCREENSHOTS_DIR`` set (``make screenshots``), it saves the README's
+saying so. With ``SCREENSHOTS_DIR`` set (``make screenshots``), it saves the docs'
 screenshots of the denial letter (e-mail and hosted page) and the claim's
 "Correspondência".
 """

@@ -8,7 +8,7 @@ bucket) and sees it received and the claim go to analysis. A used link gets the
 
 Every page is checked with axe-core (no serious or critical violations) and runs under
 the Content-Security-Policy with nothing refused. With ``SCREENSHOTS_DIR`` set, the
-pages are saved there (``make screenshots`` refreshes the README's)."""
+pages are saved there (``make screenshots`` refreshes the docs' screenshots)."""
 
 import os
 import re

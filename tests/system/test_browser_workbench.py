@@ -6,7 +6,7 @@ writes a note and a task on it and proposes its denial; a second analyst finds i
 the insured person's name typed without accents and cannot approve it; the supervisor
 approves it, and only then does the channel see the denial. A second test starts the
 day on a seeded demo: the dashboard and the queues as an analyst and a supervisor see
-them. With ``SCREENSHOTS_DIR`` set (``make screenshots``), it saves the README's
+them. With ``SCREENSHOTS_DIR`` set (``make screenshots``), it saves the docs'
 screenshots of the dashboard and the queues.
 """
 

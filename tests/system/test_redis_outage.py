@@ -1,5 +1,5 @@
 """A Redis outage is not an API outage. The production stack (Gunicorn with the shipped
-settings) uses one real Redis as its cache and its Celery broker, as the README's
+settings) uses one real Redis as its cache and its Celery broker, as docs/operations.md's
 production setup does; that Redis is stopped, and every call a channel and an insured
 person make still answers: a token, reads, a claim opened (its webhook event kept in the
 outbox), the hosted link. Limits still hold, counted in the process; readiness names the

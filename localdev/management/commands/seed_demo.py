@@ -27,7 +27,7 @@ from claims.services import create_channel, upsert_sales
 
 DEMO_CHANNEL = "demo"
 DEMO_CLIENT_ID = "demo-client"
-# Known on purpose so the README's curl session can be pasted. Refused outside DEBUG.
+# Known on purpose so the README's and docs/sandbox.md's curl sessions can be pasted. Refused outside DEBUG.
 DEMO_CLIENT_SECRET = "demo-secret"
 # username -> (password, first name, role)
 STAFF = {
@@ -37,7 +37,7 @@ STAFF = {
     # A second supervisor: a denial's reconsideration is answered by one who did not deny.
     "supervisor2": ("supervisor2-demo", "Rita", roles.SUPERVISOR),
 }
-# A partner's sandbox channel (docs/sandbox.md), with its own sales, for the README's
+# A partner's sandbox channel (docs/sandbox.md), with its own sales, for the
 # sandbox session.
 SANDBOX_CHANNEL, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET = (
     "sandbox-demo", "sandbox-client", "sandbox-secret")
