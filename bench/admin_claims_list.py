@@ -122,11 +122,11 @@ def pages() -> list[tuple[str, str, str]]:
         (ANALYST, "queue: Minha equipe", f"{claims}?fila=equipe"),
         (ANALYST, "queue: Sem responsável", f"{claims}?fila=sem-responsavel"),
         (ANALYST, "queue: Todos os sinistros", f"{claims}?fila=todos"),
-        (ANALYST, "Minhas tarefas", "/admin/claims/task/"),
+        (ANALYST, "Minhas tarefas", "/admin/workbench/todo/"),
         (SUPERVISOR, "dashboard (supervisor)", "/admin/"),
         (SUPERVISOR, "queue: Minha equipe (supervisor)", f"{claims}?fila=equipe"),
         (SUPERVISOR, "queue: an analyst's (supervisor)", f"{claims}?responsavel={colleague}"),
-        (SUPERVISOR, "pending proposals", "/admin/claims/proposal/?status__exact=pendente"),
+        (SUPERVISOR, "pending proposals", "/admin/workbench/proposal/?status__exact=pendente"),
     ]
     # The rest read the whole book, as a search does: the "Todos os sinistros" queue.
     return workbench + [(ANALYST, label, _all_claims(url)) for label, url in [
@@ -231,8 +231,8 @@ def measure(*, explain: bool) -> None:
     worst = max(rows, key=lambda row: row[1].seconds)
     print(f"claims: {count('claims_claim')}, sales: {count('claims_sale')}, coverages: "
           f"{count('claims_coverage')}, events: {count('claims_event')}, history rows: "
-          f"{count('claims_claimhistory')}, open tasks: {count('claims_task')}, proposals: "
-          f"{count('claims_proposal')}; database time per page: best of {RUNS}")
+          f"{count('claims_claimhistory')}, open tasks: {count('workbench_todo')}, proposals: "
+          f"{count('workbench_proposal')}; database time per page: best of {RUNS}")
     print(f"slowest page: {worst[0]} at {worst[1].seconds * 1000:.1f} ms")
 
 

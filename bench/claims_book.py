@@ -24,9 +24,9 @@ STATUSES = (["finalizado"] * 45 + ["recusado"] * 10 + ["abertura-rejeitada"] * 2
             + ["documentacao-em-analise"] * 8 + ["pendente-de-dados-de-pagamento"] * 4
             + ["criado"] * 4)
 CLAIM_TABLES = ("claims_claimhistory", "claims_event", "claims_payment", "claims_documentfile",
-                "claims_documentrequest", "claims_task", "claims_proposal", "claims_claim",
-                "claims_coverage", "claims_sale", "claims_teammember", "claims_assignmentrule",
-                "claims_team")
+                "claims_documentrequest", "workbench_todo", "workbench_proposal", "claims_claim",
+                "claims_coverage", "claims_sale", "workbench_teammember", "workbench_assignmentrule",
+                "workbench_team")
 ANALYSTS, SUPERVISORS = 20, 2
 OPEN = {"criado", "em-regulacao", "pendente-de-documentacao", "documentacao-em-analise",
         "pendente-de-dados-de-pagamento"}
@@ -160,10 +160,10 @@ def load(total: int, days: int = 730) -> None:
             "version", "clock_kind", "clock_deadline", "clock_paused", "created_at",
             "updated_at", "owner_id", "team_id", "awaiting", "decided_at", "days_to_decision",
             "search_text", "has_alerts", "denial_clause", "denial_late_justification"), claims)
-        copy_rows(cursor, "claims_task", (
+        copy_rows(cursor, "workbench_todo", (
             "claim_id", "kind", "subject", "due_on", "owner_id", "note", "status",
             "created_by_id", "created_at", "closed_by_id", "closed_at", "escalated_at"), tasks)
-        copy_rows(cursor, "claims_proposal", (
+        copy_rows(cursor, "workbench_proposal", (
             "id", "claim_id", "kind", "arguments", "summary", "claim_version", "status",
             "proposed_by_id", "proposed_at", "decided_by_id", "decided_at", "decision_note"),
             proposals)
@@ -185,7 +185,7 @@ def workbench_people():
     from django.contrib.auth.models import User
 
     from claims import roles
-    from claims.models import AssignmentRule, Team, TeamMember
+    from workbench.models import AssignmentRule, Team, TeamMember
     from tests.support.lifecycle import staff
 
     User.objects.filter(username__startswith="bench-").delete()

@@ -6,12 +6,13 @@
   opens claims for a sale, maintains document requirements.
 - Supervisor de sinistros: all of that, plus denying, reopening, settling payments,
   registering payments above the analysts' limit, approving analysts' proposals,
-  reassigning the claims of the teams they lead (claims.services.assignment) and
-  configuring teams and their assignment rules, and exporting
+  reassigning the claims of the teams they lead (workbench.services.assignment) and
+  configuring teams and their assignment rules (the workbench's models: their
+  permissions are granted by workbench.roles), and exporting
   the claim list with whole CPFs (analysts' exports mask them: docs/workbench.md).
 
 Analysts propose what is above their authority (every denial, payments above the limit):
-see claims.services.approvals.
+see workbench.services.approvals.
 
 Neither sees OAuth applications or tokens (no ``oauth2_provider`` permission); channels
 are shown without secrets, which are stored hashed anyway.
@@ -24,8 +25,7 @@ SUPERVISOR = "Supervisor de sinistros"
 
 _VIEW = [f"view_{model}" for model in (
     "channel", "sale", "coverage", "claim", "payment", "documentrequirement",
-    "documentrequest", "documentfile", "claimhistory", "event", "team", "teammember",
-    "assignmentrule", "task", "proposal",
+    "documentrequest", "documentfile", "claimhistory", "event",
 )]
 P = Permission
 ANALYST_PERMISSIONS = [
@@ -35,8 +35,6 @@ SUPERVISOR_PERMISSIONS = [
     *ANALYST_PERMISSIONS, P.DENY_CLAIM, P.REOPEN_CLAIM, P.SETTLE_PAYMENT,
     P.REGISTER_PAYMENT_ABOVE_LIMIT, P.ADJUST_RESERVE_ABOVE_LIMIT, P.ASSIGN_CLAIM,
     P.APPROVE_PROPOSAL, P.EXPORT_FULL_CPF,
-    *[f"{verb}_{model}" for verb in ("add", "change", "delete")
-      for model in ("team", "teammember", "assignmentrule")],
 ]
 del P
 ROLES = {ANALYST: ANALYST_PERMISSIONS, SUPERVISOR: SUPERVISOR_PERMISSIONS}

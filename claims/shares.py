@@ -91,3 +91,14 @@ def payee_of(beneficiary) -> dict:
     if beneficiary.representative_tax_id:
         return {"name": beneficiary.representative_name, "tax_id": beneficiary.representative_tax_id}
     return {"name": beneficiary.name, "tax_id": beneficiary.tax_id}
+
+
+def fully_paid(claim) -> bool:
+    """Every share paid (registered) or held, the shares at 100%."""
+    beneficiaries = list(claim.beneficiaries.all())
+    sharing = [b for b in beneficiaries if b.kind != "credor"]
+    if not sharing or total_share(sharing) < WHOLE:
+        return False
+    return all(e.done for e in entitlements(
+        amount=claim.amount, outstanding_balance=claim.outstanding_balance,
+        beneficiaries=beneficiaries, payments=list(claim.payments.all())))

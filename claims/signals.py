@@ -16,8 +16,17 @@ event_recorded = Signal()
 
 # Sent with: claim (the Claim as the move left it, saved),
 # action (claims.workflow.Action), entry (the ClaimHistory row), user (or None),
-# subject (what the step was about, when one row: the Payment a settlement settled).
+# subject (what the step was about, when one row: the Payment a settlement settled),
+# voids_proposal (a four-eyes proposal was pending on the version the move ended: it can
+# no longer apply, and the claim no longer awaits it; the workbench, which keeps
+# proposals, marks it obsolete).
 claim_moved = Signal()
+
+# Sent with: claim (about to be inserted: not yet saved), channel_id, coverage_name, at
+# the opening of a claim that is not the sandbox's. A receiver may set the claim's team
+# and owner (the workbench's assignment rules) and return the timeline note of that
+# assignment, which the opening writes right after its own row; None: nothing assigned.
+claim_routing = Signal()
 
 # Sent with: claim_id, once the transaction that finished the claim's last pending
 # document reading commits (claims.services.readings; sender: DocumentReading). Every

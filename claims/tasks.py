@@ -22,13 +22,6 @@ def confirm_uploads(keys: list[str]) -> None:
     services.confirm_uploads_by_key(keys=keys)
 
 
-@shared_task(acks_late=True, ignore_result=True)
-def workbench_sweep() -> None:
-    """Periodic (see CELERY_BEAT_SCHEDULE): the analysts' automatic tasks and the
-    escalation of overdue ones. Idempotent, safe on several workers at once."""
-    services.workbench_sweep()
-
-
 @shared_task(
     bind=True, acks_late=True, ignore_result=True,
     autoretry_for=(BotoCoreError, ClientError), retry_backoff=True, max_retries=5,

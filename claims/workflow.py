@@ -5,7 +5,7 @@ and the insured person's words.
 Services in ``claims/services/`` look their move up here; nothing else decides whether
 a status may change, and the admin offers an action only where :func:`allows` says so.
 The readers of the other facts: the services and the admin's actions (``permission``,
-``authority``), ``claims.services.approvals`` (``authority``), ``claims.regulatory_clock``
+``authority``), ``workbench.services.approvals`` (``authority``), ``claims.regulatory_clock``
 (``clock``) and the hosted pages (``insured_words``, ``whitelabel.wording``).
 
 - ``to_states`` empty: the action keeps the status (it still writes history and, when
@@ -128,7 +128,7 @@ class Move:
     - ``permission``: what a person must hold to take the action at all (analysts'
       buttons; None: only channels, the insured person or the system take it).
     - ``authority``: what a person must hold to decide it alone (the alçada); without
-      it, where the action allows (claims.services.approvals), they propose it to a
+      it, where the action allows (workbench.services.approvals), they propose it to a
       supervisor. The service says when it applies (always, or above an amount).
     - ``clock``: its effect on the regulatory clock.
     - ``insured_words``: its line in the insured person's timeline (hosted pages);

@@ -37,5 +37,5 @@ PASSWORD_HASHERS = [
 # own tests (tests/channel_auth/test_token_cache.py) switch it on.
 API_AUTH_CACHE_SECONDS = 0
 # Dashboards count on each view, so a test sees its own claims at once; the shared
-# figures' own tests (tests/claims/workbench/test_dashboard_figures.py) switch it on.
+# figures' own tests (tests/workbench/test_dashboard_figures.py) switch it on.
 DASHBOARD_FIGURES_SECONDS = 0

@@ -18,9 +18,10 @@ from django.utils import timezone
 from workbench.admin import panels
 from claims.formatting import local_moment, person
 from claims.forms import GroupedForm
-from claims.models import Claim, Task
+from claims.models import Claim
+from workbench.models import ToDo
 from claims.permissions import VIEW_CLAIM, Permission
-from claims.services.tasks import close_task
+from workbench.services.todos import close_todo
 from claims.signals import ReadKind, data_read
 from claims.workflow import CLOSED_STATUSES, ClaimStatus
 from correspondence import downloads, letters, rendering, services
@@ -225,7 +226,7 @@ class MessageAdmin(admin.ModelAdmin):
                 with transaction.atomic():
                     services.write_letter(claim, letter, to=[recipient], note=note,
                                           user=request.user)
-                    _close_chase_task(claim, request, recipient.email)
+                    _close_chase_todo(claim, request, recipient.email)
                 words = ("gerada e disponível ao canal, que a encaminha" if to_channel
                          else f"na fila de envio para {recipient.email}")
                 messages.success(request, f"Carta “{Letter(letter).label}” {words}.")
@@ -240,14 +241,14 @@ class MessageAdmin(admin.ModelAdmin):
             "title": f"{BY_HAND[letter]}: {claim.number}"})
 
 
-def _close_chase_task(claim: Claim, request, email: str) -> None:
-    """The reminder sent from a "Cobrar documentos" task completes that task."""
-    task_id = request.GET.get("tarefa", "")
-    task = Task.objects.filter(pk=task_id if task_id.isdigit() else None, claim=claim,
-                               kind=Task.Kind.CHASE_DOCUMENTS,
-                               status=Task.Status.OPEN).first()
-    if task is not None:
-        close_task(task_id=task.pk, user=request.user, done=True,
+def _close_chase_todo(claim: Claim, request, email: str) -> None:
+    """The reminder sent from a "Cobrar documentos" to-do completes that to-do."""
+    todo_id = request.GET.get("tarefa", "")
+    todo = ToDo.objects.filter(pk=todo_id if todo_id.isdigit() else None, claim=claim,
+                               kind=ToDo.Kind.CHASE_DOCUMENTS,
+                               status=ToDo.Status.OPEN).first()
+    if todo is not None:
+        close_todo(todo_id=todo.pk, user=request.user, done=True,
                    note=f"Lembrete de documentos enviado para {email}.")
 
 
@@ -278,13 +279,13 @@ class ChannelLettersAdmin(admin.ModelAdmin):
         return ["channel"] if obj else []
 
 
-def task_link(task) -> tuple[str, str] | None:
-    """"Cobrar documentos" is done by sending the reminder (which closes the task)."""
-    if task.kind != Task.Kind.CHASE_DOCUMENTS:
+def todo_link(todo) -> tuple[str, str] | None:
+    """"Cobrar documentos" is done by sending the reminder (which closes the to-do)."""
+    if todo.kind != ToDo.Kind.CHASE_DOCUMENTS:
         return None
-    url = reverse("admin:correspondence_send", args=[task.claim_id, Letter.DOCUMENTS_REMINDER])
-    return "Enviar lembrete", f"{url}?tarefa={task.pk}"
+    url = reverse("admin:correspondence_send", args=[todo.claim_id, Letter.DOCUMENTS_REMINDER])
+    return "Enviar lembrete", f"{url}?tarefa={todo.pk}"
 
 
 panels.register(panels.Panel(template="admin/correspondence/section.html", context=section,
-                             timeline=timeline, task_link=task_link))
+                             timeline=timeline, todo_link=todo_link))

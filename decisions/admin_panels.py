@@ -14,7 +14,9 @@ import datetime as dt
 
 from django.utils import timezone
 
-from claims.models import AutomaticDecision, Task
+from claims.models import AutomaticDecision
+
+from workbench.models import ToDo
 from decisions import reports
 from decisions.admin.common import REVIEW, WORK_CLAIM, explained, share_words
 from decisions.models import Evaluation, SampleReview
@@ -67,8 +69,8 @@ def dashboard_card(request) -> dict | None:
         "month_share": share_words(month_automatic / month_decided if month_decided else 0),
         "pending_samples": SampleReview.objects.filter(status=SampleReview.Status.PENDING).count(),
         "can_review": request.user.has_perm(REVIEW),
-        "proposed_denials": Task.objects.filter(kind=Task.Kind.RULES_DENIAL,
-                                                status=Task.Status.OPEN).count(),
+        "proposed_denials": ToDo.objects.filter(kind=ToDo.Kind.RULES_DENIAL,
+                                                status=ToDo.Status.OPEN).count(),
         "agreement": agreement, "agreement_rate": share_words(agreement.rate),
         "agreement_days": AGREEMENT_DAYS,
     }

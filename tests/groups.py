@@ -40,7 +40,7 @@ SQLITE_PART = {
 SLOW = {
     "tests/system": "browsers, gunicorn, nginx, redis-server and `make run` in subprocesses",
     "tests/webhooks/test_delivery_worker.py": "real Celery workers",
-    "tests/claims/workbench/test_sweep_workers.py": "real Celery workers",
+    "tests/workbench/test_sweep_workers.py": "real Celery workers",
     "tests/claims/test_celery_worker.py": "a real Celery worker",
     "tests/claims/test_document_readings_worker.py": "a real Celery worker doing OCR",
     "tests/claims/test_document_readings_ocr.py": "OCR, 1 to 2 s a page",

@@ -6,7 +6,7 @@ aggregate is written so one index answers it, e.g. mine and my team's deadlines 
 counts rather than one over ``owner OR team``). The reader's own figures are counted on
 each view; those a team or everyone shares (workbench.dashboard_figures) are read as computed
 at most ``DASHBOARD_FIGURES_SECONDS`` ago, and the page says when. Figures link to the
-claim list filtered the same way (claims.queues), so a number and its list agree (the
+claim list filtered the same way (workbench.queues), so a number and its list agree (the
 shared ones, as of when they were computed)."""
 
 import datetime as dt
@@ -18,13 +18,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from workbench import dashboard_figures as figures
-from claims import queues
+from workbench import queues
 from claims.awaiting import Awaiting
 from claims.formatting import person
-from claims.models import Claim, Proposal, Task
+from claims.models import Claim
+from workbench.models import Proposal, ToDo
 from claims.permissions import Permission
-from claims.services.approvals import decidable_by
-from claims.services.tasks import escalated_tasks_for
+from workbench.services.approvals import decidable_by
+from workbench.services.todos import escalated_todos_for
 from claims.workflow import OPEN_STATUSES
 
 # The days-to-decision distribution's buckets (upper bounds, inclusive); past the last,
@@ -45,8 +46,8 @@ class Figure:
 class Dashboard:
     mine_by_awaiting: list[Figure]
     deadlines: dict[str, list[Figure]]
-    my_tasks: list[Task]
-    my_tasks_url: str
+    my_todos: list[ToDo]
+    my_todos_url: str
     oldest: list[Claim]
     oldest_scope: str
     oldest_mine: bool  # the owner column would repeat the reader's own name
@@ -61,7 +62,7 @@ class Dashboard:
     proposals_total: int = 0
     # Claims opened with no document configured for their coverage: nothing was asked.
     no_requirements: Figure | None = None
-    escalated: list[Task] = field(default_factory=list)
+    escalated: list[ToDo] = field(default_factory=list)
     # Decisions of the last 90 days that came after the art. 86 deadline, and all of them.
     late_decisions: Figure | None = None
     decisions_total: int = 0
@@ -94,9 +95,9 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
     board = Dashboard(
         mine_by_awaiting=_mine_by_awaiting(mine_rows),
         deadlines=_deadlines(mine_rows, team_rows),
-        my_tasks=list(Task.objects.select_related("claim").filter(
-            owner=user, status=Task.Status.OPEN).order_by("due_on", "id")[:10]),
-        my_tasks_url=reverse("admin:claims_task_changelist"),
+        my_todos=list(ToDo.objects.select_related("claim").filter(
+            owner=user, status=ToDo.Status.OPEN).order_by("due_on", "id")[:10]),
+        my_todos_url=reverse("admin:workbench_todo_changelist"),
         oldest=list(Claim.objects.select_related("sale", "owner")
                     .filter(queues.queue_filter(scope, user, teams), status__in=OPEN_STATUSES)
                     .order_by("notified_at", "id")[:5]),
@@ -136,13 +137,13 @@ def build(user, *, now: dt.datetime | None = None) -> Dashboard:
         # The supervisor's teams, or everyone's claims when they lead no team.
         board.load = _load(team_rows if team_rows is not None
                            else shared.values["everyone-load"])
-        # The proposals this supervisor decides: their teams' (claims.services.approvals).
+        # The proposals this supervisor decides: their teams' (workbench.services.approvals).
         pending = Proposal.objects.filter(decidable_by(user), status=Proposal.Status.PENDING)
         board.proposals = list(pending.select_related("claim", "proposed_by")
                                .order_by("proposed_at", "id")[:10])
         board.proposals_total = (len(board.proposals) if len(board.proposals) < 10
                                  else pending.count())
-        board.escalated = list(escalated_tasks_for(user).select_related("claim", "owner")
+        board.escalated = list(escalated_todos_for(user).select_related("claim", "owner")
                                .order_by("due_on", "id")[:10])
     return board
 

@@ -25,8 +25,9 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.db.models.functions import TruncWeek
 from django.utils import timezone
 
-from claims import queues
-from claims.models import Claim, DocumentRequest, Team
+from workbench import queues
+from claims.models import Claim, DocumentRequest
+from workbench.models import Team
 from claims.workflow import OPEN_STATUSES, ClaimStatus
 
 logger = logging.getLogger(__name__)

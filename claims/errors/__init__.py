@@ -33,14 +33,8 @@ from claims.errors.analysts import (  # noqa: F401
     DenialNotAllowed,
     ReopeningNotAllowed,
     DocumentRequestEmpty,
-)
-from claims.errors.workbench import (  # noqa: F401
-    AssignmentNotAllowed,
     NoteNotAllowed,
     CorrectionNotAllowed,
-    TaskNotAllowed,
-    ProposalNotAllowed,
-    ProposalStale,
 )
 from claims.errors.reconsideration import (  # noqa: F401
     ReconsiderationAlreadyPending,

@@ -133,3 +133,20 @@ class DocumentRequestEmpty(BusinessRuleError):
     action = "Escolha ao menos um documento a solicitar ou um arquivo a substituir."
     group = ANALYSTS
     default_detail = "Escolha ao menos um documento a solicitar ou um arquivo a substituir."
+
+
+class NoteNotAllowed(BusinessRuleError):
+    problem_id = "note-not-allowed"
+    title = "Nota não registrada"
+    cause = "Nota interna vazia ou longa demais."
+    action = "Escreva a nota (até 5.000 caracteres); notas não se editam: uma nova corrige."
+    group = ANALYSTS
+
+
+class CorrectionNotAllowed(BusinessRuleError):
+    problem_id = "correction-not-allowed"
+    title = "Correção não permitida"
+    cause = ("A correção da data da ocorrência sem motivo, igual à atual ou posterior ao "
+             "aviso do sinistro.")
+    action = "Informe a data que os documentos mostram e o motivo; a vigência da venda vale."
+    group = ANALYSTS

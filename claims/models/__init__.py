@@ -21,11 +21,9 @@ from claims.models.reconsiderations import Reconsideration
 from claims.models.documents import DocumentFile, DocumentRequest, DocumentRequirement
 from claims.models.readings import DocumentReading
 from claims.models.sales import MONEY, Channel, Coverage, Sale
-from claims.models.workbench import AssignmentRule, Proposal, Task, Team, TeamMember
 
 __all__ = [
     "MONEY",
-    "AssignmentRule",
     "AutomaticDecision",
     "Bank",
     "Beneficiary",
@@ -43,14 +41,10 @@ __all__ = [
     "Event",
     "Payment",
     "PaymentMethod",
-    "Proposal",
     "Reconsideration",
     "Relationship",
     "RequesterRelationship",
     "Sale",
-    "Task",
-    "Team",
-    "TeamMember",
     "new_claim_number",
     "webhook_envelope",
 ]

@@ -10,7 +10,7 @@ from claims.models.claims import Claim
 class AutomaticDecision(models.Model):
     """The rules that approved a claim's documentation and paid its shares.
 
-    ``review_task``: the supervisor's task made when the person asked for the decision
+    ``review_task``: the supervisor's to-do (workbench.ToDo) made when the person asked for the decision
     to be reviewed by a person (LGPD art. 20). ``reversed_at``: a quality reviewer (a
     sample) or that supervisor undid it before the money left.
     """
@@ -22,7 +22,7 @@ class AutomaticDecision(models.Model):
     reasons = models.JSONField("motivos", default=list)
     decided_at = models.DateTimeField("decidido em")
     review_requested_at = models.DateTimeField("revisão humana pedida em", null=True, blank=True)
-    review_task = models.ForeignKey("claims.Task", on_delete=models.SET_NULL, null=True,
+    review_task = models.ForeignKey("workbench.ToDo", on_delete=models.SET_NULL, null=True,
                                     blank=True, related_name="+", verbose_name="tarefa de revisão")
     reversed_at = models.DateTimeField("revertida em", null=True, blank=True)
     reversed_note = models.TextField("motivo da reversão", blank=True)

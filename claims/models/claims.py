@@ -19,7 +19,7 @@ from claims.awaiting import Awaiting
 from claims.regulatory_clock import ClockKind
 from claims.workflow import OPEN_STATUSES, Action, ClaimStatus, EventName, TimelineEntry
 
-# The condition of the workbench's partial indexes: claims.queues.INSURER_CLAIMS.
+# The condition of the workbench's partial indexes: workbench.queues.INSURER_CLAIMS.
 INSURER = Q(is_sandbox=False)
 
 
@@ -95,12 +95,13 @@ class Claim(models.Model):
                                   choices=ClockKind.choices)
     clock_deadline = models.DateTimeField("prazo vence em", null=True, blank=True)
     clock_paused = models.BooleanField("prazo suspenso", default=False)
-    # The analysts' workbench (claims.models.workbench): who works the claim, and what it
-    # waits for (claims.awaiting, recomputed by every service change, kept here so the
-    # queues filter and count by it). Never shown to channels.
+    # The analysts' workbench (workbench.models, an app above this one: its Team is named
+    # by string, never imported): who works the claim, and what it waits for
+    # (claims.awaiting, recomputed by every service change, kept here so the queues
+    # filter and count by it). Never shown to channels.
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
                               blank=True, related_name="owned_claims", verbose_name="responsável")
-    team = models.ForeignKey("claims.Team", on_delete=models.PROTECT, null=True, blank=True,
+    team = models.ForeignKey("workbench.Team", on_delete=models.PROTECT, null=True, blank=True,
                              related_name="claims", verbose_name="equipe")
     awaiting = models.CharField("aguardando", max_length=20, choices=Awaiting.choices,
                                 default=Awaiting.ANALYSIS)
@@ -128,7 +129,7 @@ class Claim(models.Model):
     created_at = models.DateTimeField("criado em", auto_now_add=True)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
-    # The claim page's own rows (claims.selectors.PageRows), set by
+    # The claim page's own rows (workbench.selectors.PageRows), set by
     # selectors.claim_for_analyst only: the admin's claim page and its actions read them.
     page_rows = None
 
@@ -147,7 +148,7 @@ class Claim(models.Model):
                          condition=Q(closed_at__isnull=False)),
             # The workbench's indexes hold the insurer's claims only (``INSURER`` in their
             # condition): its lists and counts always leave the partners' sandbox claims
-            # out (claims.queues.INSURER_CLAIMS), so the planner still answers them from
+            # out (workbench.queues.INSURER_CLAIMS), so the planner still answers them from
             # the index alone, and the sandbox adds nothing to them.
             # The list's order for every claim ("Todos os sinistros", a search, a filter):
             # the deadline, then age; also the deadline filters' ranges.
@@ -242,7 +243,7 @@ class ClaimHistory(models.Model):
         related_name="+", verbose_name="usuário",
     )
     note = models.TextField("observação", blank=True)
-    # Four-eyes decisions: who proposed what ``user`` approved (claims.services.approvals).
+    # Four-eyes decisions: who proposed what ``user`` approved (workbench.services.approvals).
     proposed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
         related_name="+", verbose_name="proposto por",

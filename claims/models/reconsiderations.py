@@ -8,7 +8,6 @@ from django.db import models
 from django.db.models import Q
 
 from claims.models.claims import Claim
-from claims.models.workbench import Task
 
 
 # The document type of the files a person sends with a request for reconsideration: the
@@ -40,8 +39,9 @@ class Reconsideration(models.Model):
     decided_at = models.DateTimeField("decidido em", null=True, blank=True)
     # The supervisor's answer: shown to whoever asked on the hosted pages.
     decision_note = models.TextField("resposta", blank=True)
-    # The supervisors' task it made ("Reconsiderar recusa"), closed by the decision.
-    task = models.ForeignKey(Task, on_delete=models.SET_NULL, null=True, blank=True,
+    # The supervisors' to-do it made ("Reconsiderar recusa"), closed by the decision: the
+    # workbench's model, named by string (the workbench sits above claims).
+    task = models.ForeignKey("workbench.ToDo", on_delete=models.SET_NULL, null=True, blank=True,
                              related_name="+", verbose_name="tarefa")
 
     class Meta:

@@ -13,18 +13,8 @@ from claims.services.analysis import (
     request_documents,
     request_payment_data,
 )
-from claims.services.answered_tasks import fully_paid
-from claims.services.approvals import approve, may_decide, needs_proposal, propose, reject
-from claims.services.assignment import (
-    assignable_people,
-    may_reassign,
-    reassign_claims,
-    reassignment_scope,
-    take_claim,
-    team_lets_take,
-)
 from claims.services.bank_returns import return_payment
-from claims.shares import payee_of
+from claims.shares import fully_paid, payee_of
 from claims.services.balance import adjust_reserve, update_outstanding_balance
 from claims.services.channels import create_channel
 from claims.services.closing import deny, finalize, reopen
@@ -68,7 +58,6 @@ from claims.services.payments import (
 from claims.services.automatic import RulesVerdict, request_human_review
 from claims.services.reconsiderations import keep_denial, request_reconsideration
 from claims.services.sales import upsert_sales
-from claims.services.tasks import close_task, create_task, escalated_tasks_for, workbench_sweep
 
 __all__ = [
     "READING_LEASE",
@@ -79,22 +68,7 @@ __all__ = [
     "sweep_pending_readings",
     "add_note",
     "record_copy_download",
-    "approve",
-    "assignable_people",
-    "close_task",
-    "create_task",
-    "escalated_tasks_for",
-    "may_decide",
-    "may_reassign",
-    "needs_proposal",
-    "propose",
-    "reassign_claims",
-    "reassignment_scope",
     "register_expense",
-    "reject",
-    "take_claim",
-    "team_lets_take",
-    "workbench_sweep",
     "RequestedDocument",
     "adjust_reserve",
     "approve_documents",

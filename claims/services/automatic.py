@@ -13,10 +13,12 @@ from django.utils import timezone
 
 from claims import errors
 from claims.formatting import person
-from claims.models import AutomaticDecision, Channel, Claim, Task, TeamMember
+from claims.models import AutomaticDecision, Channel, Claim
 from claims.permissions import Permission
 from claims.services.moves import lock_claim, move
 from claims.services.recording import record
+from claims.services.supervisor_todos import (
+    TEAM_SUPERVISOR, create_supervisor_todo, is_open, todo_model)
 from claims.workflow import Action
 
 # When the supervisor's review is due: our choice (the LGPD sets no deadline; the ANPD's
@@ -58,7 +60,7 @@ def mark_reversed(claim: Claim, *, note: str) -> None:
 
 @transaction.atomic
 def request_human_review(*, actor: str, text: str, claim_id=None,
-                         channel: Channel | None = None, number: str | None = None) -> Task:
+                         channel: Channel | None = None, number: str | None = None):
     """Ask that the rules' decision on the claim be reviewed by a person (the hosted
     pages or the channel, ``actor`` naming who). A supervisor's task; asked once (a
     second request while the first is open answers with it)."""
@@ -70,12 +72,12 @@ def request_human_review(*, actor: str, text: str, claim_id=None,
     if decision is None:
         raise errors.HumanReviewNotAllowed(
             "Este sinistro foi decidido por uma pessoa, não por regras automáticas.")
-    if decision.review_task_id and decision.review_task.status == Task.Status.OPEN:
+    if decision.review_task_id and is_open(decision.review_task):
         return decision.review_task
     from_status = move(claim, Action.REQUEST_HUMAN_REVIEW)
     owner = supervisor_for(claim)
-    task = Task.objects.create(
-        claim=claim, kind=Task.Kind.HUMAN_REVIEW, subject="Revisar decisão automática",
+    task = create_supervisor_todo(
+        claim, kind=todo_model().Kind.HUMAN_REVIEW, subject="Revisar decisão automática",
         due_on=timezone.localdate() + dt.timedelta(days=REVIEW_DAYS), owner=owner,
         note=(f"Pedido de revisão por uma pessoa (LGPD art. 20) da decisão "
               f"“{decision.label}”. {text}").strip())
@@ -96,7 +98,7 @@ def supervisor_for(claim: Claim):
     users = get_user_model().objects.filter(is_active=True, is_staff=True)
     if claim.team_id:
         lead = users.filter(claim_team_memberships__team_id=claim.team_id,
-                            claim_team_memberships__role=TeamMember.Role.SUPERVISOR
+                            claim_team_memberships__role=TEAM_SUPERVISOR
                             ).order_by("first_name", "username").first()
         if lead is not None:
             return lead

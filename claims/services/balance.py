@@ -100,7 +100,7 @@ def adjust_reserve(
 def check_reserve(claim: Claim, *, amount: Decimal, deciding) -> None:
     """Every refusal setting ``claim``'s value to ``amount`` meets now, without writing.
     ``deciding``: the person whose authority a change above ``RESERVE_AUTHORITY_LIMIT``
-    (or to zero) needs; None for a proposal (claims.services.approvals), which a
+    (or to zero) needs; None for a proposal (workbench.services.approvals), which a
     supervisor decides."""
     check_move(claim, Action.ADJUST_RESERVE)
     lmg_available, lmi_available = available_limits(claim.sale, claim.coverage, excluding=claim)

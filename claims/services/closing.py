@@ -31,7 +31,7 @@ def finalize(*, claim_id, user, reason: str = "", expected_version: int | None =
     (for example a withdrawn notice). The unpaid reserve is released: ``valor``
     becomes what was paid, so the LMI/LMG left grows back by the rest. Closing with
     nothing paid ends the claim without indemnity, as a denial does: supervisors only
-    (an analyst proposes it, claims.services.approvals)."""
+    (an analyst proposes it, workbench.services.approvals)."""
     require_action_permission(user, Action.FINALIZE,
                               "Somente analistas e supervisores finalizam sinistros.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
@@ -71,7 +71,7 @@ def _check_every_share_done(claim: Claim, payments: list[Payment]) -> None:
 def check_finalize(claim: Claim, *, reason: str, deciding) -> list[Payment]:
     """Every refusal finalizing ``claim`` meets now, without writing; returns its
     payments. ``deciding``: the person whose authority a closing with nothing paid
-    needs; None for a proposal (claims.services.approvals), which a supervisor decides."""
+    needs; None for a proposal (workbench.services.approvals), which a supervisor decides."""
     check_move(claim, Action.FINALIZE)
     # A payment the bank returned paid nothing: it neither closes a share nor blocks.
     payments = [p for p in claim.payments.all() if p.counts]

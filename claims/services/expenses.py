@@ -48,7 +48,7 @@ def register_expense(*, claim_id, user, kind: str, supplier_name: str, supplier_
 def check_expense(claim: Claim, *, amount: Decimal, incurred_on: dt.date, deciding) -> None:
     """Every refusal an expense on ``claim`` meets now, without writing. ``deciding``: the
     person whose authority expenses above ``PAYMENT_AUTHORITY_LIMIT`` need; None for a
-    proposal (claims.services.approvals), which a supervisor decides."""
+    proposal (workbench.services.approvals), which a supervisor decides."""
     if amount <= 0:
         raise errors.PaymentNotAllowed("O valor da despesa deve ser maior que zero.")
     if incurred_on > timezone.localdate():

@@ -23,13 +23,13 @@ from claims.models import (
     Sale,
 )
 from claims.selectors import load_details_of_new_claim
-from claims.services.assignment import record_routing, route_new_claim
 from claims.services.beneficiaries import inform_beneficiary, insured_beneficiary
 from claims.limits import open_claim_on, opening_state, reserve_amount
 from claims.services.moves import move, require_action_permission
 from claims.services.recording import ZERO, announce, set_clock, write_history
+from claims.signals import claim_routing
 from claims.validators import same_tax_id
-from claims.workflow import Action, ClaimStatus
+from claims.workflow import Action, ClaimStatus, TimelineEntry
 
 
 def _requirements_for(sale: Sale, coverage: Coverage, nature: str) -> list[DocumentRequirement]:
@@ -143,10 +143,10 @@ def open_claim(
     claim.awaiting = awaiting_for(status=status, pending_proposal=False, unsettled_payments=0,
                                   remaining=claim.amount)
     claim.search_text = search_text.of_claim(claim)  # the claim list's search
-    # Every claim has its team and owner from the moment it exists (the assignment rules);
-    # a sandbox claim is nobody's work.
-    routing = None if claim.is_sandbox else route_new_claim(
-        claim, channel_id=sale.channel_id, coverage_name=coverage.name)
+    # Every claim has its team and owner from the moment it exists (the workbench's
+    # assignment rules, through ``claim_routing``); a sandbox claim is nobody's work.
+    routing = None if claim.is_sandbox else _route(claim, channel_id=sale.channel_id,
+                                                   coverage_name=coverage.name)
     try:
         # Savepoint: the partial unique index is the last word when two openings
         # slip past the check above (e.g. a writer that did not lock the sale).
@@ -172,6 +172,26 @@ def open_claim(
         red_flags.refresh_same_insured(claim)
     announce(claim, action=Action.OPEN, entry=opened, user=user)
     return claim
+
+
+# Who wrote the opening's assignment row: the assignment rules, no person.
+ROUTING_ACTOR = "sistema:distribuicao"
+
+
+def _route(claim: Claim, *, channel_id, coverage_name: str) -> str | None:
+    """The team and owner of a claim about to be inserted, set by whoever receives
+    ``claim_routing`` (the workbench); the note of that assignment, or None."""
+    notes = [note for _, note in claim_routing.send(
+        sender=Claim, claim=claim, channel_id=channel_id, coverage_name=coverage_name) if note]
+    return "\n".join(notes) or None
+
+
+def record_routing(claim: Claim, note: str | None, *, at) -> None:
+    """The opening's assignment row, right after the opening's own."""
+    if note is not None:
+        ClaimHistory.objects.create(
+            claim=claim, action=TimelineEntry.ASSIGN, from_status=claim.status,
+            to_status=claim.status, actor=ROUTING_ACTOR, note=note, created_at=at)
 
 
 def _first_beneficiaries(claim: Claim, payment_details: dict | None, *, actor: str) -> list:

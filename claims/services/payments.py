@@ -108,7 +108,7 @@ def check_payment(claim: Claim, *, beneficiary_id, amount: Decimal, payee: dict 
     """Every refusal a payment on ``claim`` meets now, without writing (the claim's
     beneficiary rows are locked, in the lock order). ``deciding``: the person whose
     authority payments above ``PAYMENT_AUTHORITY_LIMIT`` need; None for a proposal
-    (claims.services.approvals), which a supervisor decides."""
+    (workbench.services.approvals), which a supervisor decides."""
     if amount <= 0:
         raise errors.PaymentNotAllowed("O valor do pagamento deve ser maior que zero.")
     check_move(claim, Action.REGISTER_PAYMENT)

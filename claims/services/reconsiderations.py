@@ -26,18 +26,12 @@ from django.utils import timezone
 
 from claims import errors
 from claims.formatting import person
-from claims.models import (
-    Channel,
-    Claim,
-    ClaimHistory,
-    DocumentFile,
-    Reconsideration,
-    Task,
-    TeamMember,
-)
+from claims.models import Channel, Claim, ClaimHistory, DocumentFile, Reconsideration
 from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
 from claims.services.moves import actor_for, lock_claim, move, require_action_permission
 from claims.services.recording import record
+from claims.services.supervisor_todos import (
+    TEAM_SUPERVISOR, close_todo_done, create_supervisor_todo, todo_model)
 from claims.workflow import WORKFLOW, Action
 
 # When the task is due: our choice (no rule sets a deadline to answer a request).
@@ -164,8 +158,7 @@ def decide(claim: Claim, reconsideration: Reconsideration, *, user, status: str,
     reconsideration.status, reconsideration.decided_by = status, user
     reconsideration.decided_at, reconsideration.decision_note = now, note
     if reconsideration.task_id:
-        Task.objects.filter(pk=reconsideration.task_id, status=Task.Status.OPEN).update(
-            status=Task.Status.DONE, closed_by=user, closed_at=now)
+        close_todo_done(reconsideration.task_id, user=user, at=now)
 
 
 def took_part_in_denial(claim: Claim) -> set:
@@ -175,10 +168,11 @@ def took_part_in_denial(claim: Claim) -> set:
     return {pk for pk in (row or ()) if pk is not None}
 
 
-def _reconsideration_task(claim: Claim, role) -> Task:
+def _reconsideration_task(claim: Claim, role):
+    """The supervisors' to-do (workbench.models.ToDo) of a new request."""
     deciders = _supervisors_who_did_not_deny(claim)
-    return Task.objects.create(
-        claim=claim, kind=Task.Kind.RECONSIDER, subject="Reconsiderar recusa",
+    return create_supervisor_todo(
+        claim, kind=todo_model().Kind.RECONSIDER, subject="Reconsiderar recusa",
         due_on=timezone.localdate() + dt.timedelta(days=ANSWER_DAYS),
         owner=deciders[0] if deciders else None,
         note=f"Pedido do {role.label.lower()}: manter a recusa ou reabrir o sinistro.")
@@ -195,7 +189,7 @@ def _supervisors_who_did_not_deny(claim: Claim) -> list:
     if claim.team_id:
         team = [user for user in users.filter(
                     claim_team_memberships__team_id=claim.team_id,
-                    claim_team_memberships__role=TeamMember.Role.SUPERVISOR)
+                    claim_team_memberships__role=TEAM_SUPERVISOR)
                 .order_by("first_name", "username") if user.has_perm(deny.perm)]
         if team:
             return team

@@ -15,8 +15,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from claims.awaiting import awaiting_for
-from claims.formatting import person
-from claims.models import Claim, ClaimHistory, Event, Payment, Proposal, Reconsideration
+from claims.models import Claim, ClaimHistory, Event, Payment, Reconsideration
 from claims.regulatory_clock import (
     COVER_RECOGNISED,
     Step,
@@ -25,7 +24,6 @@ from claims.regulatory_clock import (
     decision_days_late,
     suspensions_allowed_for,
 )
-from claims.services.answered_tasks import close_answered_tasks
 from claims.services.moves import actor_for
 from claims.signals import claim_moved, event_recorded
 from claims.workflow import CLOSED_STATUSES, WORKFLOW, Action, TimelineEntry
@@ -89,15 +87,15 @@ def record(
         claim.decided_late_days = decision_days_late(**clock_before, at=entry.created_at)
         decision_fields = ("decided_at", "days_to_decision", "decided_late_days")
     closing_fields = _set_closed_at(claim, at=entry.created_at)
-    if set_awaiting(claim):
-        # A proposal was made on the version this change ends (even one that closes the
-        # claim, which then awaits nothing): it can no longer apply.
-        _obsolete_pending_proposals(claim, at=entry.created_at)
+    # A proposal made on the version this change ends (even one that closes the claim,
+    # which then awaits nothing) can no longer apply: the workbench marks it obsolete on
+    # ``claim_moved``, in this transaction, so the claim awaits as if none were pending.
+    voids_proposal = set_awaiting(claim, move_voids_proposal=True)
     claim.version += 1
     claim.save(update_fields=[*changed, "version", *clock_fields, *decision_fields, "awaiting",
                               *closing_fields, "updated_at"])
-    close_answered_tasks(claim, action)
-    announce(claim, action=action, entry=entry, user=user, subject=subject)
+    announce(claim, action=action, entry=entry, user=user, subject=subject,
+             voids_proposal=voids_proposal)
     return event
 
 
@@ -112,49 +110,37 @@ def _set_closed_at(claim: Claim, *, at) -> tuple[str, ...]:
     return ("closed_at",)
 
 
-def set_awaiting(claim: Claim) -> bool:
+def set_awaiting(claim: Claim, *, move_voids_proposal: bool = False) -> bool:
     """Store on the claim what it waits for (claims.awaiting), from its payments,
     proposals and reconsiderations as they are now in this transaction: one query.
-    Returns whether a proposal is pending."""
+    Returns whether a proposal is pending; ``move_voids_proposal``: the caller's move
+    voids it, so the claim no longer awaits its approval."""
     payments = Payment.objects.filter(claim=OuterRef("pk")).exclude(
         status__in=(Payment.Status.RETURNED, Payment.Status.CANCELLED))
     facts = Claim.objects.filter(pk=claim.pk).values_list(
         Coalesce(Subquery(payments.values("claim").annotate(total=Sum("amount"))
                           .values("total")), Value(ZERO)),
         Exists(payments.filter(status=Payment.Status.REGISTERED)),
-        Exists(Proposal.objects.filter(claim=OuterRef("pk"), status=Proposal.Status.PENDING)),
+        Exists(_pending_proposals()),
         Exists(Reconsideration.objects.filter(claim=OuterRef("pk"),
                                               status=Reconsideration.Status.PENDING)),
     ).get()
     paid, unsettled, pending_proposal, pending_reconsideration = facts
-    claim.awaiting = awaiting_for(status=claim.status, pending_proposal=pending_proposal,
+    claim.awaiting = awaiting_for(status=claim.status,
+                                  pending_proposal=pending_proposal and not move_voids_proposal,
                                   unsettled_payments=unsettled,
                                   remaining=claim.amount - paid,
                                   pending_reconsideration=pending_reconsideration)
     return pending_proposal
 
 
-def _obsolete_pending_proposals(claim: Claim, *, at) -> None:
-    for proposal in Proposal.objects.select_related("proposed_by").filter(
-            claim=claim, status=Proposal.Status.PENDING):
-        mark_proposal_stale(claim, proposal, at=at)
-    set_awaiting(claim)
-
-
-def mark_proposal_stale(claim: Claim, proposal: Proposal, *, at, decided_by=None,
-                        why: str = "") -> None:
-    """The claim changed after ``proposal`` was made: it is obsolete, never applied, and
-    the timeline says so (by ``decided_by`` when a supervisor's approval, or their
-    reassignment, found it out). ``why``: what changed, for the timeline and for the
-    author's dashboard (the decision's note)."""
-    Proposal.objects.filter(pk=proposal.pk).update(
-        status=Proposal.Status.STALE, decided_by=decided_by, decided_at=at, decision_note=why)
-    write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL_STALE, user=decided_by,
-                         actor="" if decided_by else "sistema:alcada",
-                         note=f"{proposal.get_kind_display()} de {person(proposal.proposed_by)} "
-                              "não foi aplicada"
-                              + (f". {why}" if why else
-                                 ": o sinistro mudou depois da proposta."))
+def _pending_proposals():
+    """The claim's pending four-eyes proposals, for a subquery. Proposals are the
+    workbench's (an app above claims, which claims must not import): its model is
+    reached through the reverse relation's name, ``Claim.proposals``, and its pending
+    status is the stored value "pendente" (workbench.models.Proposal.Status.PENDING)."""
+    proposal_model = Claim._meta.get_field("proposals").related_model
+    return proposal_model._default_manager.filter(claim=OuterRef("pk"), status="pendente")
 
 
 def write_timeline_entry(claim: Claim, *, entry: TimelineEntry, user, note: str = "",
@@ -206,11 +192,11 @@ def write_event(claim: Claim, *, name: str, details: dict) -> Event:
 
 
 def announce(claim: Claim, *, action: Action, entry: ClaimHistory, user=None,
-             subject=None) -> None:
+             subject=None, voids_proposal: bool = False) -> None:
     """Tell other apps of the step (``claims.signals.claim_moved``), once the claim holds
     everything it changed (clock, awaiting), in the move's transaction."""
     claim_moved.send(sender=Claim, claim=claim, action=action, entry=entry, user=user,
-                     subject=subject)
+                     subject=subject, voids_proposal=voids_proposal)
 
 
 def set_clock(claim: Claim, history) -> None:

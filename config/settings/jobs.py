@@ -70,10 +70,10 @@ CELERY_BEAT_SCHEDULE = {
     # The analysts' automatic tasks (chase documents, decide by the deadline) and the
     # escalation of overdue tasks to the team's supervisors; idempotent.
     "workbench-sweep": {
-        "task": "claims.tasks.workbench_sweep",
+        "task": "workbench.tasks.workbench_sweep",
         "schedule": jobs.read(
             "WORKBENCH_SWEEP_SECONDS", env.int, 15 * 60,
-            "how often the beat makes, closes and escalates tasks (`workbench_sweep`)"),
+            "how often the beat makes, closes and escalates to-dos (`workbench_sweep`)"),
     },
     # The dashboard's shared figures, into the shared cache (workbench.dashboard_figures).
     "refresh-dashboard-figures": {

@@ -10,7 +10,8 @@ from django.conf import settings
 
 from claims import services
 from claims.formatting import brl
-from claims.models import Claim, Task
+from claims.models import Claim
+from workbench.models import ToDo
 from claims.services.automatic import RulesVerdict, supervisor_for
 from claims.workflow import ClaimStatus
 from decisions import engine
@@ -94,11 +95,11 @@ def sample(evaluation: Evaluation, payment_ids: list, *, total: Decimal, now,
     return review
 
 
-def _propose_denial(claim: Claim, rules: RulesVerdict, *, now) -> Task:
+def _propose_denial(claim: Claim, rules: RulesVerdict, *, now) -> ToDo:
     """The rules never deny: a supervisor sees their reasons and decides as always (the
     denial itself, with its SUSEP code and clause, is the supervisor's)."""
-    return Task.objects.create(
-        claim=claim, kind=Task.Kind.RULES_DENIAL, subject="Avaliar recusa proposta pelas regras",
+    return ToDo.objects.create(
+        claim=claim, kind=ToDo.Kind.RULES_DENIAL, subject="Avaliar recusa proposta pelas regras",
         due_on=now.date() + dt.timedelta(days=DENIAL_PROPOSAL_DAYS), owner=supervisor_for(claim),
         note=f"As regras v{rules.version} ({rules.rule_set}) propõem recusar: "
              + " ".join(rules.reasons))

@@ -19,12 +19,14 @@ from django.utils import timezone
 from claims import services
 from claims.denials import DenialCode
 from claims.documents import storage
-from claims.models import Claim, Proposal
+from claims.models import Claim
+from workbench.models import Proposal
 from claims.validators import cpf_for
 from claims.serializers import PaymentDetailsSerializer
 from localdev.demo import payouts as payouts_demo
 from localdev.demo import sro as sro_demo
 from localdev.demo.clock import at
+from workbench import services as workbench_services
 
 FIRST_NAMES = ["João", "Maria", "José", "Ana", "Antônio", "Francisca", "Carlos", "Conceição",
                "Paulo", "Adriana", "Lucas", "Juliana", "Márcio", "Fátima", "Luís", "Sebastião",
@@ -113,7 +115,7 @@ class Workload:
         if scenario == "opened":
             if self.rng.random() < 0.4:  # some wait for someone to take them
                 with step_at(next(step)):
-                    services.reassign_claims(claim_ids=[claim.pk], to_user=None,
+                    workbench_services.reassign_claims(claim_ids=[claim.pk], to_user=None,
                                              user=self.supervisor,
                                              reason="Redistribuir: analista em férias.")
             return
@@ -165,7 +167,7 @@ class Workload:
             return
         if scenario == "denial-proposed":
             with step_at(next(step)):
-                services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=analyst,
+                workbench_services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=analyst,
                                  expected_version=version(),
                                  arguments={"reason": "Doença preexistente não declarada "
                                                       "na contratação.",
@@ -197,7 +199,7 @@ class Workload:
                     paid + share.left > settings.PAYMENT_AUTHORITY_LIMIT:
                 # This one takes the claim's payments above the analyst's authority.
                 with step_at(next(step)):
-                    services.propose(
+                    workbench_services.propose(
                         kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=analyst,
                         expected_version=version(),
                         arguments={"amount": str(share.left), "note": "",
@@ -262,11 +264,11 @@ class Workload:
             owner = claim.owner or self.rng.choice(self.analysts)
             made = self.now - dt.timedelta(days=self.rng.randint(0, 8))
             with step_at(made):
-                services.create_task(
+                workbench_services.create_todo(
                     claim_id=claim.pk, user=owner, owner=owner,
                     subject="Confirmar dados bancários com o canal",
                     due_on=timezone.localdate(made) + dt.timedelta(days=self.rng.randint(0, 5)))
-        services.workbench_sweep(now=self.now)
+        workbench_services.workbench_sweep(now=self.now)
 
 
 def _pdf() -> bytes:

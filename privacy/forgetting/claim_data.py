@@ -12,8 +12,9 @@ from collections import Counter
 from claims import search_text
 from claims.models import (AutomaticDecision, Beneficiary, Claim, ClaimHistory,
                            DocumentFile, DocumentReading, DocumentRequest, Event, Expense,
-                           Payment, Proposal, Reconsideration, Task)
+                           Payment, Reconsideration)
 from claims.documents import storage
+from workbench.models import Proposal, ToDo
 from privacy.forgetting.redaction import (ANONYMISED_CPF, ANONYMISED_FILE_NAME,
                                           ANONYMISED_NAME, ANONYMISED_TEXT, Secrets,
                                           anonymised_cpf, is_person_tax_id)
@@ -150,7 +151,7 @@ def scrub_claim(claim: Claim, secrets: Secrets, removed: Counter) -> None:
     scrub_texts(ClaimHistory.objects.filter(claim=claim), secrets, ["note"], removed, "historico")
     scrub_texts(Event.objects.filter(claim=claim), secrets, ["details"], removed, "eventos",
            json_fields=("details",))
-    scrub_texts(Task.objects.filter(claim=claim), secrets, ["subject", "note"], removed, "tarefas")
+    scrub_texts(ToDo.objects.filter(claim=claim), secrets, ["subject", "note"], removed, "tarefas")
     scrub_texts(Proposal.objects.filter(claim=claim), secrets,
            ["arguments", "summary", "decision_note"], removed, "propostas",
            json_fields=("arguments",))

@@ -188,7 +188,7 @@ def test_every_admin_list_renders(staff_client, path):
 
 
 def test_lists_are_headed_by_what_they_list(analyst, supervisor, db):
-    pages = {"/admin/claims/proposal/": "Propostas", "/admin/claims/event/": "Eventos",
+    pages = {"/admin/workbench/proposal/": "Propostas", "/admin/claims/event/": "Eventos",
              "/admin/claims/documentrequirement/": "Documentos exigidos",
              "/admin/claims/claim/": "Meus sinistros"}
     for path, heading in pages.items():

@@ -22,6 +22,7 @@ from tests.support.lifecycle import (
     proposed,
     send_document,
 )
+from workbench import services as workbench_services
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -97,7 +98,7 @@ def test_closing_a_claim_with_nothing_paid_is_an_analysts_proposal_with_a_reason
     assert (claim.status, claim.awaiting) == ("em-regulacao", "aprovacao")
     with pytest.raises(errors.ActionNotPermitted, match="decisão de um supervisor"):
         services.finalize(claim_id=claim.pk, user=analyst.user, reason="Aviso retirado.")
-    services.approve(proposal_id=claim.proposals.get().pk, user=supervisor.user)
+    workbench_services.approve(proposal_id=claim.proposals.get().pk, user=supervisor.user)
     claim.refresh_from_db()
     assert claim.status == "finalizado"
     assert claim.amount == Decimal("0.00")

@@ -16,7 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from claims.models import Team
+from workbench.models import Team
 from tests.support.lifecycle import logged_in, staff
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 

@@ -24,6 +24,7 @@ from tests.support.lifecycle import (
     open_claim,
 )
 from tests.support.factories import ClaimFactory
+from workbench import services as workbench_services
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -187,7 +188,7 @@ def test_the_authority_limit_is_per_claim_so_splitting_a_payment_does_not_get_ar
                                   user=analyst.user, amount=Decimal("6000"),
                                   payee=arguments["payee"],
                                   payment_method=arguments["payment_method"])
-    services.approve(proposal_id=claim.proposals.get().pk, user=supervisor.user)
+    workbench_services.approve(proposal_id=claim.proposals.get().pk, user=supervisor.user)
     assert Payment.objects.count() == 2
 
 

@@ -9,7 +9,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from claims import errors, roles, services
-from claims.models import Claim, ClaimHistory, Proposal
+from claims.models import Claim, ClaimHistory
+from workbench.models import Proposal
 from claims.regulatory_clock import decision_days_late
 from tests.support.lifecycle import (
     DENIAL,

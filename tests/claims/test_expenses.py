@@ -8,10 +8,12 @@ import pytest
 from django.utils import timezone
 
 from claims import errors, services
-from claims.models import Expense, Proposal
+from claims.models import Expense
+from workbench.models import Proposal
 from tests.support.lifecycle import (
     DENIAL, HEIR_DETAILS, act, acted, claim_under_review, page_messages,
 )
+from workbench import services as workbench_services
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -78,7 +80,7 @@ def test_above_the_authority_the_analyst_proposes_and_a_supervisor_approves(
     page = supervisor.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
     assert "R$ 600,00 já registradas" in page
 
-    services.approve(proposal_id=proposal.pk, user=supervisor.user)
+    workbench_services.approve(proposal_id=proposal.pk, user=supervisor.user)
 
     second = Expense.objects.order_by("created_at").last()
     assert (second.registered_by, second.proposed_by) == (supervisor.user, analyst.user)

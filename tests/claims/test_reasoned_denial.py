@@ -4,7 +4,8 @@ for the insured person and the team's internal note, each going only where it be
 import pytest
 
 from claims import errors, roles, services
-from claims.models import ClaimHistory, Event, Proposal
+from claims.models import ClaimHistory, Event
+from workbench.models import Proposal
 from tests.support.lifecycle import (
     DENIAL,
     DENIAL_ARGUMENTS,
@@ -17,6 +18,8 @@ from tests.support.lifecycle import (
     proposed,
     staff,
 )
+from workbench import services as workbench_services
+from workbench.errors import ProposalNotAllowed
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -189,8 +192,8 @@ def test_the_approval_of_an_old_proposal_is_refused_by_the_service(analyst, api,
                                   proposed_by=analyst.user)
     other = staff("sofia", roles.SUPERVISOR)
 
-    with pytest.raises(errors.ProposalNotAllowed, match="nova proposta"):
-        services.approve(proposal_id=old.pk, user=other)
+    with pytest.raises(ProposalNotAllowed, match="nova proposta"):
+        workbench_services.approve(proposal_id=old.pk, user=other)
 
     old.refresh_from_db()
     assert old.status == "pendente"
@@ -200,7 +203,7 @@ def test_a_denial_proposal_made_through_the_service_is_checked_in_full(analyst, 
     claim = claim_under_review(api, sale)
 
     with pytest.raises(errors.DenialNotAllowed, match="Cite a cláusula"):
-        services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=analyst.user,
+        workbench_services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=analyst.user,
                          expected_version=claim.version,
                          arguments={**DENIAL_ARGUMENTS, "clause": "", "reason": "x"})
 

@@ -5,7 +5,8 @@ part in the denial (four eyes), by keeping the denial or reopening the claim."""
 import pytest
 
 from claims import errors, roles, services
-from claims.models import Reconsideration, Task, Team, TeamMember
+from claims.models import Reconsideration
+from workbench.models import Team, TeamMember, ToDo
 from tests.support.api import assert_problem
 from tests.support.lifecycle import (
     DENIAL,
@@ -18,6 +19,7 @@ from tests.support.lifecycle import (
     send_document,
     staff,
 )
+from workbench import services as workbench_services
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -86,7 +88,7 @@ def test_a_second_request_while_one_waits_is_a_conflict(api, denied):
 
     assert_problem(response, 409, "reconsideration-already-pending")
     assert Reconsideration.objects.count() == 1
-    assert Task.objects.filter(kind="reconsiderar").count() == 1
+    assert ToDo.objects.filter(kind="reconsiderar").count() == 1
 
 
 @pytest.mark.parametrize("body", [{}, {"motivo": ""}, {"motivo": "   "}, {"motivo": "x" * 5001},
@@ -240,7 +242,7 @@ def test_the_task_goes_to_a_team_supervisor_who_did_not_deny_or_stays_unowned(
     assert Reconsideration.objects.get().task.owner == lead
     # With nobody else to decide, the task is unowned, for the supervisors to see.
     Reconsideration.objects.update(status="mantida", decided_at=claim.denied_at)
-    Task.objects.update(status="concluida")
+    ToDo.objects.update(status="concluida")
     lead.is_active = False
     lead.save()
     send_document(api, claim, "reconsideracao")  # a new request brings something new
@@ -252,6 +254,6 @@ def test_the_task_goes_to_a_team_supervisor_who_did_not_deny_or_stays_unowned(
 def test_the_periodic_job_leaves_the_task_open_until_the_decision(api, denied):
     api.post(url(denied), {"motivo": "Discordo."}, format="json")
 
-    services.workbench_sweep()
+    workbench_services.workbench_sweep()
 
-    assert Task.objects.get(kind="reconsiderar").status == "aberta"
+    assert ToDo.objects.get(kind="reconsiderar").status == "aberta"

@@ -6,8 +6,9 @@ from decimal import Decimal
 import pytest
 
 from claims import errors, services
-from claims.models import Proposal
+from workbench.models import Proposal
 from tests.support.lifecycle import HEIR_DETAILS, acted, act, claim_under_review, page_messages
+from workbench import services as workbench_services
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -48,7 +49,7 @@ def test_a_supervisor_approves_and_the_timeline_names_both(claim, analyst, super
     adjust(analyst, claim, "0,00")
     proposal = Proposal.objects.get(claim=claim)
 
-    services.approve(proposal_id=proposal.pk, user=supervisor.user)
+    workbench_services.approve(proposal_id=proposal.pk, user=supervisor.user)
 
     claim.refresh_from_db()
     assert claim.amount == Decimal("0.00")

@@ -16,7 +16,9 @@ from django.utils import timezone
 from oauth2_provider.models import Application
 from rest_framework.test import APIClient
 
-from claims.models import Beneficiary, Channel, Claim, Coverage, DocumentRequirement, Proposal, Sale, Task
+from claims.models import Beneficiary, Channel, Claim, Coverage, DocumentRequirement, Sale
+
+from workbench.models import Proposal, ToDo
 
 pytestmark = pytest.mark.django_db
 
@@ -252,7 +254,7 @@ def test_the_workload_puts_claims_in_every_queue_state_with_owners_tasks_and_pro
     assert heirs.exists() and not heirs.filter(kind="segurado").exists()
     assert {"documentos", "analise", "encerrado"} <= set(claims.values_list("awaiting", flat=True))
     assert Proposal.objects.filter(status="pendente").exists()
-    assert Task.objects.filter(status="aberta").exists()
+    assert ToDo.objects.filter(status="aberta").exists()
     # Dated in the past by the services themselves: ages and decisions spread over weeks.
     assert claims.filter(notified_at__lt=timezone.now() - dt.timedelta(days=14)).exists()
     assert claims.filter(days_to_decision__gt=0).exists()

@@ -26,7 +26,7 @@ the savepoint pair is Django's nested atomic block):
   sale and claim locks; its pending reading's INSERT (read later, in a worker); the pending items with whether each is answered; the history
   before the step (the clock); the event; the history row; what the claim now awaits;
   the claim's UPDATE; its open automatic tasks ("Cobrar documentos" closes itself when
-  the documents arrive: claims.services.answered_tasks).
+  the documents arrive: workbench.services.answered_todos).
 Each also writes what the registradora must be told (sro, docs/sro.md), in the move's
 transaction: at opening, the coverage's SUSEP codes, the registration's and the registro's
 INSERTs (3); at a later move that changes a registered fact (the reserve, the
@@ -50,7 +50,8 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from claims import roles
-from claims.models import AssignmentRule, Claim, Team, TeamMember
+from claims.models import Claim
+from workbench.models import AssignmentRule, Team, TeamMember
 from tests.support.documents import OPEN_BODY, PDF, upload_body
 from tests.support.lifecycle import staff
 from tests.support.factories import DocumentRequirementFactory

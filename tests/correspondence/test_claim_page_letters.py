@@ -113,9 +113,9 @@ def test_someone_who_cannot_work_claims_cannot_send_letters(claim, db):
 
 
 def test_the_chase_documents_task_sends_the_reminder_and_is_done_by_it(claim, analyst, smtp):
-    from claims.models import Task
+    from workbench.models import ToDo
 
-    task = Task.objects.create(claim=claim, kind=Task.Kind.CHASE_DOCUMENTS,
+    task = ToDo.objects.create(claim=claim, kind=ToDo.Kind.CHASE_DOCUMENTS,
                                subject="Cobrar documentos", due_on=claim.notified_at.date())
     page = analyst.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
     url = (f"/admin/correspondence/message/sinistro/{claim.pk}/enviar/lembrete-documentos/"

@@ -9,7 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from claims.models import Payment, Task
+from claims.models import Payment
+
+from workbench.models import ToDo
 from claims.services.automatic import request_human_review
 from decisions.models import Evaluation, RuleSet, SampleReview
 from decisions.services.evaluate import evaluate_claim
@@ -120,8 +122,8 @@ def many_evaluations(evaluation: Evaluation, n: int) -> None:
     SampleReview.objects.bulk_create(
         SampleReview(evaluation=e, why="sorteio", due_at=e.created_at + dt.timedelta(days=2))
         for e in made)
-    Task.objects.bulk_create(
-        Task(claim=claim, kind=Task.Kind.RULES_DENIAL, subject="Avaliar recusa proposta pelas regras",
+    ToDo.objects.bulk_create(
+        ToDo(claim=claim, kind=ToDo.Kind.RULES_DENIAL, subject="Avaliar recusa proposta pelas regras",
              due_on=timezone.localdate()) for claim in claims)
 
 

@@ -4,7 +4,9 @@ supervisor's task; the channel sees it was asked."""
 
 import pytest
 
-from claims.models import Claim, Task
+from claims.models import Claim
+
+from workbench.models import ToDo
 from decisions.services.evaluate import evaluate_claim
 from tests.decisions.support import unemployment_claim
 from tests.support.hosted import generate_link, open_session, post_form, text
@@ -32,8 +34,8 @@ def test_the_person_asks_for_a_review_by_a_person_and_a_supervisor_gets_it(rules
     answer = post_form(insured, page, {"motivo": "A rescisão foi de outro emprego."},
                        action=f"{page}/revisao-humana")
     assert answer.status_code == 302
-    task = Task.objects.get(claim=claim, kind=Task.Kind.HUMAN_REVIEW)
-    assert task.owner == lead and task.status == Task.Status.OPEN
+    task = ToDo.objects.get(claim=claim, kind=ToDo.Kind.HUMAN_REVIEW)
+    assert task.owner == lead and task.status == ToDo.Status.OPEN
     assert "A rescisão foi de outro emprego." in task.note
     assert claim.history.filter(action="solicitar-revisao-humana").exists()
     assert "Revisão pedida" in text(insured.get(page))
@@ -41,7 +43,7 @@ def test_the_person_asks_for_a_review_by_a_person_and_a_supervisor_gets_it(rules
     assert body["decisao-automatica"]["revisao-humana-solicitada-em"] is not None
 
     post_form(insured, page, {}, action=f"{page}/revisao-humana")  # asked again: one task
-    assert Task.objects.filter(claim=claim, kind=Task.Kind.HUMAN_REVIEW).count() == 1
+    assert ToDo.objects.filter(claim=claim, kind=ToDo.Kind.HUMAN_REVIEW).count() == 1
 
 
 def test_a_claim_a_person_decided_offers_no_automatic_review(api, sale, settings):
@@ -56,7 +58,7 @@ def test_a_claim_a_person_decided_offers_no_automatic_review(api, sale, settings
     answer = post_form(insured, page, {}, action=f"{page}/revisao-humana")
     assert answer.status_code == 302
     assert "decidido por uma pessoa" in text(insured.get(page))
-    assert not Task.objects.filter(claim=claim, kind=Task.Kind.HUMAN_REVIEW).exists()
+    assert not ToDo.objects.filter(claim=claim, kind=ToDo.Kind.HUMAN_REVIEW).exists()
     assert Claim.objects.get(pk=claim.pk).status == "em-regulacao"
 
 

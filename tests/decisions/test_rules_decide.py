@@ -5,7 +5,9 @@ from decimal import Decimal
 
 import pytest
 
-from claims.models import Claim, Payment, Task
+from claims.models import Claim, Payment
+
+from workbench.models import ToDo
 from decisions.models import Evaluation, RuleSet
 from decisions.services.evaluate import evaluate_claim
 from decisions.services import reviews, switches
@@ -69,7 +71,7 @@ def test_within_the_waiting_period_the_rules_propose_a_denial_and_never_deny(rul
     assert evaluation.decision == "propor-recusa"
     assert evaluation.effect == Evaluation.Effect.DENIAL_PROPOSED
     assert claim.status == "documentacao-em-analise"
-    task = Task.objects.get(claim=claim, kind=Task.Kind.RULES_DENIAL)
+    task = ToDo.objects.get(claim=claim, kind=ToDo.Kind.RULES_DENIAL)
     assert "carência de 90 dias" in task.note
 
 

@@ -14,7 +14,8 @@ from django.test import Client
 
 from claims import roles
 from workbench import dashboard
-from claims.models import AssignmentRule, Channel, Claim, Task, Team, TeamMember
+from claims.models import Channel, Claim
+from workbench.models import AssignmentRule, Team, TeamMember, ToDo
 from correspondence.models import Message
 from sro.models import Registration
 from tests.support.api import client_for, opening_body
@@ -109,7 +110,7 @@ def test_nothing_of_a_sandbox_claim_reaches_the_insurers_people_or_the_registrad
 
     # Nobody's work: no team, no owner, no task (not even the reconsideration's).
     assert (claim.is_sandbox, claim.team_id, claim.owner_id) == (True, None, None)
-    assert not Task.objects.filter(claim=claim).exists()
+    assert not ToDo.objects.filter(claim=claim).exists()
     # Letters are written (the channel reads them), never e-mailed.
     letters = Message.objects.filter(claim=claim)
     assert letters.exists()

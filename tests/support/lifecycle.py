@@ -15,6 +15,7 @@ from claims import roles
 from decisions import roles as decisions_roles
 from ledger import roles as ledger_roles
 from privacy import roles as privacy_roles
+from workbench import roles as workbench_roles
 from claims.models import Claim, ClaimHistory, Event
 from claims.workflow import TimelineEntry
 from tests.support.documents import OPEN_BODY, PDF, upload_body
@@ -61,10 +62,11 @@ def staff(username: str, role: str | None) -> User:
     if role:
         if role in roles.ROLES and not all(
                 Group.objects.filter(name=role, permissions__content_type__app_label=app).exists()
-                for app in ("claims", "decisions")):
+                for app in ("claims", "decisions", "workbench")):
             # A transactional test flushed the tables (and the migration's groups) before,
             # or another app's roles re-made the group with only their own permissions.
             roles.sync_roles(Group, Permission)
+            workbench_roles.sync_roles(Group, Permission)
             decisions_roles.sync_roles(Group, Permission)
         elif role == ledger_roles.FINANCE and not Group.objects.filter(
                 name=role, permissions__content_type__app_label="ledger").exists():

@@ -8,6 +8,7 @@ from decisions import roles as decisions_roles
 from ledger import roles as ledger_roles
 from privacy import roles as privacy_roles
 from payouts import roles as payouts_roles
+from workbench import roles as workbench_roles
 from tests.support.browser import require_chromium
 from tests.support.factories import DocumentRequirementFactory
 from whitelabel.models import HostedPages
@@ -36,6 +37,7 @@ def admin_site(live_server, settings, tmp_path) -> str:
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.BASE_URL = live_server.url
     roles.sync_roles(Group, Permission)
+    workbench_roles.sync_roles(Group, Permission)
     decisions_roles.sync_roles(Group, Permission)
     payouts_roles.sync_roles(Group, Permission)
     ledger_roles.sync_roles(Group, Permission)

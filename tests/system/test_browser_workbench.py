@@ -21,7 +21,7 @@ from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
 from claims import roles
-from claims.models import AssignmentRule, Team, TeamMember
+from workbench.models import AssignmentRule, Team, TeamMember
 from tests.support.browser import (
     TIMEOUT_MS,
     csp_refusals,

@@ -9,7 +9,8 @@ import pytest
 from django.utils import timezone
 
 from claims import roles, services
-from claims.models import AssignmentRule, Claim, ClaimHistory, Event, Team, TeamMember
+from claims.models import Claim, ClaimHistory, Event
+from workbench.models import AssignmentRule, Team, TeamMember
 from claims.workflow import ClaimStatus
 from tests.support.lifecycle import form_values, staff
 from tests.support.factories import ClaimFactory, PaymentFactory, SaleFactory

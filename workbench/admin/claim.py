@@ -12,6 +12,7 @@ from django.utils.html import format_html
 
 from api_common.problem_types import ProblemError
 from claims import errors, selectors, services
+from workbench.selectors import claim_for_analyst
 from claims.signals import ReadKind, data_read
 from workbench.admin import panels
 from claims.permissions import Permission
@@ -35,17 +36,18 @@ from workbench.admin.filters import (
 from workbench.admin.pagination import LongListAdmin
 from workbench.admin.search import claim_search
 from workbench.admin.workbench import WorkbenchViews
-from workbench.admin.workbench_forms import NoteForm, ProposalDecisionForm, TaskForm
+from workbench.admin.workbench_forms import NoteForm, ProposalDecisionForm, ToDoForm
 from claims.coverages import coverage_label
 from claims.denials import lateness_words
 from claims.documents import storage
 from claims.documents.readings import display as readings_display
 from claims.formatting import brl, person
 from claims.models import Claim, DocumentFile, DocumentReading
-from claims.queues import MINE, QUEUE_LABELS, QUEUE_ORDER, team_ids
+from workbench.queues import MINE, QUEUE_LABELS, QUEUE_ORDER, team_ids
 from claims.regulatory_clock import ClockKind
 from claims.shares import total_share
 from claims.workflow import CLOSED_STATUSES, ClaimStatus
+from workbench import services as workbench_services
 
 # Refusals that mean "look again": the claim moved on while the analyst decided. Every
 # other refusal (limits, authority, missing reason) is shown on the form, in Portuguese.
@@ -71,7 +73,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
                         "com ou sem acento), número do sinistro (inteiro ou parte, com ou "
                         "sem SIN-), CPF (com ou sem pontuação) ou id da venda.")
     list_select_related = ["sale", "channel", "coverage", "owner"]
-    # The queues' order (claims.queues): the deadline, overdue first, then age.
+    # The queues' order (workbench.queues): the deadline, overdue first, then age.
     ordering = QUEUE_ORDER
     list_per_page = 50
 
@@ -237,7 +239,7 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
         if not self.has_view_permission(request):
             raise PermissionDenied
         try:
-            claim = selectors.claim_for_analyst(claim_id=object_id)
+            claim = claim_for_analyst(claim_id=object_id)
         except ValidationError:  # not a UUID
             claim = None
         if claim is None:
@@ -315,22 +317,22 @@ class ClaimAdmin(ExportView, WorkbenchViews, LongListAdmin, admin.ModelAdmin):
             "unavailable": unavailable,
             "can_take": is_open and claim.owner_id is None
                         and user.has_perm(Permission.WORK_CLAIM.perm)
-                        and services.team_lets_take(claim, user, team_ids(user)),
+                        and workbench_services.team_lets_take(claim, user, team_ids(user)),
             "can_reassign": is_open and user.has_perm(Permission.ASSIGN_CLAIM.perm)
-                            and services.may_reassign(user, claim,
-                                                      services.reassignment_scope(user)),
+                            and workbench_services.may_reassign(user, claim,
+                                                      workbench_services.reassignment_scope(user)),
             "proposal": proposal,
             "proposal_facts": proposal_facts(claim, proposal) if proposal else [],
             "proposal_stale": proposal is not None and proposal.claim_version != claim.version,
             "can_decide_proposal": proposal is not None
                                    and user.has_perm(Permission.APPROVE_PROPOSAL.perm)
                                    and proposal.proposed_by_id != user.pk
-                                   and services.may_decide(user, claim),
+                                   and workbench_services.may_decide(user, claim),
             "proposal_form": ProposalDecisionForm(),
-            "tasks": [_with_links(task) for task in claim.tasks.all()],
+            "todos": [_with_links(todo) for todo in claim.todos.all()],
             "today": timezone.localdate(),
             "note_form": NoteForm(),
-            "task_form": TaskForm(user=user),
+            "todo_form": ToDoForm(user=user),
         }
 
 def _with_download_links(files: list) -> list:
@@ -353,9 +355,9 @@ def _with_readings(files: list, claim: Claim) -> None:
         document.shown_reading = readings_display.for_page(reading, claim)
 
 
-def _with_links(task):
-    task.links = panels.task_links(task) if task.status == task.Status.OPEN else []
-    return task
+def _with_links(todo):
+    todo.links = panels.todo_links(todo) if todo.status == todo.Status.OPEN else []
+    return todo
 
 
 # On a closed claim nothing is awaited any more: a pending item says what became of it.

@@ -7,12 +7,12 @@ from django.db import connection
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from claims import queues
+from workbench import queues
 from claims.coverages import coverage_label
 from claims.models import Coverage, DocumentRequest
 from claims.formatting import person
 from claims.permissions import Permission
-from claims.services.assignment import assignable_people
+from workbench.services.assignment import assignable_people
 from claims.workflow import OPEN_STATUSES, ClaimStatus
 
 
@@ -180,7 +180,7 @@ def queue_shown(request) -> str:
 
 
 class QueueFilter(admin.SimpleListFilter):
-    """The queues (claims.queues). With no choice made, a person lands on their default
+    """The queues (workbench.queues). With no choice made, a person lands on their default
     queue (analysts: Meus sinistros); "Todos os sinistros" is an explicit choice, so
     the list never falls back to the default by dropping a parameter. Choosing one
     analyst's queue (OwnerFilter) shows all of theirs."""

@@ -7,7 +7,7 @@ dashboard (the SRO's late and refused registrations), or None to show nothing.
 
 A panel gives a template and its context for the claim; ``timeline`` (optional) gives
 rows with ``created_at``, ``timeline_label``, ``timeline_note`` and ``timeline_by``,
-shown among the history's own; ``task_link`` (optional) gives an open task a link to
+shown among the history's own; ``todo_link`` (optional) gives an open to-do a link to
 what does it ("Cobrar documentos" -> "Enviar lembrete"), as (label, url) or None.
 
 Panels render at the bottom of the page, after the claim's own sections. A panel with
@@ -27,7 +27,7 @@ class Panel:
     template: str
     context: Callable  # (request, claim) -> dict
     timeline: Callable | None = None  # (claim) -> list of rows
-    task_link: Callable | None = None  # (task) -> (label, url) or None
+    todo_link: Callable | None = None  # (to-do) -> (label, url) or None
     top: bool = False  # at the top of the page rather than at the bottom
 
 
@@ -49,8 +49,8 @@ def timeline_rows(claim) -> list:
     return [row for panel in _PANELS if panel.timeline for row in panel.timeline(claim)]
 
 
-def task_links(task) -> list[tuple[str, str]]:
-    links = [panel.task_link(task) for panel in _PANELS if panel.task_link]
+def todo_links(todo) -> list[tuple[str, str]]:
+    links = [panel.todo_link(todo) for panel in _PANELS if panel.todo_link]
     return [link for link in links if link]
 
 

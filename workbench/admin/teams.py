@@ -11,8 +11,8 @@ from django.utils.html import format_html
 from workbench.admin.base import ReadOnlyMixin
 from claims.coverages import coverage_label
 from claims.formatting import person
-from claims.models import AssignmentRule, Proposal, Task, Team, TeamMember
-from claims.services.tasks import escalated_tasks_for
+from workbench.models import AssignmentRule, Proposal, Team, TeamMember, ToDo
+from workbench.services.todos import escalated_todos_for
 
 
 class TeamMemberInline(admin.TabularInline):
@@ -72,7 +72,7 @@ class AssignmentRuleAdmin(admin.ModelAdmin):
         return coverage_label(rule.coverage_name) if rule.coverage_name else "Qualquer cobertura"
 
 
-class TaskScopeFilter(admin.SimpleListFilter):
+class ToDoScopeFilter(admin.SimpleListFilter):
     """"Minhas tarefas" (open, mine) by default; the escalated ones a supervisor answers
     for (as the dashboard counts them); everyone's open or closed."""
 
@@ -93,18 +93,18 @@ class TaskScopeFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() == "minhas":
-            return queryset.filter(owner=request.user, status=Task.Status.OPEN)
+            return queryset.filter(owner=request.user, status=ToDo.Status.OPEN)
         if self.value() == "escaladas":
-            return queryset.filter(pk__in=escalated_tasks_for(request.user).values("pk"))
+            return queryset.filter(pk__in=escalated_todos_for(request.user).values("pk"))
         if self.value() == "abertas":
-            return queryset.filter(status=Task.Status.OPEN)
+            return queryset.filter(status=ToDo.Status.OPEN)
         return queryset
 
 
-@admin.register(Task)
-class TaskAdmin(ReadOnlyMixin, admin.ModelAdmin):
+@admin.register(ToDo)
+class ToDoAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["due", "subject", "claim_link", "owner_name", "status", "kind", "escalated"]
-    list_filter = [TaskScopeFilter, "kind", "status"]
+    list_filter = [ToDoScopeFilter, "kind", "status"]
     list_select_related = ["claim", "owner"]
     ordering = ["due_on", "id"]
     list_display_links = None
@@ -118,7 +118,7 @@ class TaskAdmin(ReadOnlyMixin, admin.ModelAdmin):
     @admin.display(description="vence em", ordering="due_on")
     def due(self, task):
         text = f"{task.due_on:%d/%m/%Y}"
-        if task.status == Task.Status.OPEN and task.due_on < timezone.localdate():
+        if task.status == ToDo.Status.OPEN and task.due_on < timezone.localdate():
             return format_html('<strong class="overdue">{} (vencida)</strong>', text)
         return text
 

@@ -11,9 +11,11 @@ from django.urls import path, reverse
 from api_common.problem_types import ProblemError
 from claims import services
 from workbench.admin import workbench_forms as forms
-from claims.models import Claim, Task
+from claims.models import Claim
+from workbench.models import ToDo
 from claims.permissions import Permission
-from claims.queues import INSURER_CLAIMS
+from workbench.queues import INSURER_CLAIMS
+from workbench import services as workbench_services
 
 
 class WorkbenchViews:
@@ -26,9 +28,9 @@ class WorkbenchViews:
             path("<uuid:claim_id>/reatribuir/", wrap(self.reassign_view),
                  name="claims_claim_reassign"),
             path("<uuid:claim_id>/notas/", wrap(self.note_view), name="claims_claim_note"),
-            path("<uuid:claim_id>/tarefas/", wrap(self.task_view), name="claims_claim_task"),
-            path("<uuid:claim_id>/tarefas/<int:task_id>/<slug:outcome>/",
-                 wrap(self.close_task_view), name="claims_claim_close_task"),
+            path("<uuid:claim_id>/tarefas/", wrap(self.todo_view), name="claims_claim_todo"),
+            path("<uuid:claim_id>/tarefas/<int:todo_id>/<slug:outcome>/",
+                 wrap(self.close_todo_view), name="claims_claim_close_todo"),
             path("<uuid:claim_id>/propostas/<uuid:proposal_id>/",
                  wrap(self.proposal_view), name="claims_claim_proposal"),
         ]
@@ -71,7 +73,7 @@ class WorkbenchViews:
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         return self._run(request, claim_id, lambda: (
-            services.take_claim(claim_id=claim_id, user=request.user)
+            workbench_services.take_claim(claim_id=claim_id, user=request.user)
             and "Sinistro assumido: agora está em Meus sinistros."))
 
     def reassign_view(self, request, claim_id):
@@ -85,7 +87,7 @@ class WorkbenchViews:
                                   initial={"to_user": str(claim.owner_id or "")})
         if request.method == "POST" and form.is_valid():
             try:
-                changed = services.reassign_claims(
+                changed = workbench_services.reassign_claims(
                     claim_ids=[claim_id], to_user=form.cleaned_data["to_user"],
                     user=request.user, reason=form.cleaned_data["reason"])
             except ProblemError as refusal:
@@ -115,7 +117,7 @@ class WorkbenchViews:
                                   user=request.user)
         if "apply" in request.POST and form.is_valid():
             try:
-                changed = services.reassign_claims(
+                changed = workbench_services.reassign_claims(
                     claim_ids=[c.pk for c in claims], to_user=form.cleaned_data["to_user"],
                     user=request.user, reason=form.cleaned_data["reason"])
             except ProblemError as refusal:
@@ -143,26 +145,26 @@ class WorkbenchViews:
             services.add_note(claim_id=claim_id, user=request.user, text=data["text"])
             and "Nota registrada na linha do tempo."), anchor="linha-do-tempo")
 
-    def task_view(self, request, claim_id):
-        data, refused = self._posted(request, forms.TaskForm, claim_id, "tarefas")
+    def todo_view(self, request, claim_id):
+        data, refused = self._posted(request, forms.ToDoForm, claim_id, "tarefas")
         if refused:
             return refused
         return self._run(request, claim_id, lambda: (
-            f"Tarefa criada: {services.create_task(claim_id=claim_id, user=request.user, **data)}."),
+            f"Tarefa criada: {workbench_services.create_todo(claim_id=claim_id, user=request.user, **data)}."),
             anchor="tarefas")
 
-    def close_task_view(self, request, claim_id, task_id, outcome):
+    def close_todo_view(self, request, claim_id, todo_id, outcome):
         if outcome not in ("concluir", "cancelar"):
             raise Http404
-        data, refused = self._posted(request, forms.CloseTaskForm, claim_id, "tarefas")
+        data, refused = self._posted(request, forms.CloseToDoForm, claim_id, "tarefas")
         if refused:
             return refused
-        if not Task.objects.filter(pk=task_id, claim_id=claim_id).exists():
+        if not ToDo.objects.filter(pk=todo_id, claim_id=claim_id).exists():
             messages.error(request, "Tarefa não encontrada neste sinistro.")
             return self._back(claim_id)  # a refusal: at the top, with the messages
         done = outcome == "concluir"
         return self._run(request, claim_id, lambda: (
-            services.close_task(task_id=task_id, user=request.user, done=done, note=data["note"])
+            workbench_services.close_todo(todo_id=todo_id, user=request.user, done=done, note=data["note"])
             and ("Tarefa concluída." if done else "Tarefa cancelada.")), anchor="tarefas")
 
     # --- proposals --------------------------------------------------------------------
@@ -173,8 +175,8 @@ class WorkbenchViews:
             return refused
         if data["decision"] == "aprovar":
             return self._run(request, claim_id, lambda: (
-                services.approve(proposal_id=proposal_id, user=request.user)
+                workbench_services.approve(proposal_id=proposal_id, user=request.user)
                 and "Proposta aprovada e aplicada ao sinistro."))
         return self._run(request, claim_id, lambda: (
-            services.reject(proposal_id=proposal_id, user=request.user, reason=data["reason"])
+            workbench_services.reject(proposal_id=proposal_id, user=request.user, reason=data["reason"])
             and "Proposta rejeitada; o analista vê o motivo na linha do tempo."))

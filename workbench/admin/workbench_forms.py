@@ -5,7 +5,7 @@ from django import forms
 from django.utils import timezone
 
 from claims.formatting import person
-from claims.services.assignment import assignable_people
+from workbench.services.assignment import assignable_people
 from claims.services.notes import NOTE_MAX_LENGTH
 
 
@@ -21,7 +21,7 @@ class NoteForm(forms.Form):
                                      "corrige a anterior.")
 
 
-class TaskForm(forms.Form):
+class ToDoForm(forms.Form):
     subject = forms.CharField(label="Assunto", max_length=200)
     # A date input keeps only ISO dates ("2026-11-23"): anything else shows it empty.
     due_on = forms.DateField(label="Vence em", widget=forms.DateInput(
@@ -44,7 +44,7 @@ class TaskForm(forms.Form):
         self.fields["due_on"].widget.attrs["min"] = today.isoformat()  # the browser says so first
 
 
-class CloseTaskForm(forms.Form):
+class CloseToDoForm(forms.Form):
     note = forms.CharField(label="Observação", required=False, max_length=1000)
 
 

@@ -29,7 +29,7 @@ FACTS = """
 The same rows' other facts. *Permission*: what a person needs to take the action at all
 ("channel, insured or system": no analyst takes it in the admin). *Authority*: what they need to
 decide it alone; without it an analyst proposes it to a supervisor
-([workbench.md](workbench.md), `claims.services.approvals`), and the service says when
+([workbench.md](workbench.md), `workbench.services.approvals`), and the service says when
 it applies (every denial; a closing with nothing paid; payments, expenses or reserve
 changes above the limits). *Clock*: the effect on the regulatory clock
 (`claims/regulatory_clock.py`). *Hosted page*: the line the insured person reads in their

@@ -16,13 +16,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from claims import roles
+from workbench import roles as workbench_roles
 from localdev.demo import decisions as decisions_demo
 from localdev.demo import ledger as ledger_demo
 from localdev.demo import privacy as privacy_demo
 from localdev.demo.workload import Workload, sale_rows
 from claims.validators import cpf_for
 from claims.management.commands.load_default_requirements import default_requirements
-from claims.models import AssignmentRule, Channel, Claim, DocumentRequirement, Team, TeamMember
+from claims.models import Channel, Claim, DocumentRequirement
+from workbench.models import AssignmentRule, Team, TeamMember
 from claims.services import create_channel, upsert_sales
 
 DEMO_CHANNEL = "demo"
@@ -173,6 +175,7 @@ class Command(BaseCommand):
 
     def _staff(self) -> None:
         roles.sync_roles(Group, Permission)
+        workbench_roles.sync_roles(Group, Permission)
         for username, (password, first_name, role) in STAFF.items():
             user, _ = User.objects.get_or_create(username=username)
             user.is_staff = user.is_active = True

@@ -3,7 +3,9 @@ about a claim several actions read."""
 
 from dataclasses import dataclass
 
-from claims.models import Claim, DocumentFile, Payment, Proposal
+from claims.models import Claim, DocumentFile, Payment
+
+from workbench.models import Proposal
 from claims.permissions import Permission
 from claims.workflow import CLOSED_STATUSES, WORKFLOW, Action, allows
 

@@ -9,10 +9,12 @@ from workbench.admin.actions.base import ClaimAction, pending_proposal, unsettle
 from claims.denials import DenialCode, days_late_now
 from claims.services.closing import days
 from claims.formatting import brl
-from claims.models import Claim, DocumentFile, Proposal, Reconsideration
+from claims.models import Claim, DocumentFile, Reconsideration
+from workbench.models import Proposal
 from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
 from claims.services.reconsiderations import denied_since
 from claims.workflow import CLOSED_STATUSES, Action
+from workbench import services as workbench_services
 
 
 class Finalize(ClaimAction):
@@ -40,7 +42,7 @@ class Finalize(ClaimAction):
 
     def run(self, claim, user, data):
         if _closes_unpaid_by_proposal(claim, user):
-            services.propose(kind=Proposal.Kind.CLOSE_UNPAID, claim_id=claim.pk, user=user,
+            workbench_services.propose(kind=Proposal.Kind.CLOSE_UNPAID, claim_id=claim.pk, user=user,
                              expected_version=data["version"], arguments={"reason": data["reason"]})
             return ("Encerramento sem pagamento proposto ao supervisor. Nada muda no sinistro "
                     "até a aprovação.")
@@ -50,14 +52,14 @@ class Finalize(ClaimAction):
 
 
 def _closes_unpaid_by_proposal(claim: Claim, user) -> bool:
-    return not claim.payments.all() and services.needs_proposal(Proposal.Kind.CLOSE_UNPAID, user)
+    return not claim.payments.all() and workbench_services.needs_proposal(Proposal.Kind.CLOSE_UNPAID, user)
 
 
 class Deny(ClaimAction):
     """Supervisors deny; anyone else's denial is a proposal to them (four eyes)."""
 
     def label_for(self, user, claim=None):
-        if services.needs_proposal(Proposal.Kind.DENY, user):
+        if workbench_services.needs_proposal(Proposal.Kind.DENY, user):
             return "Propor recusa"
         return self.label
 
@@ -66,7 +68,7 @@ class Deny(ClaimAction):
         if reason is None and any(True for _ in claim.payments.all()):
             return "há pagamentos registrados: a cobertura já foi reconhecida"
         if reason is None and pending_proposal(claim) and \
-                services.needs_proposal(Proposal.Kind.DENY, user):
+                workbench_services.needs_proposal(Proposal.Kind.DENY, user):
             return "aguardando a decisão do supervisor sobre a proposta pendente"
         return reason
 
@@ -88,9 +90,9 @@ class Deny(ClaimAction):
         terms = {"reason": data["reason"], "code": data["code"], "clause": data["clause"],
                  "internal_note": data["internal_note"],
                  "late_justification": data.get("late_justification", "")}
-        if services.needs_proposal(Proposal.Kind.DENY, user):
+        if workbench_services.needs_proposal(Proposal.Kind.DENY, user):
             denied_at = data.get("denied_at")
-            services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=user,
+            workbench_services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=user,
                              expected_version=data["version"],
                              arguments={**terms,
                                         "denied_at": denied_at.isoformat() if denied_at else None})

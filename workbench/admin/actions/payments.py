@@ -15,10 +15,12 @@ from claims import red_flags
 from claims.formatting import actor_label, brl, percent
 from claims.payment_words import payment_destination_in_full
 from claims.formatting import tax_id as format_tax_id
-from claims.models import BeneficiaryKind, Claim, Expense, Payment, Proposal
+from claims.models import BeneficiaryKind, Claim, Expense, Payment
+from workbench.models import Proposal
 from claims.selectors import limits_of
 from claims.shares import Entitlement
 from claims.workflow import ClaimStatus
+from workbench import services as workbench_services
 
 
 class AdjustReserve(ClaimAction):
@@ -34,9 +36,9 @@ class AdjustReserve(ClaimAction):
                 "nunca zerar a reserva; acima disso, a mudança vai ao supervisor como proposta."]
 
     def run(self, claim, user, data):
-        if services.needs_proposal(Proposal.Kind.RESERVE, user, amount=data["amount"],
+        if workbench_services.needs_proposal(Proposal.Kind.RESERVE, user, amount=data["amount"],
                                    current=claim.amount):
-            proposal = services.propose(
+            proposal = workbench_services.propose(
                 kind=Proposal.Kind.RESERVE, claim_id=claim.pk, user=user,
                 expected_version=data["version"],
                 arguments={"amount": str(data["amount"]), "from": str(claim.amount),
@@ -67,8 +69,8 @@ class RegisterExpense(ClaimAction):
         arguments = {"kind": data["kind"], "supplier_name": data["supplier_name"],
                      "supplier_tax_id": data["supplier_tax_id"], "amount": data["amount"],
                      "incurred_on": data["incurred_on"], "note": data["note"]}
-        if services.needs_proposal(Proposal.Kind.EXPENSE, user, amount=spent + data["amount"]):
-            proposal = services.propose(
+        if workbench_services.needs_proposal(Proposal.Kind.EXPENSE, user, amount=spent + data["amount"]):
+            proposal = workbench_services.propose(
                 kind=Proposal.Kind.EXPENSE, claim_id=claim.pk, user=user,
                 expected_version=data["version"],
                 arguments={**arguments, "amount": str(data["amount"]),
@@ -98,7 +100,7 @@ class RegisterPayment(ClaimAction):
             return ("nenhuma participação a pagar: registre os beneficiários e suas "
                     "participações (ou o credor)")
         if reason is None and pending_proposal(claim) and \
-                services.needs_proposal(Proposal.Kind.PAYMENT, user):
+                workbench_services.needs_proposal(Proposal.Kind.PAYMENT, user):
             return "aguardando a decisão do supervisor sobre a proposta pendente"
         return reason
 
@@ -150,9 +152,9 @@ class RegisterPayment(ClaimAction):
         details = data["payment_details"]
         payee = {"name": details["beneficiary"]["name"], "tax_id": details["beneficiary"]["tax_id"]}
         # The authority is per claim: what it has paid so far counts (claims.services.payments).
-        if services.needs_proposal(Proposal.Kind.PAYMENT, user,
+        if workbench_services.needs_proposal(Proposal.Kind.PAYMENT, user,
                                    amount=claim.paid_amount + data["amount"]):
-            proposal = services.propose(
+            proposal = workbench_services.propose(
                 kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=user,
                 expected_version=data["version"],
                 arguments={"amount": str(data["amount"]), "note": data["note"],

@@ -9,9 +9,10 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from claims import services
-from claims.models import FinancialIndex, Payment, Proposal
+from claims.models import FinancialIndex, Payment
+from workbench.models import Proposal
 from tests.support.lifecycle import act, acted, claim_under_review, paying
+from workbench import services as workbench_services
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_media")]
 
@@ -97,7 +98,7 @@ def test_after_the_deadline_the_box_says_the_total_paid_and_it_is_what_is_paid(
     assert re.search(r"\(\d,\d{4} do mês\)", box["Encargos (art. 88)"])
     assert "pagar R$ 15.000,00 a Maria da Silva (***" not in box["_box"]
 
-    services.approve(proposal_id=proposal.pk, user=sergio.user)
+    workbench_services.approve(proposal_id=proposal.pk, user=sergio.user)
 
     assert Payment.objects.get().total == total
 

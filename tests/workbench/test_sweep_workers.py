@@ -16,8 +16,10 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from claims.models import ClaimHistory, DocumentRequest, Task
-from claims.tasks import workbench_sweep
+from claims.models import ClaimHistory, DocumentRequest
+
+from workbench.models import ToDo
+from workbench.tasks import workbench_sweep
 from claims.workflow import ClaimStatus, TimelineEntry
 from tests.support.concurrency import postgres_only, worker_process_env
 from tests.support.factories import ClaimFactory
@@ -69,7 +71,7 @@ def two_workers(tmp_path):
 def _ran(log: Path) -> int:
     """Sweeps this worker finished (Celery logs each task's success at INFO)."""
     return sum(1 for line in log.read_text().splitlines()
-               if "claims.tasks.workbench_sweep" in line and "succeeded" in line)
+               if "workbench.tasks.workbench_sweep" in line and "succeeded" in line)
 
 
 def test_two_workers_sweeping_at_once_make_each_task_and_escalation_once(two_workers, team):
@@ -88,7 +90,7 @@ def test_two_workers_sweeping_at_once_make_each_task_and_escalation_once(two_wor
                      clock_kind="decisao", clock_deadline=now + dt.timedelta(days=3))
         for owner in (ana, bruno) * 3]
     overdue = [  # made by hand, due yesterday: escalates to Sérgio
-        Task.objects.create(claim=claim, subject="Ligar para o banco", owner=claim.owner,
+        ToDo.objects.create(claim=claim, subject="Ligar para o banco", owner=claim.owner,
                             due_on=timezone.localdate() - dt.timedelta(days=1))
         for claim in deciding[:4]]
 
@@ -103,10 +105,10 @@ def test_two_workers_sweeping_at_once_make_each_task_and_escalation_once(two_wor
     assert sum(ran) == SWEEPS, [log.read_text()[-2000:] for log in logs]
     assert all(ran), f"one worker ran every sweep: {ran}"  # both took part
     for claim in waiting:
-        assert list(claim.tasks.filter(kind=Task.Kind.CHASE_DOCUMENTS)
+        assert list(claim.tasks.filter(kind=ToDo.Kind.CHASE_DOCUMENTS)
                     .values_list("owner", "status")) == [(claim.owner_id, "aberta")]
     for claim in deciding:
-        [subject] = claim.tasks.filter(kind=Task.Kind.DECIDE_BY).values_list("subject", flat=True)
+        [subject] = claim.tasks.filter(kind=ToDo.Kind.DECIDE_BY).values_list("subject", flat=True)
         assert subject == f"Decidir até {timezone.localtime(claim.clock_deadline):%d/%m}"
     for task in overdue:
         task.refresh_from_db()
@@ -114,4 +116,4 @@ def test_two_workers_sweeping_at_once_make_each_task_and_escalation_once(two_wor
         assert ClaimHistory.objects.filter(
             claim=task.claim, action=TimelineEntry.TASK_ESCALATED).count() == 1
     # Only the tasks due: nothing for the claims' other states.
-    assert Task.objects.count() == len(waiting) + len(deciding) + len(overdue)
+    assert ToDo.objects.count() == len(waiting) + len(deciding) + len(overdue)

@@ -4,7 +4,7 @@ every new claim, each person logged in."""
 import pytest
 
 from claims import roles
-from claims.models import AssignmentRule, Team, TeamMember
+from workbench.models import AssignmentRule, Team, TeamMember
 from tests.support.lifecycle import logged_in, staff
 
 

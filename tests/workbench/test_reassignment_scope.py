@@ -6,8 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from claims import errors, roles, services
-from claims.models import Claim, ClaimHistory, Payment, Proposal, Team, TeamMember
+from claims import roles
+from claims.models import Claim, ClaimHistory, Payment
+from workbench.models import Proposal, Team, TeamMember
 from tests.support.lifecycle import (
     act,
     acted,
@@ -19,6 +20,8 @@ from tests.support.lifecycle import (
     staff,
 )
 from tests.support.factories import CoverageFactory, SaleFactory
+from workbench import services as workbench_services
+from workbench.errors import AssignmentNotAllowed, ProposalNotAllowed
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -88,8 +91,8 @@ def test_her_claim_page_offers_no_reassignment_and_her_form_only_her_teams_peopl
 
 def test_a_supervisor_cannot_give_her_teams_claim_to_someone_outside_her_teams(
         proposed, dora, team):
-    with pytest.raises(errors.AssignmentNotAllowed, match="não é de uma equipe que você supervisiona"):
-        services.reassign_claims(claim_ids=[proposed.pk], to_user=dora.user,
+    with pytest.raises(AssignmentNotAllowed, match="não é de uma equipe que você supervisiona"):
+        workbench_services.reassign_claims(claim_ids=[proposed.pk], to_user=dora.user,
                                  user=team.people["sergio"].user, reason="Ajuda da Beta.")
 
     assert Claim.objects.get(pk=proposed.pk).owner.username == "ana"
@@ -114,8 +117,8 @@ def test_reassigning_within_the_team_voids_the_pending_proposal_and_tells_its_au
     assert stale.user == sergio.user and "reatribuído de Ana para Bruno" in stale.note
     board = ana.get("/admin/").content.decode()
     assert "Obsoleta (o sinistro mudou) por Sergio" in board and "refaz a proposta" in board
-    with pytest.raises(errors.ProposalNotAllowed, match="já foi decidida"):
-        services.approve(proposal_id=proposal.pk, user=sergio.user)
+    with pytest.raises(ProposalNotAllowed, match="já foi decidida"):
+        workbench_services.approve(proposal_id=proposal.pk, user=sergio.user)
     assert not Payment.objects.exists()
 
 
@@ -123,14 +126,14 @@ def test_a_supervisor_of_no_team_moves_a_claim_across_teams_and_its_proposal_is_
         proposed, dora):
     head = staff("helena", roles.SUPERVISOR)
 
-    services.reassign_claims(claim_ids=[proposed.pk], to_user=dora.user, user=head,
+    workbench_services.reassign_claims(claim_ids=[proposed.pk], to_user=dora.user, user=head,
                              reason="Vida sobrecarregada.")
 
     claim = Claim.objects.select_related("team").get(pk=proposed.pk)
     assert (claim.team.name, claim.owner) == ("Beta", dora.user)
     assert Proposal.objects.get(pk=proposed.pending.pk).status == "obsoleta"
-    with pytest.raises(errors.ProposalNotAllowed, match="já foi decidida"):
-        services.approve(proposal_id=proposed.pending.pk, user=dora.user)
+    with pytest.raises(ProposalNotAllowed, match="já foi decidida"):
+        workbench_services.approve(proposal_id=proposed.pending.pk, user=dora.user)
     assert not Payment.objects.exists()
 
 

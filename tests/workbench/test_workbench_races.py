@@ -8,11 +8,13 @@ import pytest
 from django.utils import timezone
 
 from api_common.problem_types import ProblemError
-from claims import roles, services
-from claims.models import ClaimHistory, Payment, Proposal, Task, TeamMember
+from claims import roles
+from claims.models import ClaimHistory, Payment
+from workbench.models import Proposal, TeamMember, ToDo
 from tests.support.concurrency import postgres_only, run_together
 from tests.support.factories import CoverageFactory, SaleFactory
 from tests.support.lifecycle import DENIAL_ARGUMENTS, claim_under_review, open_claim, staff
+from workbench import services as workbench_services
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("local_media")]
@@ -32,7 +34,7 @@ def test_two_analysts_taking_one_claim_at_once_give_it_to_one(api, sale, team, r
     claim = open_claim(api, sale)
     ana, bruno = team.people["ana"].user, team.people["bruno"].user
 
-    results = run_together([lambda u=u: outcome(lambda: services.take_claim(claim_id=claim.pk,
+    results = run_together([lambda u=u: outcome(lambda: workbench_services.take_claim(claim_id=claim.pk,
                                                                             user=u))
                             for u in (ana, bruno)])
 
@@ -55,13 +57,13 @@ def test_openings_racing_into_one_team_spread_over_its_analysts(api, channel, te
 def test_a_proposal_approved_twice_at_once_applies_once(api, sale, team, round_):
     claim = claim_under_review(api, sale)
     claim.refresh_from_db()
-    proposal = services.propose(kind="recusar", claim_id=claim.pk, user=team.people["ana"].user,
+    proposal = workbench_services.propose(kind="recusar", claim_id=claim.pk, user=team.people["ana"].user,
                                 arguments={**DENIAL_ARGUMENTS, "reason": "Fraude comprovada.", "denied_at": None},
                                 expected_version=claim.version)
     sergio = team.people["sergio"].user
     other = staff(f"supervisor{round_}", roles.SUPERVISOR)
 
-    results = run_together([lambda u=u: outcome(lambda: services.approve(
+    results = run_together([lambda u=u: outcome(lambda: workbench_services.approve(
         proposal_id=proposal.pk, user=u)) for u in (sergio, other)])
 
     assert sorted(results)[1] == "ok"
@@ -78,13 +80,13 @@ def test_the_periodic_job_on_two_workers_at_once_makes_each_task_once(api, chann
         CoverageFactory(sale=sale, name="cobertura/morte")
         claims.append(open_claim(api, sale))
     for claim in claims:
-        services.create_task(claim_id=claim.pk, user=team.people["ana"].user,
+        workbench_services.create_todo(claim_id=claim.pk, user=team.people["ana"].user,
                              subject="Ligar", due_on=timezone.localdate())
     later = timezone.now() + dt.timedelta(days=26)  # deadlines 4 days away; tasks overdue
 
-    results = run_together([lambda: services.workbench_sweep(now=later) for _ in range(2)])
+    results = run_together([lambda: workbench_services.workbench_sweep(now=later) for _ in range(2)])
 
     assert sum(r.created for r in results) == 3
     assert sum(r.escalated for r in results) == 3
-    assert Task.objects.filter(kind="decidir").count() == 3
+    assert ToDo.objects.filter(kind="decidir").count() == 3
     assert ClaimHistory.objects.filter(action="tarefa-escalada").count() == 3

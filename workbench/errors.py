@@ -1,4 +1,5 @@
-"""Errors of the analysts' workbench (admin only): assignment, notes, tasks, proposals."""
+"""Errors of the analysts' workbench (admin only): assignment, to-dos, proposals. The API
+never raises them; their problem types are listed with every other (``problem_docs``)."""
 
 from api_common.problem_types import ANALYSTS, ProblemError
 from claims.errors.contract import BusinessRuleError
@@ -17,24 +18,7 @@ class AssignmentNotAllowed(BusinessRuleError):
     group = ANALYSTS
 
 
-class NoteNotAllowed(BusinessRuleError):
-    problem_id = "note-not-allowed"
-    title = "Nota não registrada"
-    cause = "Nota interna vazia ou longa demais."
-    action = "Escreva a nota (até 5.000 caracteres); notas não se editam: uma nova corrige."
-    group = ANALYSTS
-
-
-class CorrectionNotAllowed(BusinessRuleError):
-    problem_id = "correction-not-allowed"
-    title = "Correção não permitida"
-    cause = ("A correção da data da ocorrência sem motivo, igual à atual ou posterior ao "
-             "aviso do sinistro.")
-    action = "Informe a data que os documentos mostram e o motivo; a vigência da venda vale."
-    group = ANALYSTS
-
-
-class TaskNotAllowed(BusinessRuleError):
+class ToDoNotAllowed(BusinessRuleError):
     problem_id = "task-not-allowed"
     title = "Tarefa não permitida"
     cause = (

@@ -6,8 +6,9 @@ from decimal import Decimal
 import pytest
 
 from claims import services
-from claims.models import Proposal
+from workbench.models import Proposal
 from tests.support.lifecycle import DENIAL_ARGUMENTS, HEIR_DETAILS, claim_under_review, open_claim
+from workbench import services as workbench_services
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -61,13 +62,13 @@ def test_proposals_awaiting_show_their_total_oldest_first(api, channel, team):
         sale = SaleFactory(channel=channel)
         CoverageFactory(sale=sale, name="cobertura/morte")
         claim = open_claim(api, sale)
-        services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=ana.user,
+        workbench_services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=ana.user,
                          arguments={**DENIAL_ARGUMENTS, "reason": reason, "denied_at": None},
                          expected_version=claim.version)
         numbers.append(claim.number)
 
     board = sergio.get("/admin/").content.decode()
-    listing = sergio.get("/admin/claims/proposal/?status__exact=pendente").content.decode()
+    listing = sergio.get("/admin/workbench/proposal/?status__exact=pendente").content.decode()
 
     assert "Propostas aguardando aprovação</a> <span class=\"total\">(2)</span>" in board
     assert board.index(numbers[0]) < board.index(numbers[1])

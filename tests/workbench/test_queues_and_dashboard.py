@@ -133,7 +133,7 @@ def test_the_dashboard_and_queues_read_a_fixed_number_of_queries(team, who):
     claim_of(team.people["ana"].user, team, status="em-regulacao", decided_at=timezone.now(),
              days_to_decision=3)
     urls = ["/admin/", "/admin/claims/claim/", "/admin/claims/claim/?fila=equipe",
-            "/admin/claims/claim/?fila=sem-responsavel", "/admin/claims/task/"]
+            "/admin/claims/claim/?fila=sem-responsavel", "/admin/workbench/todo/"]
     few = [queries(client, url) for url in urls]
 
     for i in range(12):

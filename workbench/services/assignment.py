@@ -3,6 +3,7 @@ supervisor reassigning one claim or many.
 
 Owners are the insurer's internal business: a change of owner is a timeline row (who,
 from whom, to whom, why) and nothing else: no event, no version bump (a form an analyst
+from workbench.errors import AssignmentNotAllowed
 has open on the claim stays valid), nothing a channel or an insured person sees. But
 one: a reassignment voids the claim's pending proposal (and then bumps the version).
 
@@ -10,7 +11,7 @@ Who reassigns what: a supervisor who leads teams reassigns the claims of those t
 (and claims of no team), to members of those teams or to nobody; a superuser, or a
 supervisor who leads no team (who answers for every team, as with proposals and
 escalated tasks), any claim to anyone. A claim's team chooses who decides its proposals
-(claims.services.approvals): moving a claim out of it is its supervisors' call.
+(workbench.services.approvals): moving a claim out of it is its supervisors' call.
 """
 
 from dataclasses import dataclass, field
@@ -23,15 +24,15 @@ from django.utils import timezone
 
 from claims import errors
 from claims.formatting import person
-from claims.models import AssignmentRule, Claim, ClaimHistory, Proposal, Task, Team, TeamMember
-from claims.queues import supervised_team_ids, team_ids
+from claims.models import Claim, ClaimHistory
+from workbench.models import AssignmentRule, Proposal, Team, TeamMember, ToDo
+from workbench.queues import supervised_team_ids, team_ids
+from workbench.errors import AssignmentNotAllowed
+from workbench.services.stale_proposals import mark_proposal_stale
 from claims.permissions import Permission, works_on_claims
 from claims.services.moves import actor_for, require_permission
-from claims.services.recording import mark_proposal_stale, set_awaiting, write_timeline_entry
+from claims.services.recording import set_awaiting, write_timeline_entry
 from claims.workflow import OPEN_STATUSES, TimelineEntry
-
-AUTOMATIC_ACTOR = "sistema:distribuicao"
-
 
 # --- at opening ------------------------------------------------------------------------
 
@@ -79,14 +80,6 @@ def _locked_team_for(*, channel_id, coverage_name: str) -> Team | None:
         pk=Subquery(matching.values("team_id")[:1])).first()
 
 
-def record_routing(claim: Claim, note: str | None, *, at) -> None:
-    """The opening's assignment row, right after the opening's own."""
-    if note is not None:
-        ClaimHistory.objects.create(
-            claim=claim, action=TimelineEntry.ASSIGN, from_status=claim.status,
-            to_status=claim.status, actor=AUTOMATIC_ACTOR, note=note, created_at=at)
-
-
 # --- by people -------------------------------------------------------------------------
 
 
@@ -103,7 +96,7 @@ def take_claim(*, claim_id, user) -> Claim:
         raise errors.ClaimNotFound()
     teams = team_ids(user)
     if not team_lets_take(claim, user, teams):
-        raise errors.AssignmentNotAllowed(
+        raise AssignmentNotAllowed(
             f"Este sinistro é da equipe {claim.team.name}, da qual você não faz parte.")
     team_id = claim.team_id or (min(teams) if len(teams) == 1 else None)
     taken = Claim.objects.filter(pk=claim_id, owner__isnull=True,
@@ -111,9 +104,9 @@ def take_claim(*, claim_id, user) -> Claim:
     if not taken:
         current = Claim.objects.select_related("owner").get(pk=claim_id)
         if current.owner_id is not None:
-            raise errors.AssignmentNotAllowed(
+            raise AssignmentNotAllowed(
                 f"{person(current.owner)} assumiu este sinistro antes de você.")
-        raise errors.AssignmentNotAllowed("Sinistro encerrado: não há o que assumir.")
+        raise AssignmentNotAllowed("Sinistro encerrado: não há o que assumir.")
     claim.owner, claim.team_id = user, team_id
     _hand_over_tasks(claim.pk, from_user=None, to_user=user)
     write_timeline_entry(claim, entry=TimelineEntry.ASSIGN, user=user,
@@ -131,7 +124,7 @@ def team_lets_take(claim: Claim, user, teams: list[int]) -> bool:
 def _hand_over_tasks(claim_id, *, from_user, to_user) -> None:
     """The claim's open tasks that were its owner's follow the claim to its new owner
     (those someone gave to another person stay with them)."""
-    Task.objects.filter(claim_id=claim_id, status=Task.Status.OPEN, owner=from_user).update(
+    ToDo.objects.filter(claim_id=claim_id, status=ToDo.Status.OPEN, owner=from_user).update(
         owner=to_user)
 
 
@@ -168,9 +161,9 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
                        "Somente supervisores de sinistros reatribuem.")
     reason = reason.strip()
     if not reason:
-        raise errors.AssignmentNotAllowed("Informe o motivo da reatribuição.")
+        raise AssignmentNotAllowed("Informe o motivo da reatribuição.")
     if to_user is not None and not works_on_claims(to_user):
-        raise errors.AssignmentNotAllowed(
+        raise AssignmentNotAllowed(
             f"{person(to_user)} não é analista nem supervisor de sinistros ativo.")
     scope = reassignment_scope(user)
     target_teams = [] if to_user is None else _target_teams(to_user, scope)
@@ -216,7 +209,7 @@ def _target_teams(to_user, scope: list[int] | None) -> list[int]:
     if not teams:
         names = ", ".join(Team.objects.filter(pk__in=scope).order_by("name")
                           .values_list("name", flat=True))
-        raise errors.AssignmentNotAllowed(
+        raise AssignmentNotAllowed(
             f"{person(to_user)} não é de uma equipe que você supervisiona ({names}): "
             "reatribua a alguém dela, ou peça a um supervisor da outra equipe.")
     return teams

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from workbench import dashboard, dashboard_figures
-from claims.models import Team, TeamMember
+from workbench.models import Team, TeamMember
 from workbench.tasks import refresh_dashboard_figures
 from tests.support.concurrency import postgres_only
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory

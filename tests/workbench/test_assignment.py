@@ -5,10 +5,13 @@ that channels never see."""
 import pytest
 from django.utils import timezone
 
-from claims import errors, roles, services
-from claims.models import AssignmentRule, Claim, ClaimHistory, Event, Team, TeamMember
+from claims import roles
+from claims.models import Claim, ClaimHistory, Event
+from workbench.models import AssignmentRule, Team, TeamMember
 from tests.support.lifecycle import logged_in, open_claim, page_messages, staff
 from tests.support.factories import CoverageFactory, SaleFactory
+from workbench import services as workbench_services
+from workbench.errors import AssignmentNotAllowed
 
 
 def test_a_claim_opened_through_the_api_is_owned_at_once_and_channels_see_no_owner(api, sale, team):
@@ -90,8 +93,8 @@ def test_a_claim_of_another_team_cannot_be_taken_by_an_outsider(api, sale, team)
     claim = open_claim(api, sale)
     outsider = staff("olga", roles.ANALYST)
 
-    with pytest.raises(errors.AssignmentNotAllowed, match="equipe Vida"):
-        services.take_claim(claim_id=claim.pk, user=outsider)
+    with pytest.raises(AssignmentNotAllowed, match="equipe Vida"):
+        workbench_services.take_claim(claim_id=claim.pk, user=outsider)
     # The claim page offers "Assumir" by the same rule: not to her, but to a supervisor
     # of another team, whom the service lets take any claim.
     page = logged_in(outsider).get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
@@ -129,9 +132,9 @@ def test_a_supervisor_reassigns_many_claims_from_the_list_with_a_reason(api, cha
 def test_reassigning_needs_a_choice_and_the_claims_open_tasks_follow_it(api, sale, team):
     claim = open_claim(api, sale)  # Ana's (fewest open claims, first in turn)
     ana, bruno, sergio = (team.people[name] for name in ("ana", "bruno", "sergio"))
-    hers = services.create_task(claim_id=claim.pk, user=ana.user, subject="Ligar",
+    hers = workbench_services.create_todo(claim_id=claim.pk, user=ana.user, subject="Ligar",
                                 due_on=timezone.localdate())
-    sergios = services.create_task(claim_id=claim.pk, user=sergio.user, subject="Conferir",
+    sergios = workbench_services.create_todo(claim_id=claim.pk, user=sergio.user, subject="Conferir",
                                    due_on=timezone.localdate(), owner=sergio.user)
     url = f"/admin/claims/claim/{claim.pk}/reatribuir/"
 

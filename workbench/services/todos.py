@@ -1,9 +1,9 @@
-"""Tasks (tarefas): activities on a claim with a due date and an owner.
+"""To-dos (tarefas): activities on a claim with a due date and an owner.
 
 People create them by hand; a periodic job (``workbench_sweep``, Celery beat) creates
-the automatic ones, closes those that no longer apply and escalates overdue tasks to the
+the automatic ones, closes those that no longer apply and escalates overdue to-dos to the
 team's supervisors. The job is idempotent and safe on several workers at once: at most
-one open automatic task of each kind per claim (a partial unique index), and an
+one open automatic to-do of each kind per claim (a partial unique index), and an
 escalation is a compare-and-set on ``escalated_at``.
 """
 
@@ -17,68 +17,70 @@ from django.utils import timezone
 
 from claims import errors
 from claims.formatting import person
-from claims.models import Claim, DocumentRequest, Task, TeamMember
-from claims.queues import supervised_team_ids
+from claims.models import Claim, DocumentRequest
+from workbench.models import TeamMember, ToDo
+from workbench.queues import supervised_team_ids
 from claims.regulatory_clock import ClockKind
-from claims.services.answered_tasks import SWEEP_ACTOR, close_if_answered
+from workbench.services.answered_todos import SWEEP_ACTOR, close_if_answered
 from claims.permissions import Permission, works_on_claims
 from claims.services.moves import require_permission
 from claims.services.recording import write_timeline_entry
 from claims.workflow import OPEN_STATUSES, ClaimStatus, TimelineEntry
+from workbench.errors import ToDoNotAllowed
 
 
 def _check_owner(owner) -> None:
     if not works_on_claims(owner):
-        raise errors.TaskNotAllowed(
+        raise ToDoNotAllowed(
             f"{person(owner)} não é analista nem supervisor de sinistros ativo.")
 
 
 @transaction.atomic
-def create_task(*, claim_id, user, subject: str, due_on: dt.date, owner=None,
-                note: str = "") -> Task:
+def create_todo(*, claim_id, user, subject: str, due_on: dt.date, owner=None,
+                note: str = "") -> ToDo:
     require_permission(user, Permission.WORK_CLAIM,
                        "Somente analistas e supervisores criam tarefas.")
     subject = subject.strip()
     if not subject:
-        raise errors.TaskNotAllowed("Informe o assunto da tarefa.")
+        raise ToDoNotAllowed("Informe o assunto da tarefa.")
     if due_on < timezone.localdate():
-        raise errors.TaskNotAllowed("O vencimento não pode estar no passado.")
+        raise ToDoNotAllowed("O vencimento não pode estar no passado.")
     owner = owner or user
     _check_owner(owner)
     claim = Claim.objects.filter(pk=claim_id).first()
     if claim is None:
         raise errors.ClaimNotFound()
-    task = Task.objects.create(claim=claim, subject=subject, due_on=due_on, owner=owner,
+    todo = ToDo.objects.create(claim=claim, subject=subject, due_on=due_on, owner=owner,
                                note=note.strip(), created_by=user)
     write_timeline_entry(claim, entry=TimelineEntry.TASK_CREATED, user=user,
-                         note=_task_line(task))
-    return task
+                         note=_todo_line(todo))
+    return todo
 
 
-def _task_line(task: Task) -> str:
-    line = f"{task.subject}, até {task.due_on:%d/%m/%Y}, responsável {person(task.owner)}."
-    return f"{line} {task.note}".strip()
+def _todo_line(todo: ToDo) -> str:
+    line = f"{todo.subject}, até {todo.due_on:%d/%m/%Y}, responsável {person(todo.owner)}."
+    return f"{line} {todo.note}".strip()
 
 
 @transaction.atomic
-def close_task(*, task_id, user, done: bool, note: str = "") -> Task:
-    """Complete (``done``) or cancel an open task; cancelling needs a reason. Compare-
-    and-set: a task closed twice at once is closed once."""
+def close_todo(*, todo_id, user, done: bool, note: str = "") -> ToDo:
+    """Complete (``done``) or cancel an open to-do; cancelling needs a reason. Compare-
+    and-set: a todo closed twice at once is closed once."""
     require_permission(user, Permission.WORK_CLAIM,
                        "Somente analistas e supervisores encerram tarefas.")
     note = note.strip()
     if not done and not note:
-        raise errors.TaskNotAllowed("Diga por que a tarefa é cancelada.")
-    status = Task.Status.DONE if done else Task.Status.CANCELLED
+        raise ToDoNotAllowed("Diga por que a tarefa é cancelada.")
+    status = ToDo.Status.DONE if done else ToDo.Status.CANCELLED
     now = timezone.now()
-    if not Task.objects.filter(pk=task_id, status=Task.Status.OPEN).update(
+    if not ToDo.objects.filter(pk=todo_id, status=ToDo.Status.OPEN).update(
             status=status, closed_by=user, closed_at=now):
-        raise errors.TaskNotAllowed("A tarefa já foi concluída ou cancelada.")
-    task = Task.objects.select_related("claim", "owner").get(pk=task_id)
+        raise ToDoNotAllowed("A tarefa já foi concluída ou cancelada.")
+    todo = ToDo.objects.select_related("claim", "owner").get(pk=todo_id)
     entry = TimelineEntry.TASK_DONE if done else TimelineEntry.TASK_CANCELLED
-    write_timeline_entry(task.claim, entry=entry, user=user,
-                         note=f"{task.subject}. {note}".strip())
-    return task
+    write_timeline_entry(todo.claim, entry=entry, user=user,
+                         note=f"{todo.subject}. {note}".strip())
+    return todo
 
 
 # --- the periodic job ------------------------------------------------------------------
@@ -92,20 +94,20 @@ class SweepResult:
 
 
 def workbench_sweep(*, now: dt.datetime | None = None) -> SweepResult:
-    """Create the automatic tasks that are due, close those that no longer apply, and
-    escalate overdue tasks (see the module docstring)."""
+    """Create the automatic to-dos that are due, close those that no longer apply, and
+    escalate overdue todos (see the module docstring)."""
     now = now or timezone.now()
-    closed = _close_moot_tasks(now)
+    closed = _close_moot_todos(now)
     created = _chase_documents(now) + _decide_by_deadline(now)
     return SweepResult(created=created, closed=closed, escalated=_escalate_overdue(now))
 
 
 def _create_automatic(claim: Claim, *, kind: str, subject: str, due_on: dt.date) -> bool:
-    """One automatic task; False when an open one of that kind exists (another worker
+    """One automatic to-do; False when an open one of that kind exists (another worker
     made it first: the unique index says so)."""
     try:
         with transaction.atomic():
-            Task.objects.create(claim=claim, kind=kind, subject=subject, due_on=due_on,
+            ToDo.objects.create(claim=claim, kind=kind, subject=subject, due_on=due_on,
                                 owner=claim.owner)
             write_timeline_entry(claim, entry=TimelineEntry.TASK_CREATED, user=None,
                                  actor=SWEEP_ACTOR,
@@ -116,7 +118,7 @@ def _create_automatic(claim: Claim, *, kind: str, subject: str, due_on: dt.date)
 
 
 def _without_open(kind: str):
-    return ~Exists(Task.objects.filter(claim=OuterRef("pk"), kind=kind, status=Task.Status.OPEN))
+    return ~Exists(ToDo.objects.filter(claim=OuterRef("pk"), kind=kind, status=ToDo.Status.OPEN))
 
 
 def _chase_documents(now: dt.datetime) -> int:
@@ -126,9 +128,9 @@ def _chase_documents(now: dt.datetime) -> int:
         claim=OuterRef("pk"), approved_at__isnull=True, requested_at__lte=cutoff)
     claims = (Claim.objects.select_related("owner")
               .filter(status=ClaimStatus.PENDING_DOCUMENTS, is_sandbox=False)
-              .filter(Exists(waiting_since), _without_open(Task.Kind.CHASE_DOCUMENTS)))
+              .filter(Exists(waiting_since), _without_open(ToDo.Kind.CHASE_DOCUMENTS)))
     today = timezone.localdate(now)
-    return sum(_create_automatic(claim, kind=Task.Kind.CHASE_DOCUMENTS,
+    return sum(_create_automatic(claim, kind=ToDo.Kind.CHASE_DOCUMENTS,
                                  subject="Cobrar documentos", due_on=today)
                for claim in claims)
 
@@ -141,8 +143,8 @@ def _decide_by_deadline(now: dt.datetime) -> int:
     horizon = timezone.make_aware(dt.datetime.combine(
         today + dt.timedelta(days=settings.DEADLINE_TASK_DAYS + 1), dt.time()))
     created = 0
-    for clock_kind, task_kind, verb in ((ClockKind.DECISION, Task.Kind.DECIDE_BY, "Decidir"),
-                                        (ClockKind.PAYMENT, Task.Kind.PAY_BY, "Pagar")):
+    for clock_kind, task_kind, verb in ((ClockKind.DECISION, ToDo.Kind.DECIDE_BY, "Decidir"),
+                                        (ClockKind.PAYMENT, ToDo.Kind.PAY_BY, "Pagar")):
         claims = (Claim.objects.select_related("owner")
                   .filter(status__in=OPEN_STATUSES, clock_kind=clock_kind, clock_paused=False,
                           clock_deadline__lt=horizon, is_sandbox=False)
@@ -154,47 +156,47 @@ def _decide_by_deadline(now: dt.datetime) -> int:
     return created
 
 
-def _close_moot_tasks(now: dt.datetime) -> int:
-    """Automatic tasks whose reason is gone (claims.services.answered_tasks): the
+def _close_moot_todos(now: dt.datetime) -> int:
+    """Automatic to-dos whose reason is gone (workbench.services.answered_todos): the
     services close them as they answer them; this catches what time changed alone."""
-    moot = Task.objects.select_related("claim").filter(status=Task.Status.OPEN).exclude(
-        kind=Task.Kind.MANUAL)
+    moot = ToDo.objects.select_related("claim").filter(status=ToDo.Status.OPEN).exclude(
+        kind=ToDo.Kind.MANUAL)
     closed = 0
-    for task in moot:
+    for todo in moot:
         with transaction.atomic():
-            closed += close_if_answered(task, task.claim, at=now)
+            closed += close_if_answered(todo, todo.claim, at=now)
     return closed
 
 
 def _escalate_overdue(now: dt.datetime) -> int:
-    """Open tasks past their due date go to the supervisors of the claim's team (they
+    """Open to-dos past their due date go to the supervisors of the claim's team (they
     see them on their dashboard), once."""
-    overdue = Task.objects.select_related("claim", "claim__team").filter(
-        status=Task.Status.OPEN, escalated_at__isnull=True,
+    overdue = ToDo.objects.select_related("claim", "claim__team").filter(
+        status=ToDo.Status.OPEN, escalated_at__isnull=True,
         due_on__lt=timezone.localdate(now))
     escalated = 0
-    for task in overdue:
+    for todo in overdue:
         with transaction.atomic():
-            if not Task.objects.filter(pk=task.pk, escalated_at__isnull=True).update(
+            if not ToDo.objects.filter(pk=todo.pk, escalated_at__isnull=True).update(
                     escalated_at=now):
                 continue  # another worker escalated it a moment ago
             supervisors = [person(m.user) for m in TeamMember.objects.select_related("user")
-                           .filter(team_id=task.claim.team_id, role=TeamMember.Role.SUPERVISOR)]
-            to = (f"aos supervisores da equipe {task.claim.team.name}: {', '.join(supervisors)}"
+                           .filter(team_id=todo.claim.team_id, role=TeamMember.Role.SUPERVISOR)]
+            to = (f"aos supervisores da equipe {todo.claim.team.name}: {', '.join(supervisors)}"
                   if supervisors else "aos supervisores de sinistros")
-            write_timeline_entry(task.claim, entry=TimelineEntry.TASK_ESCALATED, user=None,
+            write_timeline_entry(todo.claim, entry=TimelineEntry.TASK_ESCALATED, user=None,
                                  actor=SWEEP_ACTOR,
-                                 note=f"{task.subject} venceu em {task.due_on:%d/%m/%Y}: "
+                                 note=f"{todo.subject} venceu em {todo.due_on:%d/%m/%Y}: "
                                       f"escalada {to}.")
             escalated += 1
     return escalated
 
 
-def escalated_tasks_for(user):
-    """Escalated open tasks a supervisor answers for: their teams' (every team's when
+def escalated_todos_for(user):
+    """Escalated open to-dos a supervisor answers for: their teams' (every team's when
     they belong to none)."""
-    tasks = Task.objects.filter(status=Task.Status.OPEN, escalated_at__isnull=False)
+    todos = ToDo.objects.filter(status=ToDo.Status.OPEN, escalated_at__isnull=False)
     teams = supervised_team_ids(user)
     if teams:
-        tasks = tasks.filter(claim__team__in=teams)
-    return tasks
+        todos = todos.filter(claim__team__in=teams)
+    return todos

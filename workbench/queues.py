@@ -10,7 +10,7 @@ The partial indexes ``claim_owner_queue``, ``claim_team_queue`` and
 
 from django.db.models import F, Q
 
-from claims.models import TeamMember
+from workbench.models import TeamMember
 from claims.permissions import Permission
 from claims.workflow import OPEN_STATUSES
 

@@ -8,8 +8,9 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import Permission
 
-from claims import errors, roles, services
-from claims.models import Claim, ClaimHistory, Payment, Proposal
+from claims import roles
+from claims.models import Claim, ClaimHistory, Payment
+from workbench.models import Proposal
 from tests.support.lifecycle import (
     DENIAL,
     DENIAL_ARGUMENTS,
@@ -21,6 +22,8 @@ from tests.support.lifecycle import (
     page_messages,
     staff,
 )
+from workbench import services as workbench_services
+from workbench.errors import ProposalNotAllowed
 
 
 @pytest.fixture
@@ -73,13 +76,13 @@ def test_another_analyst_cannot_approve_and_the_author_cannot_approve_their_own(
     # that they cannot approve.
     lead = staff("lider", roles.ANALYST)
     lead.user_permissions.add(Permission.objects.get(codename="approve_proposal"))
-    services.reject(proposal_id=proposal.pk, user=team.people["sergio"].user, reason="Reveja.")
+    workbench_services.reject(proposal_id=proposal.pk, user=team.people["sergio"].user, reason="Reveja.")
     reviewed.refresh_from_db()
-    own = services.propose(kind="recusar", claim_id=reviewed.pk, user=lead,
+    own = workbench_services.propose(kind="recusar", claim_id=reviewed.pk, user=lead,
                            arguments={**DENIAL_ARGUMENTS, "reason": "x", "denied_at": None},
                            expected_version=reviewed.version)
-    with pytest.raises(errors.ProposalNotAllowed, match="própria proposta"):
-        services.approve(proposal_id=own.pk, user=lead)
+    with pytest.raises(ProposalNotAllowed, match="própria proposta"):
+        workbench_services.approve(proposal_id=own.pk, user=lead)
 
 
 def test_a_rejection_needs_a_reason_and_leaves_the_claim_as_it_was(reviewed, team):
@@ -112,8 +115,8 @@ def test_a_proposal_goes_stale_when_the_claim_changes_and_is_never_applied(revie
     assert proposal.status == "obsoleta"
     assert reviewed.awaiting == "analise" and reviewed.status == "em-regulacao"
     assert ClaimHistory.objects.filter(claim=reviewed, action="proposta-obsoleta").exists()
-    with pytest.raises(errors.ProposalNotAllowed, match="já foi decidida"):
-        services.approve(proposal_id=proposal.pk, user=team.people["sergio"].user)
+    with pytest.raises(ProposalNotAllowed, match="já foi decidida"):
+        workbench_services.approve(proposal_id=proposal.pk, user=team.people["sergio"].user)
 
 
 def test_a_proposal_goes_stale_when_the_claim_is_closed_meanwhile(reviewed, team):
@@ -145,7 +148,7 @@ def test_a_payment_above_the_authority_is_proposed_checked_first_and_paid_on_app
     assert "proposta enviada ao supervisor" in page_messages(ana, proposed)
     assert not Payment.objects.exists()
     proposal = Proposal.objects.get(status="pendente")
-    services.approve(proposal_id=proposal.pk, user=sergio.user)
+    workbench_services.approve(proposal_id=proposal.pk, user=sergio.user)
     payment = Payment.objects.get()
     assert (payment.amount, payment.registered_by) == (Decimal("20000.00"), sergio.user)
     assert payment.proposed_by == ana.user
@@ -161,8 +164,8 @@ def test_one_proposal_waits_at_a_time(reviewed, team):
     propose_denial(team.people["ana"], reviewed)
     reviewed.refresh_from_db()
 
-    with pytest.raises(errors.ProposalNotAllowed, match="Já há uma proposta"):
-        services.propose(kind="recusar", claim_id=reviewed.pk, user=team.people["bruno"].user,
+    with pytest.raises(ProposalNotAllowed, match="Já há uma proposta"):
+        workbench_services.propose(kind="recusar", claim_id=reviewed.pk, user=team.people["bruno"].user,
                          arguments={**DENIAL_ARGUMENTS, "reason": "y", "denied_at": None},
                          expected_version=reviewed.version)
     page = team.people["bruno"].get(f"/admin/claims/claim/{reviewed.pk}/change/").content.decode()

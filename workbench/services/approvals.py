@@ -23,7 +23,7 @@ proposal that a supervisor approves or rejects.
   claims without a team, or every team's when they supervise none); the setting
   ``APPROVALS_ACROSS_TEAMS`` lets any supervisor decide any. Reassigning the claim voids
   its pending proposal, and supervisors reassign only within the teams they lead
-  (claims.services.assignment): a claim cannot be moved to a team whose supervisor then
+  (workbench.services.assignment): a claim cannot be moved to a team whose supervisor then
   approves.
 """
 
@@ -39,14 +39,17 @@ from claims import errors
 from claims.denials import DenialCode
 from claims.formatting import brl, person
 from claims.payment_words import payment_method_summary
-from claims.models import Claim, Proposal
-from claims.queues import supervised_team_ids
+from claims.models import Claim
+from workbench.models import Proposal
+from workbench.queues import supervised_team_ids
 from claims.services import balance, closing, expenses, payments
 from claims.permissions import Permission
 from claims.services.moves import lock_claim, require_permission
-from claims.services.recording import mark_proposal_stale, set_awaiting, write_timeline_entry
+from claims.services.recording import set_awaiting, write_timeline_entry
 from claims.validators import mask_tax_id
 from claims.workflow import WORKFLOW, Action, TimelineEntry
+from workbench.errors import ProposalNotAllowed, ProposalStale
+from workbench.services.stale_proposals import mark_proposal_stale
 
 # Each kind of proposal is one action, decided above the proposer's authority (the
 # action's ``authority`` in the workflow: a closing with nothing paid is a FINALIZE).
@@ -101,7 +104,7 @@ def _apply(proposal_kind: str, *, claim_id, user, arguments: dict, expected_vers
     if proposal_kind == Proposal.Kind.DENY:
         if arguments.get("code") is None:
             # Proposed before denials carried a reason code and a clause (migration 0019).
-            raise errors.ProposalNotAllowed(
+            raise ProposalNotAllowed(
                 "Esta proposta de recusa é anterior ao código SUSEP e à cláusula da recusa: "
                 "rejeite-a e peça ao analista uma nova proposta, com o motivo, a cláusula e "
                 "o texto para o segurado.")
@@ -152,7 +155,7 @@ def propose(*, kind: str, claim_id, user, arguments: dict, expected_version: int
                        "Somente analistas e supervisores fazem propostas.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     if claim.proposals.filter(status=Proposal.Status.PENDING).exists():
-        raise errors.ProposalNotAllowed(
+        raise ProposalNotAllowed(
             "Já há uma proposta aguardando o supervisor neste sinistro.")
     _check(kind, claim, arguments)
     proposal = Proposal.objects.create(
@@ -196,7 +199,7 @@ def approve(*, proposal_id, user) -> Proposal:
     with transaction.atomic():
         proposal = _locked_pending(proposal_id, user)
         if proposal.proposed_by_id == user.pk:
-            raise errors.ProposalNotAllowed(
+            raise ProposalNotAllowed(
                 "Ninguém aprova a própria proposta: outro supervisor decide.")
         try:
             with transaction.atomic():
@@ -211,14 +214,14 @@ def approve(*, proposal_id, user) -> Proposal:
         claim = Claim.objects.get(pk=proposal.claim_id)
         mark_proposal_stale(claim, proposal, at=timezone.now(), decided_by=user)
         _refresh_awaiting(claim)
-    raise errors.ProposalStale()
+    raise ProposalStale()
 
 
 @transaction.atomic
 def reject(*, proposal_id, user, reason: str) -> Proposal:
     reason = reason.strip()
     if not reason:
-        raise errors.ProposalNotAllowed("Diga ao analista por que a proposta é rejeitada.")
+        raise ProposalNotAllowed("Diga ao analista por que a proposta é rejeitada.")
     proposal = _locked_pending(proposal_id, user)
     _decide(proposal, user, Proposal.Status.REJECTED, note=reason)
     claim = Claim.objects.get(pk=proposal.claim_id)
@@ -256,15 +259,15 @@ def _locked_pending(proposal_id, user) -> Proposal:
         claim = lock_claim(claim_id=claim_id)
         if not may_decide(user, claim):
             team = claim.team.name if claim.team_id else ""
-            raise errors.ProposalNotAllowed(
+            raise ProposalNotAllowed(
                 f"A proposta é de um sinistro da equipe {team}: quem a decide é um "
                 "supervisor dessa equipe.")
     proposal = (Proposal.objects.select_for_update(of=("self",)).select_related("proposed_by")
                 .filter(pk=proposal_id).first())
     if proposal is None:
-        raise errors.ProposalNotAllowed("Proposta não encontrada.")
+        raise ProposalNotAllowed("Proposta não encontrada.")
     if proposal.status != Proposal.Status.PENDING:
-        raise errors.ProposalNotAllowed(
+        raise ProposalNotAllowed(
             f"A proposta já foi decidida: {proposal.get_status_display().lower()}.")
     return proposal
 

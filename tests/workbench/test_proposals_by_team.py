@@ -4,9 +4,11 @@ supervisor decide."""
 
 import pytest
 
-from claims import errors, roles, services
-from claims.models import Proposal, Team, TeamMember
+from claims import roles
+from workbench.models import Proposal, Team, TeamMember
 from tests.support.lifecycle import DENIAL, act, claim_under_review, logged_in, staff
+from workbench import services as workbench_services
+from workbench.errors import ProposalNotAllowed
 
 
 @pytest.fixture
@@ -26,10 +28,10 @@ def dora(db):
 
 
 def test_a_supervisor_of_another_team_cannot_approve_or_reject(proposal, dora):
-    with pytest.raises(errors.ProposalNotAllowed, match="equipe Vida"):
-        services.approve(proposal_id=proposal.pk, user=dora.user)
-    with pytest.raises(errors.ProposalNotAllowed, match="equipe Vida"):
-        services.reject(proposal_id=proposal.pk, user=dora.user, reason="Não.")
+    with pytest.raises(ProposalNotAllowed, match="equipe Vida"):
+        workbench_services.approve(proposal_id=proposal.pk, user=dora.user)
+    with pytest.raises(ProposalNotAllowed, match="equipe Vida"):
+        workbench_services.reject(proposal_id=proposal.pk, user=dora.user, reason="Não.")
     proposal.refresh_from_db()
     assert proposal.status == "pendente"
 
@@ -46,7 +48,7 @@ def test_the_other_teams_supervisor_is_not_offered_it(proposal, dora, team):
 
 
 def test_the_claims_team_supervisor_approves(proposal, team):
-    services.approve(proposal_id=proposal.pk, user=team.people["sergio"].user)
+    workbench_services.approve(proposal_id=proposal.pk, user=team.people["sergio"].user)
 
     proposal.refresh_from_db()
     assert proposal.status == "aprovada"
@@ -55,7 +57,7 @@ def test_the_claims_team_supervisor_approves(proposal, team):
 def test_the_setting_lets_any_supervisor_decide(proposal, dora, settings):
     settings.APPROVALS_ACROSS_TEAMS = True
 
-    services.approve(proposal_id=proposal.pk, user=dora.user)
+    workbench_services.approve(proposal_id=proposal.pk, user=dora.user)
 
     proposal.refresh_from_db()
     assert proposal.status == "aprovada"
@@ -64,7 +66,7 @@ def test_the_setting_lets_any_supervisor_decide(proposal, dora, settings):
 def test_a_supervisor_of_no_team_decides_any_teams_proposal(proposal, db):
     head = staff("helena", roles.SUPERVISOR)
 
-    services.approve(proposal_id=proposal.pk, user=head)
+    workbench_services.approve(proposal_id=proposal.pk, user=head)
 
     proposal.refresh_from_db()
     assert proposal.status == "aprovada"

@@ -1,0 +1,35 @@
+"""The moved tables take the workbench's names (claims_task becomes workbench_todo, and
+so on): a rename, every row kept; the foreign keys that point to them follow the table.
+Index and constraint names stay as they were. Then the claims roles' groups converge on
+the workbench's permissions (workbench.roles): on a database made from scratch the
+earlier role migrations granted none of them."""
+
+from django.contrib.auth.management import create_permissions
+from django.db import migrations
+
+from workbench.roles import sync_roles
+
+
+def converge_roles(apps, schema_editor):
+    for app_config in apps.get_app_configs():
+        app_config.models_module = True
+        create_permissions(app_config, apps=apps, verbosity=0)
+        app_config.models_module = None
+    sync_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('workbench', '0001_initial'),
+        ('claims', '0043_workbench_home'),
+    ]
+
+    operations = [
+        migrations.AlterModelTable(name='team', table=None),
+        migrations.AlterModelTable(name='teammember', table=None),
+        migrations.AlterModelTable(name='assignmentrule', table=None),
+        migrations.AlterModelTable(name='todo', table=None),
+        migrations.AlterModelTable(name='proposal', table=None),
+        migrations.RunPython(converge_roles, migrations.RunPython.noop),
+    ]
