@@ -67,8 +67,8 @@ CELERY_BEAT_SCHEDULE = {
             "how often the beat sends again the readings whose enqueue was lost or whose worker "
             "died"),
     },
-    # The analysts' automatic tasks (chase documents, decide by the deadline) and the
-    # escalation of overdue tasks to the team's supervisors; idempotent.
+    # The analysts' automatic to-dos (chase documents, decide by the deadline) and the
+    # escalation of overdue ones to the team's supervisors; idempotent.
     "workbench-sweep": {
         "task": "workbench.tasks.workbench_sweep",
         "schedule": jobs.read(
