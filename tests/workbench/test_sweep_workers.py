@@ -105,10 +105,10 @@ def test_two_workers_sweeping_at_once_make_each_task_and_escalation_once(two_wor
     assert sum(ran) == SWEEPS, [log.read_text()[-2000:] for log in logs]
     assert all(ran), f"one worker ran every sweep: {ran}"  # both took part
     for claim in waiting:
-        assert list(claim.tasks.filter(kind=ToDo.Kind.CHASE_DOCUMENTS)
+        assert list(claim.todos.filter(kind=ToDo.Kind.CHASE_DOCUMENTS)
                     .values_list("owner", "status")) == [(claim.owner_id, "aberta")]
     for claim in deciding:
-        [subject] = claim.tasks.filter(kind=ToDo.Kind.DECIDE_BY).values_list("subject", flat=True)
+        [subject] = claim.todos.filter(kind=ToDo.Kind.DECIDE_BY).values_list("subject", flat=True)
         assert subject == f"Decidir até {timezone.localtime(claim.clock_deadline):%d/%m}"
     for task in overdue:
         task.refresh_from_db()

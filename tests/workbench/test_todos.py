@@ -51,10 +51,10 @@ def test_cancelling_needs_a_reason_and_a_task_closes_once(api, sale, team):
                                 due_on=timezone.localdate())
 
     with pytest.raises(ToDoNotAllowed, match="por que"):
-        workbench_services.close_todo(task_id=task.pk, user=ana, done=False)
-    workbench_services.close_todo(task_id=task.pk, user=ana, done=False, note="Duplicada.")
+        workbench_services.close_todo(todo_id=task.pk, user=ana, done=False)
+    workbench_services.close_todo(todo_id=task.pk, user=ana, done=False, note="Duplicada.")
     with pytest.raises(ToDoNotAllowed, match="já foi concluída ou cancelada"):
-        workbench_services.close_todo(task_id=task.pk, user=ana, done=True)
+        workbench_services.close_todo(todo_id=task.pk, user=ana, done=True)
 
 
 def test_a_task_cannot_be_due_in_the_past(api, sale, team):
