@@ -20,13 +20,13 @@ from claims import services
 from claims.denials import DenialCode
 from claims.documents import storage
 from claims.models import Claim
-from workbench.models import Proposal
 from claims.validators import cpf_for
 from claims.serializers import PaymentDetailsSerializer
 from localdev.demo import payouts as payouts_demo
 from localdev.demo import sro as sro_demo
 from localdev.demo.clock import at
 from workbench import services as workbench_services
+from workbench.proposal_terms import DenialTerms, PaymentTerms
 
 FIRST_NAMES = ["João", "Maria", "José", "Ana", "Antônio", "Francisca", "Carlos", "Conceição",
                "Paulo", "Adriana", "Lucas", "Juliana", "Márcio", "Fátima", "Luís", "Sebastião",
@@ -167,14 +167,12 @@ class Workload:
             return
         if scenario == "denial-proposed":
             with step_at(next(step)):
-                workbench_services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=analyst,
-                                 expected_version=version(),
-                                 arguments={"reason": "Doença preexistente não declarada "
-                                                      "na contratação.",
-                                            "code": int(DenialCode.EXCLUDED_RISK),
-                                            "clause": "Cláusula 5.2 das Condições Gerais",
-                                            "internal_note": "Prontuário de 2019 confirma.",
-                                            "denied_at": None})
+                workbench_services.propose(
+                    claim_id=claim.pk, user=analyst, expected_version=version(),
+                    terms=DenialTerms(reason="Doença preexistente não declarada na contratação.",
+                                      code=int(DenialCode.EXCLUDED_RISK),
+                                      clause="Cláusula 5.2 das Condições Gerais",
+                                      internal_note="Prontuário de 2019 confirma."))
             return
         with step_at(next(step)):
             services.approve_documents(claim_id=claim.pk, user=analyst,
@@ -200,12 +198,11 @@ class Workload:
                 # This one takes the claim's payments above the analyst's authority.
                 with step_at(next(step)):
                     workbench_services.propose(
-                        kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=analyst,
-                        expected_version=version(),
-                        arguments={"amount": str(share.left), "note": "",
-                                   "beneficiary": str(share.beneficiary.pk),
-                                   "payee": services.payee_of(share.beneficiary),
-                                   "payment_method": share.beneficiary.payment_method})
+                        claim_id=claim.pk, user=analyst, expected_version=version(),
+                        terms=PaymentTerms(amount=share.left,
+                                           beneficiary=str(share.beneficiary.pk),
+                                           payee=services.payee_of(share.beneficiary),
+                                           payment_method=share.beneficiary.payment_method))
                 return
             with step_at(next(step)):
                 payments.append(services.register_payment(

@@ -1,10 +1,14 @@
 """A reasoned denial (claims.denials): the SUSEP reason code, the policy clause, the text
 for the insured person and the team's internal note, each going only where it belongs."""
 
+import importlib
+
+from django.apps import apps as django_apps
 import pytest
 
 from claims import errors, roles, services
-from claims.models import ClaimHistory, Event
+from claims.models import Claim, ClaimHistory, Event
+from workbench.proposal_terms import DenialTerms
 from workbench.models import Proposal
 from tests.support.lifecycle import (
     DENIAL,
@@ -19,7 +23,6 @@ from tests.support.lifecycle import (
     staff,
 )
 from workbench import services as workbench_services
-from workbench.errors import ProposalNotAllowed
 
 pytestmark = pytest.mark.usefixtures("local_media")
 
@@ -160,52 +163,43 @@ def test_a_proposed_denial_carries_its_terms_to_the_supervisor_who_approves_them
     assert denial.proposed_by == analyst.user
 
 
-def test_a_denial_proposed_before_codes_existed_is_shown_and_must_be_proposed_again(
+def test_a_denial_proposed_before_codes_existed_is_retired_by_the_migration(
         analyst, supervisor, api, sale):
+    """Pending proposals of the shape before claims 0019 (only the reason and the date)
+    could never be approved: workbench 0003 makes them obsolete with the reason, and the
+    claim awaits the analyst again, who proposes with the code."""
     claim = claim_under_review(api, sale)
-    # As stored before migration 0019: only the reason and the date.
     old = Proposal.objects.create(claim=claim, kind=Proposal.Kind.DENY, claim_version=claim.version,
                                   arguments={"reason": "Doença preexistente.", "denied_at": None},
                                   summary="recusar o sinistro. Motivo: Doença preexistente.",
                                   proposed_by=analyst.user)
+    Claim.objects.filter(pk=claim.pk).update(awaiting="aprovacao")
+    current = Proposal.objects.create(claim=claim, kind=Proposal.Kind.DENY,
+                                      claim_version=claim.version, status="rejeitada",
+                                      arguments={"reason": "y", "denied_at": None}, summary="y",
+                                      proposed_by=analyst.user)
+    migration = importlib.import_module(
+        "workbench.migrations.0003_denial_proposals_without_code")
 
-    page = supervisor.get(f"/admin/claims/claim/{claim.pk}/change/").content.decode()
-    refused = supervisor.post(f"/admin/claims/claim/{claim.pk}/propostas/{old.pk}/",
-                              {"decision": "aprovar"})
+    migration.retire_denials_without_code(django_apps, None)
 
-    assert "Proposta anterior ao código SUSEP e à cláusula da recusa" in page
-    assert "peça ao analista uma nova proposta" in page_messages(supervisor, refused)
     old.refresh_from_db()
     claim.refresh_from_db()
-    assert old.status == "pendente" and claim.status == "documentacao-em-analise"
-    rejected = supervisor.post(f"/admin/claims/claim/{claim.pk}/propostas/{old.pk}/",
-                               {"decision": "rejeitar", "reason": "Proponha com o código."})
-    assert "Proposta rejeitada" in page_messages(supervisor, rejected)
+    assert old.status == "obsoleta" and "anterior ao código SUSEP" in old.decision_note
+    assert claim.awaiting == "analise" and claim.status == "documentacao-em-analise"
+    current.refresh_from_db()
+    assert current.status == "rejeitada" and current.arguments == {"reason": "y", "denied_at": None}
     proposed(analyst, claim, "recusar", {**DENIAL, "reason": "Doença preexistente."})
     assert Proposal.objects.get(claim=claim, status="pendente").arguments["code"] == 1
-
-
-def test_the_approval_of_an_old_proposal_is_refused_by_the_service(analyst, api, sale):
-    claim = claim_under_review(api, sale)
-    old = Proposal.objects.create(claim=claim, kind=Proposal.Kind.DENY, claim_version=claim.version,
-                                  arguments={"reason": "x", "denied_at": None}, summary="x",
-                                  proposed_by=analyst.user)
-    other = staff("sofia", roles.SUPERVISOR)
-
-    with pytest.raises(ProposalNotAllowed, match="nova proposta"):
-        workbench_services.approve(proposal_id=old.pk, user=other)
-
-    old.refresh_from_db()
-    assert old.status == "pendente"
 
 
 def test_a_denial_proposal_made_through_the_service_is_checked_in_full(analyst, api, sale):
     claim = claim_under_review(api, sale)
 
     with pytest.raises(errors.DenialNotAllowed, match="Cite a cláusula"):
-        workbench_services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=analyst.user,
+        workbench_services.propose(claim_id=claim.pk, user=analyst.user,
                          expected_version=claim.version,
-                         arguments={**DENIAL_ARGUMENTS, "clause": "", "reason": "x"})
+                         terms=DenialTerms(**{**DENIAL_ARGUMENTS, "clause": "", "reason": "x"}))
 
 
 def test_the_claim_page_shows_the_denial_terms_but_the_hosted_page_not_the_note(

@@ -10,6 +10,7 @@ from django.contrib.auth.models import Permission
 
 from claims import roles
 from claims.models import Claim, ClaimHistory, Payment
+from workbench.proposal_terms import DenialTerms
 from workbench.models import Proposal
 from tests.support.lifecycle import (
     DENIAL,
@@ -78,8 +79,8 @@ def test_another_analyst_cannot_approve_and_the_author_cannot_approve_their_own(
     lead.user_permissions.add(Permission.objects.get(codename="approve_proposal"))
     workbench_services.reject(proposal_id=proposal.pk, user=team.people["sergio"].user, reason="Reveja.")
     reviewed.refresh_from_db()
-    own = workbench_services.propose(kind="recusar", claim_id=reviewed.pk, user=lead,
-                           arguments={**DENIAL_ARGUMENTS, "reason": "x", "denied_at": None},
+    own = workbench_services.propose(claim_id=reviewed.pk, user=lead,
+                           terms=DenialTerms(**{**DENIAL_ARGUMENTS, "reason": "x"}),
                            expected_version=reviewed.version)
     with pytest.raises(ProposalNotAllowed, match="própria proposta"):
         workbench_services.approve(proposal_id=own.pk, user=lead)
@@ -165,8 +166,8 @@ def test_one_proposal_waits_at_a_time(reviewed, team):
     reviewed.refresh_from_db()
 
     with pytest.raises(ProposalNotAllowed, match="Já há uma proposta"):
-        workbench_services.propose(kind="recusar", claim_id=reviewed.pk, user=team.people["bruno"].user,
-                         arguments={**DENIAL_ARGUMENTS, "reason": "y", "denied_at": None},
+        workbench_services.propose(claim_id=reviewed.pk, user=team.people["bruno"].user,
+                         terms=DenialTerms(**{**DENIAL_ARGUMENTS, "reason": "y"}),
                          expected_version=reviewed.version)
     page = team.people["bruno"].get(f"/admin/claims/claim/{reviewed.pk}/change/").content.decode()
     assert "Propor recusa: aguardando a decisão do supervisor sobre a proposta pendente" in page

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from claims import services
-from workbench.models import Proposal
+from workbench.proposal_terms import DenialTerms
 from tests.support.lifecycle import DENIAL_ARGUMENTS, HEIR_DETAILS, claim_under_review, open_claim
 from workbench import services as workbench_services
 
@@ -62,8 +62,8 @@ def test_proposals_awaiting_show_their_total_oldest_first(api, channel, team):
         sale = SaleFactory(channel=channel)
         CoverageFactory(sale=sale, name="cobertura/morte")
         claim = open_claim(api, sale)
-        workbench_services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=ana.user,
-                         arguments={**DENIAL_ARGUMENTS, "reason": reason, "denied_at": None},
+        workbench_services.propose(claim_id=claim.pk, user=ana.user,
+                         terms=DenialTerms(**{**DENIAL_ARGUMENTS, "reason": reason}),
                          expected_version=claim.version)
         numbers.append(claim.number)
 

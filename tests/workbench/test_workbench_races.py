@@ -10,6 +10,7 @@ from django.utils import timezone
 from api_common.problem_types import ProblemError
 from claims import roles
 from claims.models import ClaimHistory, Payment
+from workbench.proposal_terms import DenialTerms
 from workbench.models import Proposal, TeamMember, ToDo
 from tests.support.concurrency import postgres_only, run_together
 from tests.support.factories import CoverageFactory, SaleFactory
@@ -57,8 +58,8 @@ def test_openings_racing_into_one_team_spread_over_its_analysts(api, channel, te
 def test_a_proposal_approved_twice_at_once_applies_once(api, sale, team, round_):
     claim = claim_under_review(api, sale)
     claim.refresh_from_db()
-    proposal = workbench_services.propose(kind="recusar", claim_id=claim.pk, user=team.people["ana"].user,
-                                arguments={**DENIAL_ARGUMENTS, "reason": "Fraude comprovada.", "denied_at": None},
+    proposal = workbench_services.propose(claim_id=claim.pk, user=team.people["ana"].user,
+                                terms=DenialTerms(**{**DENIAL_ARGUMENTS, "reason": "Fraude comprovada."}),
                                 expected_version=claim.version)
     sergio = team.people["sergio"].user
     other = staff(f"supervisor{round_}", roles.SUPERVISOR)

@@ -27,7 +27,6 @@ proposal that a supervisor approves or rejects.
   approves.
 """
 
-import datetime as dt
 from decimal import Decimal
 
 from django.conf import settings
@@ -41,6 +40,15 @@ from claims.formatting import brl, person
 from claims.payment_words import payment_method_summary
 from claims.models import Claim
 from workbench.models import Proposal
+from workbench.proposal_terms import (
+    ClosingTerms,
+    DenialTerms,
+    ExpenseTerms,
+    PaymentTerms,
+    ReserveTerms,
+    Terms,
+    terms_of,
+)
 from workbench.queues import supervised_team_ids
 from claims.services import balance, closing, expenses, payments
 from claims.permissions import Permission
@@ -67,73 +75,53 @@ def authority_for(kind: str) -> Permission:
     return WORKFLOW[PROPOSED_ACTION[kind]].authority
 
 
-def _check(kind: str, claim: Claim, arguments: dict) -> None:
+def _check(claim: Claim, terms: Terms) -> None:
     """Every refusal the proposed action meets now, but the authority (the supervisor's,
     when approving): the service's own checks, which write nothing."""
-    if kind == Proposal.Kind.CLOSE_UNPAID:
-        closing.check_finalize(claim, reason=arguments["reason"], deciding=None)
-    elif kind == Proposal.Kind.DENY:
-        now = timezone.now()
-        closing.check_denial(
-            claim, reason=arguments["reason"], code=arguments.get("code"),
-            clause=arguments.get("clause", ""),
-            late_justification=arguments.get("late_justification", ""),
-            denied_at=_denied_at(arguments) or now, now=now)
-    elif kind == Proposal.Kind.EXPENSE:
-        expenses.check_expense(claim, amount=Decimal(arguments["amount"]),
-                               incurred_on=dt.date.fromisoformat(arguments["incurred_on"]),
-                               deciding=None)
-    elif kind == Proposal.Kind.RESERVE:
-        balance.check_reserve(claim, amount=Decimal(arguments["amount"]), deciding=None)
-    else:
-        payments.check_payment(
-            claim, beneficiary_id=arguments["beneficiary"], amount=Decimal(arguments["amount"]),
-            payee=arguments["payee"], payment_method=arguments["payment_method"], deciding=None)
+    match terms:
+        case ClosingTerms():
+            closing.check_finalize(claim, reason=terms.reason, deciding=None)
+        case DenialTerms():
+            now = timezone.now()
+            closing.check_denial(
+                claim, reason=terms.reason, code=terms.code, clause=terms.clause,
+                late_justification=terms.late_justification,
+                denied_at=terms.denied_at or now, now=now)
+        case ExpenseTerms():
+            expenses.check_expense(claim, amount=terms.amount, incurred_on=terms.incurred_on,
+                                   deciding=None)
+        case ReserveTerms():
+            balance.check_reserve(claim, amount=terms.amount, deciding=None)
+        case PaymentTerms():
+            payments.check_payment(
+                claim, beneficiary_id=terms.beneficiary, amount=terms.amount,
+                payee=terms.payee, payment_method=terms.payment_method, deciding=None)
 
 
-def _denied_at(arguments: dict):
-    denied_at = arguments.get("denied_at")
-    return dt.datetime.fromisoformat(denied_at) if denied_at else None
-
-
-def _apply(proposal_kind: str, *, claim_id, user, arguments: dict, expected_version: int,
-           proposed_by=None):
-    if proposal_kind == Proposal.Kind.CLOSE_UNPAID:
-        return closing.finalize(claim_id=claim_id, user=user, reason=arguments["reason"],
-                                expected_version=expected_version, proposed_by=proposed_by)
-    if proposal_kind == Proposal.Kind.DENY:
-        if arguments.get("code") is None:
-            # Proposed before denials carried a reason code and a clause (migration 0019).
-            raise ProposalNotAllowed(
-                "Esta proposta de recusa é anterior ao código SUSEP e à cláusula da recusa: "
-                "rejeite-a e peça ao analista uma nova proposta, com o motivo, a cláusula e "
-                "o texto para o segurado.")
-        return closing.deny(
-            claim_id=claim_id, user=user, reason=arguments["reason"], code=arguments["code"],
-            clause=arguments.get("clause", ""),
-            internal_note=arguments.get("internal_note", ""),
-            late_justification=arguments.get("late_justification", ""),
-            denied_at=_denied_at(arguments), expected_version=expected_version,
-            proposed_by=proposed_by)
-    if proposal_kind == Proposal.Kind.EXPENSE:
-        return expenses.register_expense(
-            claim_id=claim_id, user=user, kind=arguments["kind"],
-            supplier_name=arguments["supplier_name"],
-            supplier_tax_id=arguments.get("supplier_tax_id", ""),
-            amount=Decimal(arguments["amount"]),
-            incurred_on=dt.date.fromisoformat(arguments["incurred_on"]),
-            note=arguments.get("note", ""), expected_version=expected_version,
-            proposed_by=proposed_by)
-    if proposal_kind == Proposal.Kind.RESERVE:
-        return balance.adjust_reserve(
-            claim_id=claim_id, user=user, amount=Decimal(arguments["amount"]),
-            reason=arguments["reason"], expected_version=expected_version,
-            proposed_by=proposed_by)
-    return payments.register_payment(
-        claim_id=claim_id, beneficiary_id=arguments["beneficiary"], user=user,
-        amount=Decimal(arguments["amount"]), payee=arguments["payee"],
-        payment_method=arguments["payment_method"], note=arguments.get("note", ""),
-        expected_version=expected_version, proposed_by=proposed_by)
+def _apply(terms: Terms, *, claim_id, user, expected_version: int, proposed_by=None):
+    """The service the proposer would have called, as ``user``, at the proposal's version."""
+    common = {"claim_id": claim_id, "user": user, "expected_version": expected_version,
+              "proposed_by": proposed_by}
+    match terms:
+        case ClosingTerms():
+            return closing.finalize(reason=terms.reason, **common)
+        case DenialTerms():
+            return closing.deny(
+                reason=terms.reason, code=terms.code, clause=terms.clause,
+                internal_note=terms.internal_note,
+                late_justification=terms.late_justification, denied_at=terms.denied_at,
+                **common)
+        case ExpenseTerms():
+            return expenses.register_expense(
+                kind=terms.kind, supplier_name=terms.supplier_name,
+                supplier_tax_id=terms.supplier_tax_id, amount=terms.amount,
+                incurred_on=terms.incurred_on, note=terms.note, **common)
+        case ReserveTerms():
+            return balance.adjust_reserve(amount=terms.amount, reason=terms.reason, **common)
+        case PaymentTerms():
+            return payments.register_payment(
+                beneficiary_id=terms.beneficiary, amount=terms.amount, payee=terms.payee,
+                payment_method=terms.payment_method, note=terms.note, **common)
 
 
 def needs_proposal(kind: str, user, *, amount: Decimal | None = None,
@@ -150,16 +138,17 @@ def needs_proposal(kind: str, user, *, amount: Decimal | None = None,
 
 
 @transaction.atomic
-def propose(*, kind: str, claim_id, user, arguments: dict, expected_version: int) -> Proposal:
+def propose(*, claim_id, user, terms: Terms, expected_version: int) -> Proposal:
+    """``terms`` (workbench.proposal_terms) say what is proposed, and so its kind."""
     require_permission(user, Permission.WORK_CLAIM,
                        "Somente analistas e supervisores fazem propostas.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     if claim.proposals.filter(status=Proposal.Status.PENDING).exists():
         raise ProposalNotAllowed(
             "Já há uma proposta aguardando o supervisor neste sinistro.")
-    _check(kind, claim, arguments)
+    _check(claim, terms)
     proposal = Proposal.objects.create(
-        claim=claim, kind=kind, arguments=arguments, summary=_summary(kind, arguments),
+        claim=claim, kind=terms.KIND, arguments=terms.to_json(), summary=_summary(terms),
         claim_version=claim.version, proposed_by=user)
     _refresh_awaiting(claim)
     write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL, user=user,
@@ -168,24 +157,24 @@ def propose(*, kind: str, claim_id, user, arguments: dict, expected_version: int
     return proposal
 
 
-def _summary(kind: str, arguments: dict) -> str:
-    if kind == Proposal.Kind.DENY:
-        code = arguments.get("code")
-        why = f"{code} - {DenialCode(int(code)).label}, {arguments.get('clause', '')}. " \
-            if code is not None else ""
-        return f"recusar o sinistro. Motivo: {why}{arguments['reason']}"[:300]
-    if kind == Proposal.Kind.CLOSE_UNPAID:
-        return f"encerrar sem pagamento. Motivo: {arguments['reason']}"[:300]
-    if kind == Proposal.Kind.EXPENSE:
-        return (f"registrar despesa de {brl(Decimal(arguments['amount']))} a "
-                f"{arguments['supplier_name']} ({arguments['kind_label']})")[:300]
-    if kind == Proposal.Kind.RESERVE:
-        return (f"ajustar a reserva de {brl(Decimal(arguments['from']))} para "
-                f"{brl(Decimal(arguments['amount']))}. Motivo: {arguments['reason']}")[:300]
-    payee = arguments["payee"]
-    return (f"pagar {brl(Decimal(arguments['amount']))} a {payee['name']} "
-            f"({mask_tax_id(payee['tax_id'])}), "
-            f"{payment_method_summary(arguments['payment_method'], masked=True)}")[:300]
+def _summary(terms: Terms) -> str:
+    match terms:
+        case DenialTerms():
+            why = f"{terms.code} - {DenialCode(terms.code).label}, {terms.clause}. "
+            text = f"recusar o sinistro. Motivo: {why}{terms.reason}"
+        case ClosingTerms():
+            text = f"encerrar sem pagamento. Motivo: {terms.reason}"
+        case ExpenseTerms():
+            text = (f"registrar despesa de {brl(terms.amount)} a {terms.supplier_name} "
+                    f"({terms.kind_label})")
+        case ReserveTerms():
+            text = (f"ajustar a reserva de {brl(terms.previous)} para {brl(terms.amount)}. "
+                    f"Motivo: {terms.reason}")
+        case PaymentTerms():
+            text = (f"pagar {brl(terms.amount)} a {terms.payee['name']} "
+                    f"({mask_tax_id(terms.payee['tax_id'])}), "
+                    f"{payment_method_summary(terms.payment_method, masked=True)}")
+    return text[:300]
 
 
 def _refresh_awaiting(claim: Claim) -> None:
@@ -205,8 +194,8 @@ def approve(*, proposal_id, user) -> Proposal:
             with transaction.atomic():
                 # Decided first, so the service finds no pending proposal on the claim.
                 _decide(proposal, user, Proposal.Status.APPROVED)
-                _apply(proposal.kind, claim_id=proposal.claim_id, user=user,
-                       arguments=proposal.arguments, expected_version=proposal.claim_version,
+                _apply(terms_of(proposal), claim_id=proposal.claim_id, user=user,
+                       expected_version=proposal.claim_version,
                        proposed_by=proposal.proposed_by)
             return proposal
         except errors.ClaimChangedConcurrently:

@@ -1,6 +1,5 @@
 """Ending a claim and reopening it: finalizing, denying (four eyes for analysts), reopening."""
 
-import datetime as dt
 
 from django.utils import timezone
 
@@ -11,6 +10,7 @@ from claims.services.closing import days
 from claims.formatting import brl
 from claims.models import Claim, DocumentFile, Reconsideration
 from workbench.models import Proposal
+from workbench.proposal_terms import ClosingTerms, DenialTerms, terms_of
 from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
 from claims.services.reconsiderations import denied_since
 from claims.workflow import CLOSED_STATUSES, Action
@@ -42,8 +42,9 @@ class Finalize(ClaimAction):
 
     def run(self, claim, user, data):
         if _closes_unpaid_by_proposal(claim, user):
-            workbench_services.propose(kind=Proposal.Kind.CLOSE_UNPAID, claim_id=claim.pk, user=user,
-                             expected_version=data["version"], arguments={"reason": data["reason"]})
+            workbench_services.propose(claim_id=claim.pk, user=user,
+                                       expected_version=data["version"],
+                                       terms=ClosingTerms(reason=data["reason"]))
             return ("Encerramento sem pagamento proposto ao supervisor. Nada muda no sinistro "
                     "até a aprovação.")
         services.finalize(claim_id=claim.pk, user=user, reason=data["reason"],
@@ -91,11 +92,9 @@ class Deny(ClaimAction):
                  "internal_note": data["internal_note"],
                  "late_justification": data.get("late_justification", "")}
         if workbench_services.needs_proposal(Proposal.Kind.DENY, user):
-            denied_at = data.get("denied_at")
-            workbench_services.propose(kind=Proposal.Kind.DENY, claim_id=claim.pk, user=user,
-                             expected_version=data["version"],
-                             arguments={**terms,
-                                        "denied_at": denied_at.isoformat() if denied_at else None})
+            workbench_services.propose(claim_id=claim.pk, user=user,
+                                       expected_version=data["version"],
+                                       terms=DenialTerms(**terms, denied_at=data.get("denied_at")))
             return "Recusa proposta ao supervisor. Nada muda no sinistro até a aprovação."
         services.deny(claim_id=claim.pk, user=user, denied_at=data.get("denied_at"),
                       expected_version=data["version"], **terms)
@@ -148,28 +147,22 @@ class Reopen(ClaimAction):
 
 
 def denial_proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, str]]:
-    """What a supervisor reads before approving a proposed denial: its every term. A
-    proposal made before denials carried a code and a clause says so."""
-    arguments = proposal.arguments
-    code = arguments.get("code")
-    if code is None:
-        return [("Atenção", "Proposta anterior ao código SUSEP e à cláusula da recusa: "
-                            "rejeite-a e peça uma nova proposta."),
-                ("Texto para o segurado", arguments.get("reason", ""))]
-    facts = [("Motivo (SUSEP)", f"{code} - {DenialCode(int(code)).label}"),
-             ("Cláusula", arguments.get("clause", "")),
-             ("Texto para o segurado", arguments.get("reason", ""))]
-    if arguments.get("internal_note"):
-        facts.append(("Nota interna", arguments["internal_note"]))
-    if arguments.get("late_justification"):
-        facts.append(("Justificativa (fora do prazo)", arguments["late_justification"]))
+    """What a supervisor reads before approving a proposed denial: its every term."""
+    terms = terms_of(proposal)
+    facts = [("Motivo (SUSEP)", f"{terms.code} - {DenialCode(terms.code).label}"),
+             ("Cláusula", terms.clause),
+             ("Texto para o segurado", terms.reason)]
+    if terms.internal_note:
+        facts.append(("Nota interna", terms.internal_note))
+    if terms.late_justification:
+        facts.append(("Justificativa (fora do prazo)", terms.late_justification))
     elif days_late_now(claim):
         facts.append(("Atenção", "O prazo de decisão (art. 86) venceu depois da proposta, que não "
                                  "traz a justificativa jurídica da recusa fora do prazo: rejeite-a "
                                  "e peça uma nova proposta, com a justificativa."))
-    if arguments.get("denied_at"):
+    if terms.denied_at:
         facts.append(("Data da recusa",
-                      f"{timezone.localtime(dt.datetime.fromisoformat(arguments['denied_at'])):%d/%m/%Y %H:%M}"))
+                      f"{timezone.localtime(terms.denied_at):%d/%m/%Y %H:%M}"))
     return facts
 
 

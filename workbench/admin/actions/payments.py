@@ -1,7 +1,6 @@
 """Money: the reserve, registering payments (one per beneficiary's share, the
 creditor first on credit life, the authority limit), settling them."""
 
-import datetime as dt
 from decimal import Decimal
 
 from django.conf import settings
@@ -17,6 +16,7 @@ from claims.payment_words import payment_destination_in_full
 from claims.formatting import tax_id as format_tax_id
 from claims.models import BeneficiaryKind, Claim, Expense, Payment
 from workbench.models import Proposal
+from workbench.proposal_terms import ExpenseTerms, PaymentTerms, ReserveTerms, terms_of
 from claims.selectors import limits_of
 from claims.shares import Entitlement
 from claims.workflow import ClaimStatus
@@ -39,10 +39,9 @@ class AdjustReserve(ClaimAction):
         if workbench_services.needs_proposal(Proposal.Kind.RESERVE, user, amount=data["amount"],
                                    current=claim.amount):
             proposal = workbench_services.propose(
-                kind=Proposal.Kind.RESERVE, claim_id=claim.pk, user=user,
-                expected_version=data["version"],
-                arguments={"amount": str(data["amount"]), "from": str(claim.amount),
-                           "reason": data["reason"]})
+                claim_id=claim.pk, user=user, expected_version=data["version"],
+                terms=ReserveTerms(amount=data["amount"], previous=claim.amount,
+                                   reason=data["reason"]))
             return (f"Acima da sua alçada (variação até {brl(settings.RESERVE_AUTHORITY_LIMIT)}, "
                     f"nunca a zero): proposta enviada ao supervisor ({proposal.summary}). "
                     "Nada muda até a aprovação.")
@@ -71,11 +70,8 @@ class RegisterExpense(ClaimAction):
                      "incurred_on": data["incurred_on"], "note": data["note"]}
         if workbench_services.needs_proposal(Proposal.Kind.EXPENSE, user, amount=spent + data["amount"]):
             proposal = workbench_services.propose(
-                kind=Proposal.Kind.EXPENSE, claim_id=claim.pk, user=user,
-                expected_version=data["version"],
-                arguments={**arguments, "amount": str(data["amount"]),
-                           "incurred_on": data["incurred_on"].isoformat(),
-                           "kind_label": Expense.Kind(data["kind"]).label})
+                claim_id=claim.pk, user=user, expected_version=data["version"],
+                terms=ExpenseTerms(**arguments, kind_label=Expense.Kind(data["kind"]).label))
             return (f"Acima da sua alçada ({brl(settings.PAYMENT_AUTHORITY_LIMIT)} por "
                     f"sinistro): proposta enviada ao supervisor ({proposal.summary}). Nada "
                     "muda até a aprovação.")
@@ -155,11 +151,10 @@ class RegisterPayment(ClaimAction):
         if workbench_services.needs_proposal(Proposal.Kind.PAYMENT, user,
                                    amount=claim.paid_amount + data["amount"]):
             proposal = workbench_services.propose(
-                kind=Proposal.Kind.PAYMENT, claim_id=claim.pk, user=user,
-                expected_version=data["version"],
-                arguments={"amount": str(data["amount"]), "note": data["note"],
-                           "beneficiary": data["beneficiary"], "payee": payee,
-                           "payment_method": details["payment_method"]})
+                claim_id=claim.pk, user=user, expected_version=data["version"],
+                terms=PaymentTerms(amount=data["amount"], note=data["note"],
+                                   beneficiary=str(data["beneficiary"]), payee=payee,
+                                   payment_method=details["payment_method"]))
             return (f"Acima da sua alçada ({brl(settings.PAYMENT_AUTHORITY_LIMIT)} por sinistro): "
                     f"proposta enviada ao supervisor ({proposal.summary}). Nada muda até a "
                     "aprovação.")
@@ -243,36 +238,33 @@ def proposal_facts(claim: Claim, proposal: Proposal) -> list[tuple[str, str]]:
     id, relationship), where the money goes, the amount against the share, the warnings."""
     if proposal.kind == Proposal.Kind.DENY:
         return denial_proposal_facts(claim, proposal)
-    if proposal.kind == Proposal.Kind.RESERVE:
-        arguments = proposal.arguments
-        return [("Reserva", f"de {brl(Decimal(arguments['from']))} para "
-                            f"{brl(Decimal(arguments['amount']))}"),
+    terms = terms_of(proposal)
+    if isinstance(terms, ReserveTerms):
+        return [("Reserva", f"de {brl(terms.previous)} para {brl(terms.amount)}"),
                 ("Já pago ou registrado", brl(claim.paid_amount)),
-                ("Motivo", arguments["reason"])]
-    if proposal.kind == Proposal.Kind.EXPENSE:
-        arguments = proposal.arguments
-        supplier = arguments["supplier_name"] + (
-            f", {_kind_of_id(arguments['supplier_tax_id'])} "
-            f"{format_tax_id(arguments['supplier_tax_id'])}" if arguments.get("supplier_tax_id")
-            else "")
+                ("Motivo", terms.reason)]
+    if isinstance(terms, ExpenseTerms):
+        supplier = terms.supplier_name + (
+            f", {_kind_of_id(terms.supplier_tax_id)} {format_tax_id(terms.supplier_tax_id)}"
+            if terms.supplier_tax_id else "")
         spent = sum((e.amount for e in claim.expenses.all()), Decimal("0.00"))
-        return [("Despesa", f"{arguments['kind_label']}, {brl(Decimal(arguments['amount']))} "
-                            f"em {dt.date.fromisoformat(arguments['incurred_on']):%d/%m/%Y}"),
+        return [("Despesa", f"{terms.kind_label}, {brl(terms.amount)} "
+                            f"em {terms.incurred_on:%d/%m/%Y}"),
                 ("Fornecedor", supplier),
                 ("Despesas do sinistro", f"{brl(spent)} já registradas")]
-    if proposal.kind != Proposal.Kind.PAYMENT:
+    if not isinstance(terms, PaymentTerms):
         return []
-    return _payment_facts(claim, proposal.arguments)
+    return _payment_facts(claim, terms)
 
 
-def _payment_facts(claim: Claim, arguments: dict) -> list[tuple[str, str]]:
+def _payment_facts(claim: Claim, terms: PaymentTerms) -> list[tuple[str, str]]:
     """Exactly what approving will pay, to whom and where, unmasked: the supervisor checks
     the tax id and the key against the documents before the money leaves. Approving
     registers the payment that day, with the art. 88 charges of that day on top
     (``services.register_payment``): the figure paid is the indemnity plus them."""
-    payee, amount = arguments["payee"], Decimal(arguments["amount"])
+    payee, amount = terms.payee, terms.amount
     share = next((e for e in services.entitlements_of(claim)
-                  if str(e.beneficiary.pk) == arguments["beneficiary"]), None)
+                  if str(e.beneficiary.pk) == terms.beneficiary), None)
     try:
         charges, refusal = services.late_charges_for(claim, amount), ""
     except errors.PaymentNotAllowed as refused:
@@ -285,7 +277,7 @@ def _payment_facts(claim: Claim, arguments: dict) -> list[tuple[str, str]]:
         what = beneficiary.get_relationship_display() or beneficiary.get_kind_display()
         part = f", participação de {percent(beneficiary.share)}" if beneficiary.share else ""
         facts.append(("Beneficiário", f"{beneficiary.name} ({what.lower()}{part})"))
-    facts.append(("Onde", payment_destination_in_full(arguments["payment_method"])))
+    facts.append(("Onde", payment_destination_in_full(terms.payment_method)))
     if share is not None:
         facts.append(("Parte do beneficiário",
                       f"{brl(share.due)} que lhe cabem; já registrado {brl(share.paid)}; "
@@ -299,7 +291,7 @@ def _payment_facts(claim: Claim, arguments: dict) -> list[tuple[str, str]]:
                       f"calculados para pagamento hoje (Lei 15.040/2024, art. 88). "
                       f"{charges.basis}"))
     for warning in red_flags.for_payment(claim, beneficiary=share.beneficiary if share else None,
-                                         payee=payee, payment_method=arguments["payment_method"]):
+                                         payee=payee, payment_method=terms.payment_method):
         facts.append(("Alerta", warning))
     return facts
 
