@@ -1,7 +1,7 @@
 """What a claim is waiting for ("Aguardando"), derived from its state in one place.
 
 The queues and the dashboard filter and count by it, so every service change stores
-the result on the claim (``Claim.awaiting``, see ``claims.services.recording.record``);
+the result on the claim (``Claim.awaiting``, see ``claims.services.recording.record_move``);
 this module only decides, from facts the caller gathered:
 
 1. a denied claim whose reconsideration was asked for: a supervisor's answer

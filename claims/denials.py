@@ -29,7 +29,7 @@ class DenialCode(models.IntegerChoices):
 def days_late_now(claim, *, now=None) -> int:
     """How many days past the art. 86 decision deadline a decision on ``claim`` taken
     ``now`` would be, from the clock stored on it (0: in time, paused or no decision
-    clock). The rule ``record()`` applies to ``decided_late_days``."""
+    clock). The rule ``record_move()`` applies to ``decided_late_days``."""
     return decision_days_late(kind=claim.clock_kind, deadline=claim.clock_deadline,
                               paused=claim.clock_paused, at=now or timezone.now())
 

@@ -115,7 +115,7 @@ class Claim(models.Model):
     decided_late_days = models.PositiveIntegerField("dias de atraso na decisão", null=True,
                                                     blank=True)
     # When the claim last reached a closed status (claims.workflow.CLOSED_STATUSES); None
-    # while open (reopening clears it). Kept by claims.services.recording.record: the
+    # while open (reopening clears it). Kept by claims.services.recording.record_move: the
     # retention clock (privacy.clock) counts from it. Migration 0040 filled it from history.
     closed_at = models.DateTimeField("encerrado em", null=True, blank=True)
     # The claim list's search (claims.search_text): the names and identifiers folded into

@@ -11,7 +11,7 @@ from claims.models import Claim, DocumentFile, DocumentRequest
 from claims.services.automatic import RulesVerdict, record_automatic_decision
 from claims.services.beneficiaries import missing_payment_data
 from claims.services.moves import actor_for, lock_claim, move, require_action_permission
-from claims.services.recording import record, standard_event_details
+from claims.services.recording import record_move, standard_event_details
 from claims.workflow import Action
 
 NOT_AN_ANALYST = "Somente analistas e supervisores de sinistros trabalham sinistros."
@@ -48,7 +48,7 @@ def approve_documents(
         # On the claim before the move is recorded: its letter says who decided.
         claim.automatic_decision = record_automatic_decision(claim, rules, at=now)
         note = _join(note, "Regras: " + " ".join(rules.reasons))
-    record(claim, action=Action.APPROVE_DOCUMENTS, from_status=from_status,
+    record_move(claim, action=Action.APPROVE_DOCUMENTS, from_status=from_status,
            actor=rules.actor if rules else actor_for(user), user=user,
            note=_join(note, f"{approved} documento(s) aprovado(s)."))
     if request_payment_data:
@@ -112,7 +112,7 @@ def request_documents(
     summary = [f"Solicitado: {', '.join(i.title for i in new_items)}."] if new_items else []
     if replaced:
         summary.append(f"Substituir: {', '.join(replaced)}.")
-    record(claim, action=Action.REQUEST_DOCUMENTS, from_status=from_status,
+    record_move(claim, action=Action.REQUEST_DOCUMENTS, from_status=from_status,
            actor=actor_for(user), user=user, note=_join(note, *summary))
     return claim
 
@@ -136,7 +136,7 @@ def _request_payment_data(claim: Claim, *, user, note: str, actor: str = "") -> 
     missing = missing_payment_data(claim, list(claim.beneficiaries.all()))
     details = {**standard_event_details(claim), "dados-faltantes": missing}
     asked = f"Faltam: {'; '.join(missing)}." if missing else ""
-    record(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=from_status,
+    record_move(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=from_status,
            actor=actor or actor_for(user), user=user, note=_join(note, asked),
            event_details=details)
 

@@ -16,7 +16,7 @@ from claims.formatting import person
 from claims.models import AutomaticDecision, Channel, Claim
 from claims.permissions import Permission
 from claims.services.moves import lock_claim, move
-from claims.services.recording import record
+from claims.services.recording import record_move
 from claims.services.supervisor_todos import (
     TEAM_SUPERVISOR, create_supervisor_todo, is_open, todo_model)
 from claims.workflow import Action
@@ -85,7 +85,7 @@ def request_human_review(*, actor: str, text: str, claim_id=None,
     decision.review_task = task
     decision.save(update_fields=["review_requested_at", "review_task"])
     whose = person(owner) if owner else "os supervisores de sinistros"
-    record(claim, action=Action.REQUEST_HUMAN_REVIEW, from_status=from_status, actor=actor,
+    record_move(claim, action=Action.REQUEST_HUMAN_REVIEW, from_status=from_status, actor=actor,
            note=f"Revisão por uma pessoa solicitada (LGPD art. 20). {text}\n"
                 f"Tarefa “Revisar decisão automática” para {whose}.".strip())
     return task

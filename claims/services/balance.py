@@ -18,7 +18,7 @@ from claims.services.moves import (
     require_action_permission,
     require_authority,
 )
-from claims.services.recording import record
+from claims.services.recording import record_move
 from claims.workflow import CLOSED_STATUSES, Action
 
 
@@ -56,7 +56,7 @@ def update_outstanding_balance(
     old_amount = claim.amount
     claim.outstanding_balance = outstanding_balance
     claim.amount = new_amount
-    record(
+    record_move(
         claim,
         action=Action.UPDATE_BALANCE,
         from_status=claim.status,
@@ -90,7 +90,7 @@ def adjust_reserve(
     from_status = move(claim, Action.ADJUST_RESERVE)
     old_amount = claim.amount
     claim.amount = amount
-    record(claim, action=Action.ADJUST_RESERVE, from_status=from_status,
+    record_move(claim, action=Action.ADJUST_RESERVE, from_status=from_status,
            actor=actor_for(user), user=user,
            note=f"Valor {brl(old_amount)} → {brl(amount)}. {reason}".strip(),
            changed=("status", "amount"), proposed_by=proposed_by)

@@ -13,7 +13,7 @@ from claims.models import Beneficiary, Payment
 from claims.services.analysis import _join
 from claims.services.beneficiaries import missing_payment_data
 from claims.services.moves import lock_claim, move
-from claims.services.recording import record, standard_event_details
+from claims.services.recording import record_move, standard_event_details
 from claims.workflow import Action, allows
 
 @transaction.atomic
@@ -51,11 +51,11 @@ def return_payment(*, payment_id, reason: str, actor: str) -> tuple[Payment, boo
         details = {**standard_event_details(claim), "dados-faltantes": missing,
                    # Beyond the contract's list (a compatible addition): why the bank refused.
                    "motivo-devolucao": reason}
-        record(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=from_status, actor=actor,
+        record_move(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=from_status, actor=actor,
                note=_join(said, f"Faltam: {'; '.join(missing)}." if missing else ""),
                event_details=details, subject=payment)
     else:  # already waiting for payment data (another share's): the timeline says it
-        record(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=claim.status,
+        record_move(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=claim.status,
                actor=actor, note=said, emit_event=False, changed=(), subject=payment)
     red_flags.refresh(claim)
     return payment, True

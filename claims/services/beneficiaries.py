@@ -28,7 +28,7 @@ from claims.coverages import coverage_label, pays_on_death
 from claims.formatting import brl, percent
 from claims.models import Beneficiary, BeneficiaryKind, Claim
 from claims.services.moves import actor_for, lock_claim, move, require_action_permission
-from claims.services.recording import record
+from claims.services.recording import record_move
 from claims.services.reissue import reissue_returned
 from claims.shares import WHOLE, entitlements, total_share
 from claims.validators import mask_tax_id, same_tax_id
@@ -259,7 +259,7 @@ def supply_payment_details(*, channel, number: str, payment_details: dict, actor
         action = Action.SUPPLY_PAYMENT_DATA
     from_status = move(claim, action)
     method = payment_details.get("payment_method")
-    record(claim, action=action, from_status=from_status, actor=actor,
+    record_move(claim, action=action, from_status=from_status, actor=actor,
            note=_informed_note(beneficiary, method), changed=("status",))
     # Someone whose payment the bank returned is paid again from the new data.
     reissue_returned(claim, beneficiary)
@@ -288,7 +288,7 @@ def save_beneficiary(*, claim_id, user, details: dict, expected_version: int | N
             not missing_payment_data(claim, list(claim.beneficiaries.all())):
         action = Action.SUPPLY_PAYMENT_DATA
     from_status = move(claim, action)
-    record(claim, action=action, from_status=from_status, actor=actor_for(user), user=user,
+    record_move(claim, action=action, from_status=from_status, actor=actor_for(user), user=user,
            note=_informed_note(beneficiary, details.get("payment_method")), changed=("status",))
     # Someone whose payment the bank returned is paid again from the new data.
     reissue_returned(claim, beneficiary)
@@ -321,7 +321,7 @@ def remove_beneficiary(*, claim_id, beneficiary_id, user, reason: str,
     note = (f"{beneficiary.get_kind_display()} {beneficiary.name} "
             f"({mask_tax_id(beneficiary.tax_id)}) removido. Motivo: {reason}")
     beneficiary.delete()
-    record(claim, action=Action.REMOVE_BENEFICIARY, from_status=from_status,
+    record_move(claim, action=Action.REMOVE_BENEFICIARY, from_status=from_status,
            actor=actor_for(user), user=user, note=note, changed=("status",))
     red_flags.refresh(claim)
     return beneficiary
@@ -353,7 +353,7 @@ def hold_share(*, claim_id, beneficiary_id, user, reason: str,
         if e.beneficiary.pk == beneficiary.pk)
     beneficiary.hold_reason, beneficiary.held_at, beneficiary.held_by = reason, timezone.now(), user
     beneficiary.save(update_fields=["hold_reason", "held_at", "held_by", "updated_at"])
-    record(claim, action=Action.HOLD_SHARE, from_status=from_status, actor=actor_for(user),
+    record_move(claim, action=Action.HOLD_SHARE, from_status=from_status, actor=actor_for(user),
            user=user, changed=("status",),
            note=f"Participação de {beneficiary.name} retida: "
                 f"{brl(entitlement.due - entitlement.paid)}. Motivo: {reason}")

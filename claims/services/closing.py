@@ -20,7 +20,7 @@ from claims.services.moves import (
     require_action_permission,
     require_authority,
 )
-from claims.services.recording import ZERO, record
+from claims.services.recording import ZERO, record_move
 from claims.workflow import Action, ClaimStatus
 
 
@@ -43,7 +43,7 @@ def finalize(*, claim_id, user, reason: str = "", expected_version: int | None =
     note = f"Pago {brl(paid)}."
     if released:
         note += f" Reserva liberada: {brl(released)}."
-    record(claim, action=Action.FINALIZE, from_status=from_status, actor=actor_for(user),
+    record_move(claim, action=Action.FINALIZE, from_status=from_status, actor=actor_for(user),
            user=user, note=f"{note} {reason}".strip(), changed=("status", "amount"),
            proposed_by=proposed_by)
     return claim
@@ -123,7 +123,7 @@ def deny(
     claim.denial_clause = clause
     # Only a late denial has one: in time, the field stays empty.
     claim.denial_late_justification = late_justification if late else ""
-    record(claim, action=Action.DENY, from_status=from_status, actor=actor_for(user), user=user,
+    record_move(claim, action=Action.DENY, from_status=from_status, actor=actor_for(user), user=user,
            note=denial_note(claim, internal_note=internal_note),
            changed=("status", *DENIAL_FIELDS), proposed_by=proposed_by)
     return claim
@@ -238,6 +238,6 @@ def reopen(
             reconsiderations.decide(claim, reconsideration, user=user,
                                     status=Reconsideration.Status.REOPENED, note=reason.strip())
             notes.append("Pedido de reconsideração atendido.")
-    record(claim, action=Action.REOPEN, from_status=from_status, actor=actor_for(user),
+    record_move(claim, action=Action.REOPEN, from_status=from_status, actor=actor_for(user),
            user=user, note=" ".join(notes), changed=("status", "amount", *DENIAL_FIELDS))
     return claim

@@ -10,7 +10,7 @@ from django.utils import timezone
 from claims import errors
 from claims.models import Claim
 from claims.services.moves import actor_for, lock_claim, move, require_action_permission
-from claims.services.recording import record
+from claims.services.recording import record_move
 from claims.workflow import Action
 
 
@@ -38,7 +38,7 @@ def correct_occurrence_date(*, claim_id, user, occurred_on: dt.date, reason: str
     # The same local time of day on the corrected day: only the date was wrong.
     claim.occurred_at = before.replace(year=occurred_on.year, month=occurred_on.month,
                                        day=occurred_on.day)
-    record(claim, action=Action.CORRECT_OCCURRENCE, from_status=from_status,
+    record_move(claim, action=Action.CORRECT_OCCURRENCE, from_status=from_status,
            actor=actor_for(user), user=user, changed=("occurred_at",),
            note=f"Data da ocorrência {before:%d/%m/%Y} → {occurred_on:%d/%m/%Y}. {reason}")
     return claim

@@ -18,7 +18,7 @@ from claims.models.documents import CLOSED_CLAIM_REASON
 from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
 from claims.services.moves import lock_claim, move
 from claims.services.readings import start_reading
-from claims.services.recording import record
+from claims.services.recording import record_move
 from claims.workflow import CLOSED_STATUSES, Action, ClaimStatus, allows
 
 UPLOAD_ACTOR = "sistema:envio-de-documentos"
@@ -177,7 +177,7 @@ def _complete_documents_if_satisfied(claim: Claim) -> None:
     if not answered or not all(answered):
         return
     from_status = move(claim, Action.COMPLETE_DOCUMENTS)
-    record(claim, action=Action.COMPLETE_DOCUMENTS, from_status=from_status, actor=UPLOAD_ACTOR)
+    record_move(claim, action=Action.COMPLETE_DOCUMENTS, from_status=from_status, actor=UPLOAD_ACTOR)
 
 
 @transaction.atomic

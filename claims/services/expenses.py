@@ -21,7 +21,7 @@ from claims.services.moves import (
     require_action_permission,
     require_authority,
 )
-from claims.services.recording import record
+from claims.services.recording import record_move
 from claims.workflow import Action
 
 
@@ -38,7 +38,7 @@ def register_expense(*, claim_id, user, kind: str, supplier_name: str, supplier_
         claim=claim, kind=kind, supplier_name=supplier_name.strip(),
         supplier_tax_id=supplier_tax_id, amount=amount, incurred_on=incurred_on,
         note=note.strip(), registered_by=user, proposed_by=proposed_by)
-    record(claim, action=Action.REGISTER_EXPENSE, from_status=from_status,
+    record_move(claim, action=Action.REGISTER_EXPENSE, from_status=from_status,
            actor=actor_for(user), user=user, proposed_by=proposed_by, subject=expense,
            note=f"{expense.get_kind_display()}: {expense.supplier_name}, {brl(amount)} "
                 f"({incurred_on:%d/%m/%Y}). {expense.note}".strip())

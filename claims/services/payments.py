@@ -23,7 +23,7 @@ from claims.services.moves import (
     require_authority,
 )
 from claims.services.beneficiaries import check_not_the_insured
-from claims.services.recording import record, standard_event_details
+from claims.services.recording import record_move, standard_event_details
 from claims.shares import Entitlement, creditor_due, entitlements, payee_of
 from claims.workflow import Action
 
@@ -83,7 +83,7 @@ def register_payment(
     approved = f" Proposto por {person(proposed_by)}." if proposed_by is not None else ""
     late = (f" Com os encargos do art. 88 (pago após o prazo): {brl(charges.total)}, total "
             f"{brl(payment.total)}." if charges.total else "")
-    record(claim, action=Action.REGISTER_PAYMENT, from_status=from_status,
+    record_move(claim, action=Action.REGISTER_PAYMENT, from_status=from_status,
            actor=actor or actor_for(user), user=user,
            note=f"{brl(amount)} para {payee['name']} "
                 f"({_whose(beneficiary, payee)}).{late}{approved} {note}".strip(),
@@ -255,7 +255,7 @@ def settle_payment(
     payment.paid_on = paid_on
     payment.settled_at = timezone.now()
     payment.save(update_fields=["status", "financial_transaction_id", "paid_on", "settled_at"])
-    record(claim, action=Action.SETTLE_PAYMENT, from_status=claim.status,
+    record_move(claim, action=Action.SETTLE_PAYMENT, from_status=claim.status,
            actor=actor or actor_for(user), user=user,
            note=f"{_paid_in_words(payment)} para {payment.beneficiary_name}: transação "
                 f"{transaction_id} em {paid_on:%d/%m/%Y}." + (f" Motivo: {reason}" if reason else ""),
@@ -287,7 +287,7 @@ def void_payment(*, payment_id, user, reason: str) -> Payment:
     from_status = move(claim, Action.VOID_PAYMENT)
     payment.status = Payment.Status.CANCELLED
     payment.save(update_fields=["status"])
-    record(claim, action=Action.VOID_PAYMENT, from_status=from_status, actor=actor_for(user),
+    record_move(claim, action=Action.VOID_PAYMENT, from_status=from_status, actor=actor_for(user),
            user=user, note=f"Pagamento de {brl(payment.amount)} para {payment.beneficiary_name} "
                            f"cancelado antes do envio ao banco. Motivo: {reason}",
            changed=(), subject=payment)

@@ -29,7 +29,7 @@ from claims.formatting import person
 from claims.models import Channel, Claim, ClaimHistory, DocumentFile, Reconsideration
 from claims.models.reconsiderations import RECONSIDERATION_DOCUMENTS
 from claims.services.moves import actor_for, lock_claim, move, require_action_permission
-from claims.services.recording import record
+from claims.services.recording import record_move
 from claims.services.supervisor_todos import (
     TEAM_SUPERVISOR, close_todo_done, create_supervisor_todo, todo_model)
 from claims.workflow import WORKFLOW, Action
@@ -73,7 +73,7 @@ def request_reconsideration(
     reconsideration = Reconsideration.objects.create(
         claim=claim, requested_by_role=role, text=text, task=task)
     whose = (person(task.owner) if task and task.owner else "os supervisores de sinistros")
-    record(claim, action=Action.REQUEST_RECONSIDERATION, from_status=from_status, actor=actor,
+    record_move(claim, action=Action.REQUEST_RECONSIDERATION, from_status=from_status, actor=actor,
            note=f"Pedido de reconsideração ({role.label.lower()}): {text}"
                 + (f"\nTarefa “Reconsiderar recusa” para {whose}." if task else ""))
     return reconsideration
@@ -96,7 +96,7 @@ def keep_denial(*, claim_id, user, note: str, expected_version: int | None = Non
         raise errors.ReconsiderationNotAllowed(
             "Não há pedido de reconsideração pendente neste sinistro.")
     decide(claim, reconsideration, user=user, status=Reconsideration.Status.KEPT, note=note)
-    record(claim, action=Action.KEEP_DENIAL, from_status=from_status, actor=actor_for(user),
+    record_move(claim, action=Action.KEEP_DENIAL, from_status=from_status, actor=actor_for(user),
            user=user, note=f"Recusa mantida após o pedido de reconsideração. Resposta: {note}",
            subject=reconsideration)
     return reconsideration

@@ -48,7 +48,7 @@ def standard_event_details(claim: Claim) -> dict:
     return details
 
 
-def record(
+def record_move(
     claim: Claim,
     *,
     action: Action,

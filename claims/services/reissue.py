@@ -9,7 +9,7 @@ from claims.formatting import brl
 from claims.models import Beneficiary, Claim, Payment
 from claims.workflow import ClaimStatus
 from claims.services.moves import move
-from claims.services.recording import record
+from claims.services.recording import record_move
 from claims.shares import payee_of
 from claims.workflow import Action
 
@@ -41,7 +41,7 @@ def reissue_returned(claim: Claim, beneficiary: Beneficiary, *, actor: str = REI
             note=f"Reemissão do pagamento devolvido pelo banco ({old.return_reason})",
             registered_by=old.registered_by, proposed_by=old.proposed_by, replaces=old,
         )
-        record(claim, action=Action.REGISTER_PAYMENT, from_status=from_status, actor=actor,
+        record_move(claim, action=Action.REGISTER_PAYMENT, from_status=from_status, actor=actor,
                note=f"{brl(payment.total)} para {payee['name']}, com os novos dados de "
                     f"pagamento: reemissão do pagamento que o banco devolveu.",
                subject=payment)

@@ -1,5 +1,5 @@
 """Automatic to-dos close themselves once the work they asked for is done, in the very
-change that did it (a service's ``record``), so a finished todo never lingers in an
+change that did it (a service's ``record_move``), so a finished todo never lingers in an
 analyst's list or a supervisor's escalations until the next sweep:
 
 - "Cobrar documentos": the documents arrived (the claim left pendente-de-documentacao);
