@@ -8,8 +8,9 @@
   registering payments above the analysts' limit, approving analysts' proposals,
   reassigning the claims of the teams they lead (workbench.services.assignment) and
   configuring teams and their assignment rules (the workbench's models: their
-  permissions are granted by workbench.roles), and exporting
-  the claim list with whole CPFs (analysts' exports mask them: docs/workbench.md).
+  permissions are granted by workbench.roles), exporting
+  the claim list with whole CPFs (analysts' exports mask them: docs/workbench.md), and
+  trying again a claim move's consequence that failed (docs/consequences.md).
 
 Analysts propose what is above their authority (every denial, payments above the limit):
 see workbench.services.approvals.
@@ -25,7 +26,7 @@ SUPERVISOR = "Supervisor de sinistros"
 
 _VIEW = [f"view_{model}" for model in (
     "channel", "sale", "coverage", "claim", "payment", "documentrequirement",
-    "documentrequest", "documentfile", "claimhistory", "event",
+    "documentrequest", "documentfile", "claimhistory", "event", "moveconsequence",
 )]
 P = Permission
 ANALYST_PERMISSIONS = [
@@ -35,6 +36,8 @@ SUPERVISOR_PERMISSIONS = [
     *ANALYST_PERMISSIONS, P.DENY_CLAIM, P.REOPEN_CLAIM, P.SETTLE_PAYMENT,
     P.REGISTER_PAYMENT_ABOVE_LIMIT, P.ADJUST_RESERVE_ABOVE_LIMIT, P.ASSIGN_CLAIM,
     P.APPROVE_PROPOSAL, P.EXPORT_FULL_CPF,
+    # "Tentar novamente" on a claim move's failed consequence (a letter, an SRO item).
+    "change_moveconsequence",
 ]
 del P
 ROLES = {ANALYST: ANALYST_PERMISSIONS, SUPERVISOR: SUPERVISOR_PERMISSIONS}

@@ -4,6 +4,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from celery import shared_task
 
 from claims import services
+from claims.services import consequences
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -39,3 +40,17 @@ def sweep_pending_readings() -> None:
     """Periodic (see CELERY_BEAT_SCHEDULE): send again the readings whose enqueue was
     lost (broker down) or whose worker died."""
     services.sweep_pending_readings()
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def run_move_consequences(claim_id: str) -> int:
+    """After a move commits: the claim's consequences (letters, SRO submissions), in the
+    order of its moves (claims.services.consequences)."""
+    return consequences.run_claim(claim_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_move_consequences() -> dict:
+    """Periodic (see CELERY_BEAT_SCHEDULE): the consequences a down broker or a crashed
+    worker left, and the failed ones due again."""
+    return consequences.sweep()

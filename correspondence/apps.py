@@ -8,11 +8,13 @@ class CorrespondenceConfig(AppConfig):
     def ready(self):
         from anymail.signals import tracking
 
-        from claims.signals import claim_moved
-        from correspondence import checks, hosted, receivers  # noqa: F401 - checks registers
+        from claims import consequences as move_consequences
+        from correspondence import checks, consequences, hosted, receivers  # noqa: F401
         from whitelabel import extensions
 
-        claim_moved.connect(receivers.tell_people, dispatch_uid="correspondence.tell_people")
+        # The letter of a claim move: written from the move's consequence row, after the
+        # move commits (correspondence.consequences).
+        move_consequences.register(consequences.CONSUMER)
         tracking.connect(receivers.provider_report, dispatch_uid="correspondence.reports")
         extensions.claim_page_opened.connect(hosted.denial_seen,
                                              dispatch_uid="correspondence.denial_seen")

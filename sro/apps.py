@@ -8,11 +8,11 @@ class SroConfig(AppConfig):
     def ready(self):
         from workbench.admin import panels
         from api_common import metrics as scrape
-        from claims.signals import claim_moved
-        from sro import admin_panels, metrics, receivers
+        from claims import consequences as move_consequences
+        from sro import admin_panels, consequences, metrics
 
         # Each claim move may change what the registradora must know: the change is
-        # written in the move's own transaction (sro.receivers).
-        claim_moved.connect(receivers.register_move, dispatch_uid="sro.register_move")
+        # built after the move commits, in the claim's move order (sro.consequences).
+        move_consequences.register(consequences.CONSUMER)
         panels.register(admin_panels.CLAIM_PANEL)
         scrape.register(metrics.SroCollector())  # its figures on /metricas

@@ -95,14 +95,20 @@ def local_day(moment: dt.datetime) -> dt.date:
     return timezone.localdate(moment)
 
 
-def claim_facts(claim: Claim, *, new: bool = False) -> ClaimFacts:
-    """Three or four queries: the history's dated steps, the settled payments, the
-    coverage's SUSEP codes, and (closed with payment) who was paid. A ``new`` claim (its
-    opening) has no such steps nor payments: only the codes are read."""
-    steps = [] if new else list(ClaimHistory.objects.filter(claim=claim, action__in=[
+def claim_facts(claim: Claim, *, new: bool = False, until: dt.datetime | None = None
+                ) -> ClaimFacts:
+    """Three or four queries: the history's dated steps (up to ``until``, a move's time,
+    when built after it), the settled payments, the coverage's SUSEP codes, and (closed
+    with payment) who was paid. A ``new`` claim (its opening) has no such steps nor
+    payments: only the codes are read."""
+    history = ClaimHistory.objects.filter(claim=claim, action__in=[
         Action.COMPLETE_DOCUMENTS, Action.APPROVE_DOCUMENTS, Action.REGISTER_PAYMENT,
         Action.FINALIZE, Action.DENY, Action.REOPEN,
-    ]).order_by("created_at", "id").values_list("action", "created_at"))
+    ])
+    if until is not None:
+        history = history.filter(created_at__lte=until)
+    steps = [] if new else list(history.order_by("created_at", "id")
+                                .values_list("action", "created_at"))
     last = {action: at for action, at in steps}
     first = {}
     for action, at in steps:

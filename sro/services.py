@@ -1,6 +1,7 @@
-"""What the registradora must be told, written with the claim move that causes it.
+"""What the registradora must be told, built from the claim move that causes it.
 
-``register_move`` runs inside the move's transaction (``claims.signals.claim_moved``):
+``register_move`` runs after the move commits, from the move's consequence row
+(sro.consequences), the claim's rows one at a time in the order of its moves:
 the claim's notice writes the registro; any later move whose facts change what the
 registradora holds (its status, dates, totals, the denial's reason) writes the next
 alteracao. Each has a deadline of ``SRO_DEADLINE_BUSINESS_DAYS`` business days from the
@@ -41,9 +42,10 @@ def deadline_for(moment: dt.datetime) -> dt.date:
 
 def register_move(*, claim, action, at: dt.datetime) -> Submission | None:
     """The registro of a new claim, or the alteracao a move makes necessary (None when
-    the registradora already holds what the claim now says). The move holds the claim's
-    row lock: the claim's changes are numbered one at a time. A partner's sandbox claim
-    is no insurance fact: never registered."""
+    the registradora already holds what the claim said after the move, ``claim`` as the
+    move left it: its dated steps are read up to ``at``). The claim's changes are
+    numbered one at a time under the registration's row lock (_next_change). A partner's
+    sandbox claim is no insurance fact: never registered."""
     if claim.is_sandbox:
         return None
     if action == Action.OPEN:
@@ -51,7 +53,7 @@ def register_move(*, claim, action, at: dt.datetime) -> Submission | None:
     # The latest submission with its registration: one query.
     last = (Submission.objects.select_related("registration")
             .filter(registration__claim=claim).order_by("-sequence").first())
-    facts = layout.claim_facts(claim)
+    facts = layout.claim_facts(claim, until=at)
     if last is None:
         # A claim opened before this app existed: its first move registers it.
         return _register(claim, facts, at=at)
@@ -98,8 +100,10 @@ def rectify(*, claim, at: dt.datetime | None = None) -> Submission | None:
 
 
 def _next_change(registration, facts, *, trigger, at, rectification=False) -> Submission:
-    """The next alteracao; the caller holds the claim's row lock, so two changes of one
-    claim never get the same number (and the unique constraint would refuse it)."""
+    """The next alteracao, numbered under the registration's row lock: a move's
+    consequence and a rectification of the same claim never get the same number (and
+    the unique constraint would refuse it)."""
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
     registration.last_sequence += 1
     registration.save(update_fields=["last_sequence"])
     return _write(registration, facts, kind=Submission.Kind.CHANGE,

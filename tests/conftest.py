@@ -3,15 +3,18 @@ import datetime as dt
 import hashlib
 import os
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache
+from django.db import connection, transaction
 from django.utils import timezone
 
 from channel_auth.authentication import ACCEPTED_TOKENS
 from claims import roles
+from claims.services import consequences as move_consequences
 from tests.support.api import client_for
 from claims.models import FinancialIndex
 from tests.support.lifecycle import (
@@ -86,6 +89,28 @@ def pytest_configure(config):
         config.option.create_db = True
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(digest.hexdigest())
+
+@pytest.fixture(autouse=True)
+def _move_consequences_in_this_process(request, monkeypatch):
+    """A claim move's consequences (letters, SRO submissions) are run by a worker after
+    the move commits. Tests have no worker: they run in this process when the move
+    commits, and at once inside a test's own transaction (which never commits), so a
+    test sees the letter right after the move. A test marked
+    ``consequences_after_commit`` keeps the product's path (the job is sent to the broker:
+    its own workers, or nobody, run it)."""
+    if request.node.get_closest_marker("consequences_after_commit"):
+        move_consequences.broker_away.end()
+        return
+
+    def schedule(claim_id):
+        if any(getattr(block, "_from_testcase", False)
+               for block in connection.atomic_blocks):
+            move_consequences.run_claim(claim_id)
+        else:
+            transaction.on_commit(partial(move_consequences.run_claim, claim_id))
+
+    monkeypatch.setattr(move_consequences, "schedule", schedule)
+
 
 @pytest.fixture(autouse=True)
 def _clear_cache():

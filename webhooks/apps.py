@@ -8,9 +8,12 @@ class WebhooksConfig(AppConfig):
     def ready(self):
         """Wire the event chain, which runs, in order:
 
-        1. a claims service records a step (``claims.services.recording.write_history``)
+        1. a claims service records a step (``claims.services.recording.record_move``)
            and, when the step has an event, writes the ``claims.Event`` outbox row in the
-           step's transaction, then sends ``claims.signals.event_recorded``;
+           step's transaction, then sends ``claims.signals.event_recorded``; (the step's
+           other consequences, letters and SRO submissions, follow the same pattern:
+           rows in the transaction, run by a worker after the commit,
+           ``claims.services.consequences``);
         2. ``webhooks.relay.relay_new_event`` (connected below) NOTIFYs in that
            transaction (``webhooks.leases.notify``): PostgreSQL wakes the delivery
            engines when it commits;

@@ -45,7 +45,7 @@ def _move(apps, *, source, target, names):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('claims', '0042_reserved_for_move_consequences'),
+        ('claims', '0042_move_consequences'),
         ('contenttypes', '0002_remove_content_type_name'),
         ('auth', '0012_alter_user_first_name_max_length'),
         ('workbench', '0001_initial'),

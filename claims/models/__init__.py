@@ -16,6 +16,7 @@ from claims.models.claims import (
     webhook_envelope,
 )
 from claims.models.payments import Payment, PaymentMethod
+from claims.models.consequences import MoveConsequence
 from claims.models.expenses import Expense, FinancialIndex
 from claims.models.reconsiderations import Reconsideration
 from claims.models.documents import DocumentFile, DocumentRequest, DocumentRequirement
@@ -36,6 +37,7 @@ __all__ = [
     "DocumentReading",
     "DocumentRequest",
     "Expense",
+    "MoveConsequence",
     "FinancialIndex",
     "DocumentRequirement",
     "Event",

@@ -11,7 +11,6 @@ from django.utils import timezone
 from api_common.http_problems import InvalidField
 
 from claims import errors, red_flags, search_text
-from claims.awaiting import awaiting_for
 from claims.coverages import pays_on_death
 from claims.models import (
     Channel,
@@ -26,7 +25,7 @@ from claims.selectors import load_details_of_new_claim
 from claims.services.beneficiaries import inform_beneficiary, insured_beneficiary
 from claims.limits import open_claim_on, opening_state, reserve_amount
 from claims.services.moves import move, require_action_permission
-from claims.services.recording import ZERO, announce, set_clock, write_history
+from claims.services.recording import ZERO, record_move
 from claims.signals import claim_routing
 from claims.validators import same_tax_id
 from claims.workflow import Action, ClaimStatus, TimelineEntry
@@ -134,43 +133,40 @@ def open_claim(
     # The workflow's choice for an opening: documents to wait for, or none.
     move(claim, Action.OPEN,
          wanted=ClaimStatus.PENDING_DOCUMENTS if requirements else ClaimStatus.CREATED)
-    status = claim.status
-    # The clock after the opening step (its history row, written below, has this very
-    # time), so the INSERT carries it and no UPDATE follows.
-    opened = ClaimHistory(action=Action.OPEN, to_status=status, created_at=now)
-    set_clock(claim, [opened])
-    # Nothing paid and no proposal yet: what it awaits follows from the status alone.
-    claim.awaiting = awaiting_for(status=status, pending_proposal=False, unsettled_payments=0,
-                                  remaining=claim.amount)
     claim.search_text = search_text.of_claim(claim)  # the claim list's search
     # Every claim has its team and owner from the moment it exists (the workbench's
     # assignment rules, through ``claim_routing``); a sandbox claim is nobody's work.
     routing = None if claim.is_sandbox else _route(claim, channel_id=sale.channel_id,
                                                    coverage_name=coverage.name)
-    try:
-        # Savepoint: the partial unique index is the last word when two openings
-        # slip past the check above (e.g. a writer that did not lock the sale).
-        with transaction.atomic():
-            claim.save(force_insert=True)
-    except IntegrityError:
-        winner = open_claim_on(coverage)
-        if winner:
-            raise errors.ClaimAlreadyOpenedForCoverage(winner) from None
-        raise
-    DocumentRequest.objects.bulk_create(
-        DocumentRequest(claim=claim, doc_type=r.doc_type, title=r.title, requested_at=now)
-        for r in requirements
-    )
-    beneficiaries = _first_beneficiaries(claim, payment_details, actor=actor)
-    # The answer (and the letter the opening writes) shows these.
-    load_details_of_new_claim(claim)
-    _, opened = write_history(claim, action=Action.OPEN, from_status=None, actor=actor,
-                              user=user, at=now)
+    beneficiaries = []
+
+    def insert(claim: Claim) -> None:
+        """The claim's INSERT (with the clock and what it awaits, set by the move), its
+        requested documents and first beneficiaries."""
+        try:
+            # Savepoint: the partial unique index is the last word when two openings
+            # slip past the check above (e.g. a writer that did not lock the sale).
+            with transaction.atomic():
+                claim.save(force_insert=True)
+        except IntegrityError:
+            winner = open_claim_on(coverage)
+            if winner:
+                raise errors.ClaimAlreadyOpenedForCoverage(winner) from None
+            raise
+        DocumentRequest.objects.bulk_create(
+            DocumentRequest(claim=claim, doc_type=r.doc_type, title=r.title, requested_at=now)
+            for r in requirements
+        )
+        beneficiaries.extend(_first_beneficiaries(claim, payment_details, actor=actor))
+        # The answer shows these.
+        load_details_of_new_claim(claim)
+
+    record_move(claim, action=Action.OPEN, from_status=None, actor=actor, user=user,
+                insert=insert, at=now)
     record_routing(claim, routing, at=now)
     red_flags.refresh(claim, beneficiaries=beneficiaries, payments=[])
     if any(alert["codigo"] == "cpf-em-varios-canais" for alert in claim.alerts):
         red_flags.refresh_same_insured(claim)
-    announce(claim, action=Action.OPEN, entry=opened, user=user)
     return claim
 
 

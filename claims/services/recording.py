@@ -1,7 +1,9 @@
 """What a service writes when it changes a claim, in the caller's transaction: the
 history row, the outbox event, the recomputed regulatory clock, what the claim now
-awaits, and the news for other apps (``claims.signals.claim_moved``). Also the
-analysts' own timeline rows, which change none of that.
+awaits, the news for other apps (``claims.signals.claim_moved``, whose receivers write
+rows or refuse the move) and the consequences other apps act on after the commit
+(``claims.services.consequences``: letters, SRO submissions). Also the analysts' own
+timeline rows, which change none of that.
 
 The outbox event is where the webhooks start (``claims.signals.event_recorded``): the
 whole chain is described where it is wired, in ``webhooks.apps.WebhooksConfig.ready``.
@@ -24,6 +26,7 @@ from claims.regulatory_clock import (
     decision_days_late,
     suspensions_allowed_for,
 )
+from claims.services import consequences
 from claims.services.moves import actor_for
 from claims.signals import claim_moved, event_recorded
 from claims.workflow import CLOSED_STATUSES, WORKFLOW, Action, TimelineEntry
@@ -61,11 +64,21 @@ def record_move(
     changed: tuple[str, ...] = ("status",),
     proposed_by=None,
     subject=None,
+    insert=None,
+    at=None,
 ) -> Event | None:
     """Save the claim's ``changed`` fields and write the history row, the outbox event
     (the move's, unless ``emit_event`` is off), the recomputed regulatory clock and
     what the claim now awaits, all in the caller's transaction. ``subject``: the row
-    the step was about (a settled payment), for ``claims.signals.claim_moved``."""
+    the step was about (a settled payment), for ``claims.signals.claim_moved``.
+
+    A claim that does not exist yet (its opening) is written by ``insert`` (the claim,
+    in one INSERT that carries its clock and what it awaits, with its own rows) before
+    its history row, whose time is ``at``; no UPDATE follows."""
+    if insert is not None:
+        return _record_new_claim(claim, action=action, actor=actor, user=user, note=note,
+                                 emit_event=emit_event, event_details=event_details,
+                                 subject=subject, insert=insert, at=at)
     clock_fields: tuple[str, ...] = ()
     # The clock as it stood just before this step: a first decision's lateness.
     clock_before = {"kind": claim.clock_kind, "deadline": claim.clock_deadline,
@@ -96,6 +109,24 @@ def record_move(
                               *closing_fields, "updated_at"])
     announce(claim, action=action, entry=entry, user=user, subject=subject,
              voids_proposal=voids_proposal)
+    return event
+
+
+def _record_new_claim(claim: Claim, *, action: Action, actor: str, user, note: str,
+                      emit_event: bool, event_details: dict | None, subject, insert,
+                      at) -> Event | None:
+    """The first move of a claim: nothing happened to it before, so the clock is this
+    step's alone and what it awaits follows from its status (nothing paid or proposed
+    yet); both go in its INSERT."""
+    at = at or timezone.now()
+    set_clock(claim, [ClaimHistory(action=action, to_status=claim.status, created_at=at)])
+    claim.awaiting = awaiting_for(status=claim.status, pending_proposal=False,
+                                  unsettled_payments=0, remaining=claim.amount)
+    insert(claim)
+    event, entry = write_history(claim, action=action, from_status=None, actor=actor,
+                                 user=user, note=note, emit_event=emit_event,
+                                 event_details=event_details, at=at)
+    announce(claim, action=action, entry=entry, user=user, subject=subject)
     return event
 
 
@@ -193,10 +224,13 @@ def write_event(claim: Claim, *, name: str, details: dict) -> Event:
 
 def announce(claim: Claim, *, action: Action, entry: ClaimHistory, user=None,
              subject=None, voids_proposal: bool = False) -> None:
-    """Tell other apps of the step (``claims.signals.claim_moved``), once the claim holds
-    everything it changed (clock, awaiting), in the move's transaction."""
+    """Tell other apps of the step, once the claim holds everything it changed (clock,
+    awaiting): ``claims.signals.claim_moved``'s receivers act in the move's transaction
+    (rows, or a refusal that undoes the move); then the consequences that wait for the
+    commit are written as rows (claims.services.consequences)."""
     claim_moved.send(sender=Claim, claim=claim, action=action, entry=entry, user=user,
                      subject=subject, voids_proposal=voids_proposal)
+    consequences.write(claim, action=action, entry=entry, user=user, subject=subject)
 
 
 def set_clock(claim: Claim, history) -> None:

@@ -81,6 +81,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": max(DASHBOARD_FIGURES_SECONDS, 1),
         "options": {"expires": max(DASHBOARD_FIGURES_SECONDS, 1)},
     },
+    # Runs the claim moves' consequences (letters, SRO submissions) that a down broker or
+    # a crashed worker left, and the failed ones due again (docs/consequences.md).
+    "sweep-move-consequences": {
+        "task": "claims.tasks.sweep_move_consequences",
+        "schedule": env.int("MOVE_CONSEQUENCES_SWEEP_SECONDS", default=30),
+    },
     # Sends the letters a request's enqueue missed, and those a dead worker held.
     "sweep-messages": {
         "task": "correspondence.tasks.sweep_messages",

@@ -12,7 +12,7 @@ from tests.support.migrations import to_the_newest
 from workbench.models import AssignmentRule, Team, TeamMember
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
-BEFORE = [("claims", "0042_reserved_for_move_consequences")]
+BEFORE = [("claims", "0042_move_consequences")]
 
 
 def tables() -> set[str]:

@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('claims', '0042_reserved_for_move_consequences'),
+        ('claims', '0042_move_consequences'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
