@@ -1,10 +1,14 @@
 """What the claims app tells others, without knowing them (no app is imported here).
 
-``claim_moved`` is sent for every workflow step, inside the transaction of the move,
-once the claim holds what the step changed (its history row, clock, what it awaits): a receiver's writes (correspondence's letters)
-commit or roll back with the move itself, like the outbox event. A receiver that
-raises undoes the move, so receivers only write rows; the slow work (rendering a PDF,
-talking to a mail server) happens later, in a worker.
+``claim_moved`` is sent for every workflow step, inside the transaction of the move and
+under the claim's row lock, once the claim holds what the step changed (its history row,
+clock, what it awaits): a receiver's writes (the ledger's movements, the bank's orders)
+commit or roll back with the move itself, like the outbox event, and a receiver that
+raises undoes the move (payouts refuses a manual settlement while the bank holds the
+order). So receivers only write rows or refuse. Anything more (rendering a letter,
+building an SRO submission) is a consequence: a row written with the move and run by a
+worker after the commit (claims.consequences, which says which receivers stay here and
+why; claims.services.consequences).
 """
 
 from django.dispatch import Signal

@@ -60,7 +60,9 @@ OPEN_LIMIT, ROUTED_OPEN_LIMIT, BALANCE_LIMIT, UPLOAD_LIMIT = 23, 26, 22, 23
 
 # Real transactions, as in production: inside a test's own transaction every service's
 # atomic block would add a SAVEPOINT and a RELEASE that production never runs.
-pytestmark = pytest.mark.django_db(transaction=True)
+# The moves' consequences (the letter, the SRO submission) go to the broker after the
+# commit, as in production: none of their statements are the request's.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.consequences_after_commit]
 
 
 @pytest.fixture(autouse=True)
