@@ -3,14 +3,12 @@
 Each limit below is the statements the call needs (the same on PostgreSQL and SQLite;
 the savepoint pair is Django's nested atomic block):
 
-- opening (14, plus the SRO's 3): the token; the sale row locked with the coverage; one aggregate for the
+- opening (14): the token; the sale row locked with the coverage; one aggregate for the
   coverage's open claim and the LMI/LMG used; the document requirements; the team of
   the most specific assignment rule, locked (none here); SAVEPOINT, the claim's INSERT
   (its regulatory clock, team and owner included), RELEASE (the unique index's last
   word on a race); the requested documents; the outbox event; the history row; the
-  channels the insured person's CPF has claims through (claims.red_flags); the
-  channel with its brand and letter settings, and the "aviso recebido" message's
-  INSERT (correspondence: written with the move, sent later by a worker). A death
+  channels the insured person's CPF has claims through (claims.red_flags). A death
   claim names no beneficiary by itself. The answer is built from those objects:
   nothing is read back.
 - opening routed to a team (17): those, plus the team's analysts with their open
@@ -27,12 +25,9 @@ the savepoint pair is Django's nested atomic block):
   before the step (the clock); the event; the history row; what the claim now awaits;
   the claim's UPDATE; its open automatic tasks ("Cobrar documentos" closes itself when
   the documents arrive: workbench.services.answered_todos).
-Each also writes what the registradora must be told (sro, docs/sro.md), in the move's
-transaction: at opening, the coverage's SUSEP codes, the registration's and the registro's
-INSERTs (3); at a later move that changes a registered fact (the reserve, the
-documentation complete), the claim's latest submission, its dated history steps, its
-settled payments, the codes, the registration's sequence UPDATE and the change's INSERT
-(6; 4 when nothing registered changed).
+Each move also writes its consequences' rows in one INSERT (the letter, the SRO
+submission: docs/consequences.md); a worker renders and builds them after the commit, so
+none of their statements are the request's.
 Each also books what the move changed of the claim's money (ledger.booking, docs/ledger.md):
 the booking's shared advisory lock (PostgreSQL only), one query for the reserve the
 claim's movements sum to, its settled indemnity, its SUSEP codes and the first open month,
@@ -56,7 +51,7 @@ from tests.support.documents import OPEN_BODY, PDF, upload_body
 from tests.support.lifecycle import staff
 from tests.support.factories import DocumentRequirementFactory
 
-OPEN_LIMIT, ROUTED_OPEN_LIMIT, BALANCE_LIMIT, UPLOAD_LIMIT = 23, 26, 22, 23
+OPEN_LIMIT, ROUTED_OPEN_LIMIT, BALANCE_LIMIT, UPLOAD_LIMIT = 19, 22, 17, 18
 
 # Real transactions, as in production: inside a test's own transaction every service's
 # atomic block would add a SAVEPOINT and a RELEASE that production never runs.
