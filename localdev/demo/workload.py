@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from claims import services
+from claims.services import consequences
 from claims.denials import DenialCode
 from claims.documents import storage
 from claims.models import Claim
@@ -52,6 +53,9 @@ def step_at(moment: dt.datetime):
     was loaded."""
     with at(moment):
         yield
+        # The step's letters and SRO submissions, at its moment too (a worker would
+        # have done them seconds after it).
+        consequences.run_all_pending()
     sro_demo.send_after_step(moment=moment)
 
 
