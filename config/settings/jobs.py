@@ -85,7 +85,10 @@ CELERY_BEAT_SCHEDULE = {
     # a crashed worker left, and the failed ones due again (docs/consequences.md).
     "sweep-move-consequences": {
         "task": "claims.tasks.sweep_move_consequences",
-        "schedule": env.int("MOVE_CONSEQUENCES_SWEEP_SECONDS", default=30),
+        "schedule": jobs.read(
+            "MOVE_CONSEQUENCES_SWEEP_SECONDS", env.int, 30,
+            "how often the beat runs the claim moves' consequences (letters, SRO submissions) "
+            "a down broker or a crashed worker left, and the failed ones due again"),
     },
     # Sends the letters a request's enqueue missed, and those a dead worker held.
     "sweep-messages": {
