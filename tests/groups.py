@@ -46,6 +46,7 @@ SLOW = {
     "tests/claims/test_document_readings_ocr.py": "OCR, 1 to 2 s a page",
     "tests/correspondence/test_sending_workers.py": "real Celery workers and SMTP",
     "tests/sro/test_workers.py": "real Celery workers",
+    "tests/claims/test_move_consequence_workers.py": "real Celery workers",
     "tests/sro/test_local_registradora.py": "the local registradora's server",
     "tests/payouts/test_localbank.py": "the local bank as a subprocess, its delay waited",
     "tests/payouts/test_round_trip.py": "the local bank as a subprocess",
