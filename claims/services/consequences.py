@@ -165,7 +165,7 @@ def sweep(*, now=None) -> dict:
     waiting = (MoveConsequence.objects
                .filter(Q(status=MoveConsequence.Status.PENDING, created_at__lte=now - SWEEP_GRACE)
                        | Q(status=MoveConsequence.Status.FAILED, next_try_at__lte=now))
-               .values_list("claim_id", flat=True).distinct()[:SWEEP_BATCH])
+               .order_by().values_list("claim_id", flat=True).distinct()[:SWEEP_BATCH])
     claims = list(waiting)
     return {"claims": len(claims), "ran": sum(run_claim(claim_id) for claim_id in claims)}
 
@@ -174,7 +174,7 @@ def run_all_pending() -> int:
     """Every claim's pending rows, now, in this process (the demo's past, which happens
     at its own moments, has no worker to wait for). How many ran."""
     claims = (MoveConsequence.objects.filter(status=MoveConsequence.Status.PENDING)
-              .values_list("claim_id", flat=True).distinct())
+              .order_by().values_list("claim_id", flat=True).distinct())
     return sum(run_claim(claim_id) for claim_id in list(claims))
 
 

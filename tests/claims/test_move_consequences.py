@@ -4,16 +4,18 @@ with its error, an alert on the claim page and a row in the operators' list; try
 again after the fix writes the letter."""
 
 import copy
+import datetime as dt
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from claims.models import MoveConsequence
 from claims.services import consequences
 from claims.workflow import Action, ClaimStatus
 from correspondence.models import Letter, Message
 from sro.models import Submission
-from tests.support.lifecycle import acted, claim_under_review
+from tests.support.lifecycle import acted, claim_under_review, open_claim
 
 # Real commits: the consequences run after them, as a worker would, never inside.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.consequences_after_commit]
@@ -128,3 +130,15 @@ def test_an_operator_without_the_permission_sees_the_alert_but_no_retry(
     page = analyst.get(reverse("admin:claims_claim_change", args=[claim.pk]))
     body = page.content.decode()
     assert "Consequências que falharam" in body and "Ver e tentar novamente" not in body
+
+
+def test_the_sweep_runs_what_a_lost_job_left_once_its_grace_is_over(api, sale, enqueued):
+    claim = open_claim(api, sale)  # its job was asked for, and lost (no broker here)
+    rows = MoveConsequence.objects.filter(claim=claim)
+    assert rows.exists() and not rows.filter(status=MoveConsequence.Status.DONE).exists()
+
+    assert consequences.sweep()["ran"] == 0  # within the grace its own job may still come
+    later = timezone.now() + consequences.SWEEP_GRACE + dt.timedelta(seconds=1)
+    assert consequences.sweep(now=later) == {"claims": 1, "ran": rows.count()}
+    assert not rows.exclude(status=MoveConsequence.Status.DONE).exists()
+    assert Message.objects.filter(claim=claim, letter=Letter.RECEIVED).exists()
