@@ -57,3 +57,15 @@ class SetNotNullLive(AlterField):
             f"ALTER TABLE {table} DROP CONSTRAINT {check}",
         ):
             schema_editor.execute(statement)
+
+
+def create_permissions_now(apps) -> None:
+    """Django creates the models' permissions after every migration has run
+    (``post_migrate``); a migration that grants them to a role needs them now, from the
+    historical models."""
+    from django.contrib.auth.management import create_permissions
+
+    for app_config in apps.get_app_configs():
+        app_config.models_module = True
+        create_permissions(app_config, apps=apps, verbosity=0)
+        app_config.models_module = None

@@ -5,9 +5,9 @@ import uuid
 from django.conf import settings
 from decimal import Decimal
 
-from django.contrib.auth.management import create_permissions
 from django.db import migrations, models
 
+from claims.migration_operations import create_permissions_now
 from claims.awaiting import awaiting_for
 from claims.roles import sync_roles
 
@@ -42,10 +42,7 @@ def fill_workbench_facts(apps, schema_editor):
 def converge_roles(apps, schema_editor):
     # Permissions are normally created after all migrations ran; the roles need the new
     # ones (teams, tasks, proposals, assigning, approving) now.
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+    create_permissions_now(apps)
     sync_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 

@@ -16,10 +16,10 @@ of the backfill commits on its own (``bulk_update`` is atomic per call), so no
 transaction holds every claim's row until the end.
 """
 
-from django.contrib.auth.management import create_permissions
 from django.contrib.postgres.indexes import GinIndex
 from django.db import migrations, models
 
+from claims.migration_operations import create_permissions_now
 from claims.roles import sync_roles
 from claims.search_text import search_text
 
@@ -75,10 +75,7 @@ def drop_search_index(apps, schema_editor):
 def converge_roles(apps, schema_editor):
     # Permissions are normally created after all migrations ran; supervisors need the
     # new one (export_full_cpf) now.
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+    create_permissions_now(apps)
     sync_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 

@@ -1,9 +1,9 @@
 """The outbox of what a claim move asks of other apps (claims.models.MoveConsequence)."""
 import django.db.models.deletion
 from django.conf import settings
-from django.contrib.auth.management import create_permissions
 from django.db import migrations, models
 
+from claims.migration_operations import create_permissions_now
 from claims.roles import ANALYST, SUPERVISOR
 
 
@@ -12,10 +12,7 @@ def converge_roles(apps, schema_editor):
     model's now: view for both, change ("tentar novamente") for supervisors. Only these
     are added: the roles' other permissions are left as they stand (the workbench's move,
     next, carries its models' permissions with their content types)."""
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+    create_permissions_now(apps)
     Group, Permission = apps.get_model("auth", "Group"), apps.get_model("auth", "Permission")
     wanted = {ANALYST: ["view_moveconsequence"],
               SUPERVISOR: ["view_moveconsequence", "change_moveconsequence"]}

@@ -1,9 +1,9 @@
 """Analysts and supervisors see the letters (the claim page shows them anyway);
 supervisors set each channel's letters: the switch, the reminder, the paragraphs."""
 
-from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
+from claims.migration_operations import create_permissions_now
 from claims.roles import ANALYST, SUPERVISOR
 
 READ = ["view_message"]
@@ -12,10 +12,7 @@ SETTINGS = [f"{verb}_{model}" for verb in ("view", "add", "change", "delete")
 
 
 def grant(apps, schema_editor):
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+    create_permissions_now(apps)
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
     ours = Permission.objects.filter(content_type__app_label="correspondence")

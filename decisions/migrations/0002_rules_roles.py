@@ -1,17 +1,14 @@
 """The rules' permissions on the claims roles (decisions.roles)."""
 
-from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
+from claims.migration_operations import create_permissions_now
 from decisions.roles import sync_roles
 
 
 def grant(apps, schema_editor):
     # Permissions are created after all migrations by default: this one needs them now.
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+    create_permissions_now(apps)
     sync_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 

@@ -1,9 +1,9 @@
 """Analysts and supervisors see the SRO registrations (the claim page shows them);
 supervisors retry them after a correction, rectify, and set the coverages' SUSEP codes."""
 
-from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
+from claims.migration_operations import create_permissions_now
 from claims.roles import ANALYST, SUPERVISOR
 
 READ = ["view_submission", "view_registration", "view_batch", "view_coveragecode"]
@@ -12,10 +12,7 @@ SUPERVISE = ["change_submission", "add_coveragecode", "change_coveragecode",
 
 
 def grant(apps, schema_editor):
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+    create_permissions_now(apps)
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
     ours = Permission.objects.filter(content_type__app_label="sro")

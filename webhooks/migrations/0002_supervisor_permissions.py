@@ -1,9 +1,9 @@
 """Supervisors see the webhook subscriptions and deliveries, re-enable a subscription,
 send a ping and redeliver (admin actions); analysts do not."""
 
-from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
+from claims.migration_operations import create_permissions_now
 from claims.roles import SUPERVISOR
 
 CODENAMES = ["view_subscription", "change_subscription", "view_delivery", "change_delivery",
@@ -11,10 +11,7 @@ CODENAMES = ["view_subscription", "change_subscription", "view_delivery", "chang
 
 
 def grant(apps, schema_editor):
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+    create_permissions_now(apps)
     group = apps.get_model("auth", "Group").objects.filter(name=SUPERVISOR).first()
     if group is not None:
         group.permissions.add(*apps.get_model("auth", "Permission").objects.filter(

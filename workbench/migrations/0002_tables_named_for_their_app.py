@@ -4,17 +4,14 @@ Index and constraint names stay as they were. Then the claims roles' groups conv
 the workbench's permissions (workbench.roles): on a database made from scratch the
 earlier role migrations granted none of them."""
 
-from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
+from claims.migration_operations import create_permissions_now
 from workbench.roles import sync_roles
 
 
 def converge_roles(apps, schema_editor):
-    for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+    create_permissions_now(apps)
     sync_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 
