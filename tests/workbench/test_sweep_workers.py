@@ -24,7 +24,7 @@ from claims.workflow import ClaimStatus, TimelineEntry
 from tests.support.concurrency import postgres_only, worker_process_env
 from tests.support.factories import ClaimFactory
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 SWEEPS = 8
 
 pytestmark = [
