@@ -62,7 +62,7 @@ def test_two_workers_run_every_consequence_once_and_number_each_claims_changes_i
     for doc_type in ("certidao-de-obito", "cpf-cnpj"):
         for claim in claims:
             send_document(api, claim, doc_type)
-    for action, data in (("recusar", DENIAL), ("reabrir", {
+    for action, data in (("recusar", {**DENIAL, "reason": "Doença preexistente."}), ("reabrir", {
             "reason": "Novo laudo.", "next_status": "em-regulacao"})):
         for claim in claims:
             acted(supervisor, claim, action, data)
