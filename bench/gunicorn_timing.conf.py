@@ -8,13 +8,14 @@ Each worker appends to ``$BENCH_TIMING_DIR/worker-<pid>.tsv``, tab-separated, ti
   request (``id`` from its ``X-Bench-Id`` header; start and end are gunicorn's
   pre_request and post_request, so the wait in the listening socket is outside); ``cpu``
   the thread's own CPU time meanwhile; the wall time in PostgreSQL's statements (cursor
-  execute, fetch excluded) and their number; in Redis commands (the rate limit's
+  execute, fetch excluded, and transactions' COMMITs) and their number; in Redis commands (the rate limit's
   counter, the jobs sent); in opening database connections; ``calls_cpu`` the thread's
   CPU within those calls; ``busy`` the requests the worker had in hand when this one
   started, itself included; ``write_s`` the part of ``db_s`` spent in INSERT, UPDATE
-  and DELETE statements (outside a transaction, each waits for its commit's WAL flush:
-  a GET writes its access record, privacy.access).
-- ``G start end generation``: one collection of the worker's garbage collector.
+  and DELETE statements and in COMMITs (outside a transaction, a write waits for its
+  commit's WAL flush; the access record's own commit does not, privacy.access).
+- ``G start end generation``: one collection of the worker's garbage collector (of the
+  youngest generation, only those of a millisecond or more).
 - ``F at``: a freeze (gunicorn.conf.py's post_request, after the 100th request).
 
 The wall time a request spent neither on its CPU nor waiting in those calls (wall - cpu -
@@ -68,8 +69,13 @@ def _collection(phase: str, info: dict) -> None:
     global _gc_started
     if phase == "start":
         _gc_started = time.time()
-    else:
-        _write(f"G\t{_gc_started:.6f}\t{time.time():.6f}\t{info['generation']}\n")
+        return
+    ended = time.time()
+    # A request makes a hundred or more youngest-generation collections of well under a
+    # millisecond: a line (a write) for each cost the traced server three quarters of
+    # its capacity. Those are left out; they are not what stalls a request.
+    if info["generation"] > 0 or ended - _gc_started >= 0.001:
+        _write(f"G\t{_gc_started:.6f}\t{ended:.6f}\t{info['generation']}\n")
 
 
 def _timed_execute(function):
@@ -83,6 +89,16 @@ def _timed_execute(function):
     return execute
 
 
+def _timed_commit(function):
+    def commit(connection, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return function(connection, *args, **kwargs)
+        finally:
+            _add("write", time.perf_counter() - started)
+    return commit
+
+
 def _instrument() -> None:
     import redis.client
     from django.db.backends.base.base import BaseDatabaseWrapper
@@ -91,6 +107,9 @@ def _instrument() -> None:
     CursorWrapper.execute = _timed(_timed_execute(CursorWrapper.execute), "db")
     CursorWrapper.executemany = _timed(_timed_execute(CursorWrapper.executemany), "db")
     BaseDatabaseWrapper.connect = _timed(BaseDatabaseWrapper.connect, "connect")
+    # A transaction's COMMIT (an opening's; an access record's own) goes through the
+    # connection, not a cursor: timed as a write, since it waits for the WAL flush.
+    BaseDatabaseWrapper._commit = _timed(_timed_commit(BaseDatabaseWrapper._commit), "db")
     redis.client.Redis.execute_command = _timed(redis.client.Redis.execute_command, "redis")
     pipeline = getattr(redis.client, "Pipeline", None)
     if pipeline is not None:

@@ -28,3 +28,11 @@ AML_RETENTION_YEARS = privacy.read(
     "AML_RETENTION_YEARS", env.int, None, "a longer term for the records of a payment, "
     "counted from the last payment (Circular SUSEP 612/2020; not verified here)",
     shown="unset (the retention term applies)")
+# LGPD art. 37: whether an access record written on its own (an API or hosted-page read)
+# waits for PostgreSQL's WAL flush before the answer leaves (privacy.access). Off: the
+# record is committed and visible before the answer, but a crash of PostgreSQL itself
+# can lose the last fraction of a second of records (3 x wal_writer_delay); on: every
+# such read waits for the disk, and stalls when it does.
+ACCESS_RECORD_COMMIT_WAITS = privacy.read(
+    "ACCESS_RECORD_COMMIT_WAITS", env.bool, False, "an API or hosted-page read waits for "
+    "its access record to reach the disk (docs/privacy-access.md, \"What a crash can lose\")")

@@ -1,6 +1,7 @@
 """What recording costs (LGPD art. 37, docs/privacy-access.md): exactly one statement per
 request, the access log's INSERT, whatever the number of claims the request read; the
-same page without the receiver is the baseline."""
+same page without the receiver is the baseline. (A read outside any transaction adds the
+``SET LOCAL`` of its record's own commit: tests/privacy/test_access_commit.py.)"""
 
 import pytest
 from django.db import connection
