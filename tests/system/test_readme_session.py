@@ -41,9 +41,7 @@ def test_the_readme_curl_session_works_as_written_and_again(live_server, setting
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.DOCUMENT_STORAGE = "local"
     settings.BASE_URL = live_server.url  # url-envio points back at this server
-    # The session reads the channel's newest sales, which the demo keeps free of claims
-    # whatever its workload: the workload's 300 claims (minutes to play) are left out.
-    call_command("seed_demo", allow_production=True, sinistros=0, stdout=open("/dev/null", "w"))
+    call_command("seed_demo", allow_production=True, stdout=open("/dev/null", "w"))
     script = readme_session().replace("BASE=http://127.0.0.1:8000", f"BASE={live_server.url}")
     assert f"BASE={live_server.url}" in script
 
