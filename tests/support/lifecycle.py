@@ -7,8 +7,6 @@ from urllib.parse import urlparse
 
 from django.contrib import messages
 from django.contrib.messages.storage.base import Message
-from django.apps import apps as django_apps
-from django.contrib.auth.management import create_permissions
 from django.contrib.auth.models import Group, Permission, User
 from django.test import Client
 from rest_framework.test import APIClient
@@ -62,13 +60,11 @@ def staff(username: str, role: str | None) -> User:
     user = User.objects.create_user(username, f"{username}@example.com", "senha-forte-123",
                                     is_staff=True, first_name=username.capitalize())
     if role:
-        if role in roles.ROLES and not _claims_role_whole(role):
+        if role in roles.ROLES and not all(
+                Group.objects.filter(name=role, permissions__content_type__app_label=app).exists()
+                for app in ("claims", "decisions", "workbench")):
             # A transactional test flushed the tables (and the migration's groups) before,
-            # or another app's roles re-made the group with only their own permissions,
-            # or a migration test taken back and forth left a model's permission rows
-            # re-made without the group's grants: the rows first, then the grants.
-            for app_config in django_apps.get_app_configs():
-                create_permissions(app_config, verbosity=0)
+            # or another app's roles re-made the group with only their own permissions.
             roles.sync_roles(Group, Permission)
             workbench_roles.sync_roles(Group, Permission)
             decisions_roles.sync_roles(Group, Permission)
@@ -80,15 +76,6 @@ def staff(username: str, role: str | None) -> User:
             privacy_roles.sync_roles(Group, Permission)
         user.groups.add(Group.objects.get(name=role))
     return user
-
-
-def _claims_role_whole(role: str) -> bool:
-    """The claims role's group holds every permission the claims, decisions and
-    workbench roles grant it (one query)."""
-    wanted = {*roles.ROLES.get(role, ()), *decisions_roles.ROLES.get(role, ()),
-              *workbench_roles.ROLES.get(role, ())}
-    held = set(Group.objects.filter(name=role).values_list("permissions__codename", flat=True))
-    return wanted <= held
 
 
 def logged_in(user: User) -> Client:
