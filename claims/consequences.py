@@ -33,7 +33,8 @@ class Consumer:
     key: str  # stored on each row: "<app>.<what>", at most 40 characters
     label: str  # the operators' words, on the claim page and in the list
     actions: frozenset  # the claims.workflow.Action values it acts on
-    # (consequence) -> None, in a transaction of its own; raising marks the row failed.
+    # (consequence, *, at) -> None, in a transaction of its own; raising marks the row
+    # failed. ``at``: the runner's moment, which the rows it writes carry.
     run: Callable
     # (claim, action, entry, subject) -> dict: the facts a later move could change,
     # kept at the move (MoveConsequence.facts). None: the move's rows say it all.

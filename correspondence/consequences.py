@@ -43,7 +43,7 @@ def snapshot(claim, action, entry, subject) -> dict:
     return facts
 
 
-def write_move_letter(consequence) -> None:
+def write_move_letter(consequence, *, at: dt.datetime) -> None:
     claim = Claim.objects.select_related("sale", "coverage").get(pk=consequence.claim_id)
     entry = consequence.entry
     letter = LETTER_OF_MOVE[Action(entry.action)]
@@ -54,7 +54,8 @@ def write_move_letter(consequence) -> None:
     note = getattr(subject, "decision_note", "") if letter == Letter.DENIAL_KEPT else ""
     if letter == Letter.REOPENED:
         subject = reopening(claim, entry)
-    services.write_letter(claim, letter, subject=subject, note=note, user=consequence.user)
+    services.write_letter(claim, letter, subject=subject, note=note, user=consequence.user,
+                          at=at)
 
 
 def _as_at_the_move(claim: Claim, facts: dict) -> None:

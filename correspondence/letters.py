@@ -1,6 +1,7 @@
 """What each letter says and to whom: the recipients of a letter and the facts its
 template shows. Pure reads; nothing here writes or sends."""
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 
@@ -94,20 +95,21 @@ def recipients(claim: Claim, letter: str, *, subject=None) -> list[Recipient]:
 
 
 def facts(claim: Claim, letter: str, recipient: Recipient, *, subject=None,
-          note: str = "") -> dict:
+          note: str = "", at: dt.datetime | None = None) -> dict:
     """The template context of ``letter`` for ``recipient`` (besides the brand and the
-    channel's paragraphs, added by correspondence.rendering)."""
+    channel's paragraphs, added by correspondence.rendering), as of ``at`` (now)."""
+    at = at or timezone.now()
     context = {
         "claim": claim,
         "recipient": recipient,
         "coverage": coverage_label(claim.coverage.name),
         "notified_on": timezone.localdate(claim.notified_at),
         "occurred_on": timezone.localdate(claim.occurred_at),
-        "today": timezone.localdate(),
+        "today": timezone.localdate(at),
         "link": LINK_PLACEHOLDER,
         "note": note,
         **addressing(claim, recipient),
-        **next_steps.clock_facts(claim),
+        **next_steps.clock_facts(claim, now=at),
     }
     if letter in (Letter.RECEIVED, Letter.DOCUMENTS_REQUESTED, Letter.DOCUMENTS_REMINDER):
         context["pending"] = [r for r in claim.document_requests.all() if r.approved_at is None]

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class Letter(models.TextChoices):
@@ -72,7 +73,7 @@ class Message(models.Model):
     # Until then, one worker holds the message (or it waits for its next try).
     lease_until = models.DateTimeField(null=True, blank=True, editable=False)
     provider_id = models.CharField("id no provedor", max_length=200, blank=True)
-    created_at = models.DateTimeField("criada em", auto_now_add=True)
+    created_at = models.DateTimeField("criada em", default=timezone.now, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
                                    blank=True, related_name="+", verbose_name="enviada por")
     sent_at = models.DateTimeField("aceita pelo servidor em", null=True, blank=True)

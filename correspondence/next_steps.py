@@ -21,7 +21,7 @@ def local_day(moment) -> dt.date | None:
     return timezone.localdate(moment) if moment else None
 
 
-def clock_facts(claim: Claim) -> dict:
+def clock_facts(claim: Claim, *, now: dt.datetime | None = None) -> dict:
     """The claim's clock as a letter states it:
 
     - ``decision_due`` / ``payment_due``: the day the running clock ends (its whole
@@ -30,8 +30,10 @@ def clock_facts(claim: Claim) -> dict:
       left, and the day the clock would end if the documents arrived today;
     - with no clock yet (the basic documents are still missing): the day a decision is
       due if they arrived today (30 days from their delivery, art. 86).
+
+    ``now``: the letter's moment (the clock's by default).
     """
-    now = timezone.now()
+    now = now or timezone.now()
     facts = {"clock_kind": claim.clock_kind, "clock_paused": claim.clock_paused,
              "decision_due": None, "payment_due": None, "paused_since": None,
              "days_left_when_paused": None, "due_if_delivered_today": None}

@@ -6,6 +6,7 @@ to send them only once they are committed (``transaction.on_commit``). The sweep
 (correspondence.tasks.sweep_messages) sends whatever that request missed.
 """
 
+import datetime as dt
 import logging
 
 from celery import current_app
@@ -25,8 +26,10 @@ NO_ADDRESS = "Sem e-mail do destinatário: informe um e-mail e reenvie."
 
 
 def write_letter(claim: Claim, letter: str, *, subject=None, note: str = "", user=None,
-                 to: list[letters.Recipient] | None = None) -> list[Message]:
-    """Render ``letter`` for each of its recipients (or ``to``) and queue the messages.
+                 to: list[letters.Recipient] | None = None,
+                 at: dt.datetime | None = None) -> list[Message]:
+    """Render ``letter`` for each of its recipients (or ``to``) and queue the messages,
+    dated ``at`` (now by default: the letter's day and the clock it states).
 
     With the channel's "o canal comunica o segurado" on, and always on a sandbox claim,
     the messages are kept for the channel (status com-o-canal) and nothing is e-mailed."""
@@ -37,7 +40,7 @@ def write_letter(claim: Claim, letter: str, *, subject=None, note: str = "", use
     title = letters.subject_of(claim, letter)
     messages = []
     for person in to if to is not None else letters.recipients(claim, letter, subject=subject):
-        context = letters.facts(claim, letter, person, subject=subject, note=note)
+        context = letters.facts(claim, letter, person, subject=subject, note=note, at=at)
         rendered = rendering.render(channel=channel, letter=letter, subject=title,
                                     context=context, words=words)
         if tells:
@@ -51,7 +54,7 @@ def write_letter(claim: Claim, letter: str, *, subject=None, note: str = "", use
             beneficiary=person.beneficiary, recipient_name=person.name,
             recipient_email=person.email, subject=rendered.subject, body_html=rendered.html,
             body_text=rendered.text, attachment_name=_attachment_name(claim, letter),
-            status=status, last_error=error, created_by=user,
+            status=status, last_error=error, created_by=user, created_at=at or timezone.now(),
         ))
     Message.objects.bulk_create(messages)
     _send_after_commit([m.pk for m in messages if m.status == Message.Status.PENDING])

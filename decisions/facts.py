@@ -3,6 +3,7 @@ their words: the catalogue (``FACTS``) is what the admin lists beside a table an
 reason quotes. ``collect`` loads them in a flat number of statements, whatever the
 claim's documents, beneficiaries or history."""
 
+import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -55,10 +56,11 @@ FACTS: dict[str, Fact] = {
 }
 
 
-def collect(claim: Claim) -> dict:
-    """The facts of ``claim`` (loaded with its sale, coverage and channel). Money as
-    numbers (the engine's), dates as days; None where a fact does not apply."""
-    sale, today = claim.sale, timezone.localdate()
+def collect(claim: Claim, *, today: dt.date | None = None) -> dict:
+    """The facts of ``claim`` (loaded with its sale, coverage and channel) on ``today``
+    (the local date by default). Money as numbers (the engine's), dates as days; None
+    where a fact does not apply."""
+    sale, today = claim.sale, today or timezone.localdate()
     occurred = timezone.localdate(claim.occurred_at)
     requests = list(claim.document_requests.filter(approved_at__isnull=True).annotate(
         answered=Exists(DocumentFile.objects.filter(

@@ -4,6 +4,7 @@ the sampled reviews (docs/decisions.md)."""
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.coverages import Nature, coverage_label
 
@@ -25,7 +26,7 @@ class RuleSet(models.Model):
                               help_text="Em branco: vale para qualquer natureza.")
     mode = models.CharField("modo", max_length=20, choices=Mode.choices, default=Mode.OFF)
     description = models.TextField("descrição", blank=True)
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "conjunto de regras"
@@ -71,7 +72,7 @@ class RuleSetVersion(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    null=True, blank=True, related_name="+",
                                    verbose_name="escrita por")
-    created_at = models.DateTimeField("criada em", auto_now_add=True)
+    created_at = models.DateTimeField("criada em", default=timezone.now, editable=False)
     submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                      null=True, blank=True, related_name="+",
                                      verbose_name="publicação pedida por")
@@ -172,7 +173,7 @@ class Evaluation(models.Model):
     # What people decided, filled when they do (shadow agreement).
     human_decision = models.CharField("decisão das pessoas", max_length=20, blank=True)
     human_decided_at = models.DateTimeField("decidido pelas pessoas em", null=True, blank=True)
-    created_at = models.DateTimeField("avaliado em", auto_now_add=True)
+    created_at = models.DateTimeField("avaliado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "decisão das regras"
@@ -204,7 +205,7 @@ class KillSwitch(models.Model):
     reason = models.TextField("motivo")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    related_name="+", verbose_name="acionado por")
-    created_at = models.DateTimeField("acionado em", auto_now_add=True)
+    created_at = models.DateTimeField("acionado em", default=timezone.now, editable=False)
     lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                   null=True, blank=True, related_name="+",
                                   verbose_name="religado por")
@@ -245,7 +246,7 @@ class SampleReview(models.Model):
                                  null=True, blank=True, related_name="+", verbose_name="revisor")
     decided_at = models.DateTimeField("revisada em", null=True, blank=True)
     note = models.TextField("observação", blank=True)
-    created_at = models.DateTimeField("sorteada em", auto_now_add=True)
+    created_at = models.DateTimeField("sorteada em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "amostra de decisão automática"

@@ -1,4 +1,5 @@
 from django.db import models
+from django.utils import timezone
 
 
 class IdempotentRequest(models.Model):
@@ -12,7 +13,7 @@ class IdempotentRequest(models.Model):
     status_code = models.PositiveSmallIntegerField("status da resposta", null=True)
     content_type = models.CharField(max_length=100, blank=True)
     body = models.BinaryField("corpo da resposta", default=b"")
-    created_at = models.DateTimeField("criado em", auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False, db_index=True)
 
     class Meta:
         verbose_name = "pedido idempotente"

@@ -49,8 +49,9 @@ class Context:
 
     def movement(self, kind, *, reserve=ZERO, paid=ZERO, fact_amount=ZERO, fact_on=None,
                   component=Component.INDEMNITY, note="", occurred_on=None, **links):
-        fact_on = fact_on or timezone.localdate(self.entry.created_at if self.entry
-                                                else timezone.now())
+        # The move's own moment (a rebuild, with no move, books now).
+        written_at = self.entry.created_at if self.entry else timezone.now()
+        fact_on = fact_on or timezone.localdate(written_at)
         booked_on, late = calendar.booking_date(fact_on, self.first_open)
         if late:
             note = _join(note, f"Fato de {fact_on:%d/%m/%Y}, em mês já fechado: lançado em "
@@ -64,7 +65,7 @@ class Context:
             occurred_on=occurred_on or timezone.localdate(claim.occurred_at),
             notified_on=timezone.localdate(claim.notified_at), fact_on=fact_on,
             booked_on=booked_on, late=late, note=note, actor=self.actor,
-            history=self.entry, **links)
+            history=self.entry, created_at=written_at, **links)
 
 
 def book_move(*, claim: Claim, action: Action, entry: ClaimHistory, subject=None

@@ -5,6 +5,7 @@ accounts the entries are written to (docs/ledger.md)."""
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.models.sales import MONEY
 
@@ -71,7 +72,7 @@ class Movement(models.Model):
                                 blank=True, related_name="+", verbose_name="pagamento")
     expense = models.ForeignKey("claims.Expense", on_delete=models.PROTECT, null=True,
                                 blank=True, related_name="+", verbose_name="despesa")
-    created_at = models.DateTimeField("escrito em", auto_now_add=True)
+    created_at = models.DateTimeField("escrito em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "movimento do livro de sinistros"
@@ -104,7 +105,7 @@ class MonthClose(models.Model):
     month = models.DateField("mês", unique=True, help_text="O primeiro dia do mês.")
     status = models.CharField("situação", max_length=12, choices=Status.choices,
                               default=Status.FROZEN)
-    frozen_at = models.DateTimeField("congelado em", auto_now_add=True)
+    frozen_at = models.DateTimeField("congelado em", default=timezone.now, editable=False)
     closed_at = models.DateTimeField("fechado em", null=True, blank=True)
     closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                   null=True, blank=True, related_name="+",
@@ -147,7 +148,7 @@ class Report(models.Model):
     content = models.BinaryField("arquivo")
     sha256 = models.CharField("SHA-256", max_length=64)
     rows = models.PositiveIntegerField("linhas")
-    created_at = models.DateTimeField("gerado em", auto_now_add=True)
+    created_at = models.DateTimeField("gerado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "relatório do fechamento"

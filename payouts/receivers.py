@@ -17,12 +17,12 @@ def order_registered_payment(sender, *, claim, action, entry, user=None, subject
     if action == Action.REGISTER_PAYMENT and subject is not None:
         orders.create_order(subject)
     elif action == Action.SETTLE_PAYMENT and not entry.actor.startswith(BANK_ACTOR_PREFIX):
-        _settled_by_hand(subject)
+        _settled_by_hand(subject, at=entry.created_at)
     elif action == Action.VOID_PAYMENT and subject is not None:
-        _voided(subject)
+        _voided(subject, at=entry.created_at)
 
 
-def _voided(payment) -> None:
+def _voided(payment, *, at) -> None:
     """A payment undone before it left: its order never goes; refused once the bank
     holds it (the money may already be on its way)."""
     order = PaymentOrder.objects.select_for_update().filter(payment=payment).first()
@@ -32,11 +32,11 @@ def _voided(payment) -> None:
         raise errors.PaymentNotAllowed(
             f"A ordem {order.reference} já foi {order.get_status_display().lower()}: o "
             "pagamento não é mais cancelado aqui.")
-    orders.mark(order, PaymentOrder.Status.CANCELLED,
+    orders.mark(order, PaymentOrder.Status.CANCELLED, at=at,
                 bank_reason="Pagamento cancelado antes de ir em remessa.")
 
 
-def _settled_by_hand(payment) -> None:
+def _settled_by_hand(payment, *, at) -> None:
     order = PaymentOrder.objects.select_for_update().filter(payment=payment).first()
     if order is None:
         return
@@ -46,7 +46,7 @@ def _settled_by_hand(payment) -> None:
             f"({order.get_status_display().lower()}): aguarde o retorno. Liquidar à mão agora "
             "pagaria duas vezes.")
     if order.status == PaymentOrder.Status.WAITING:
-        orders.mark(order, PaymentOrder.Status.CANCELLED,
+        orders.mark(order, PaymentOrder.Status.CANCELLED, at=at,
                     bank_reason="Liquidado à mão (fora do banco) antes de ir em remessa.")
     elif order.status == PaymentOrder.Status.DIVERGENT:
         orders.mark(order, PaymentOrder.Status.SETTLED,

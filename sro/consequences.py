@@ -27,7 +27,7 @@ def snapshot(claim, action, entry, subject) -> dict:
             "amount": str(claim.amount)}
 
 
-def register_move(consequence) -> None:
+def register_move(consequence, *, at) -> None:
     claim = Claim.objects.select_related("sale", "coverage").get(pk=consequence.claim_id)
     for field in MOVE_FIELDS:
         if field in consequence.facts:
@@ -35,7 +35,8 @@ def register_move(consequence) -> None:
     if "amount" in consequence.facts:
         claim.amount = Decimal(consequence.facts["amount"])
     entry = consequence.entry
-    services.register_move(claim=claim, action=Action(entry.action), at=entry.created_at)
+    services.register_move(claim=claim, action=Action(entry.action), at=entry.created_at,
+                           written_at=at)
 
 
 CONSUMER = consequences.Consumer(

@@ -46,7 +46,7 @@ class Registration(models.Model):
                                  related_name="sro_registration", verbose_name="sinistro")
     # The last sequence given to a change (alteracao_sinistro_codigo); 0: only the registro.
     last_sequence = models.PositiveIntegerField("última alteração", default=0)
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "sinistro registrado no SRO"
@@ -109,7 +109,7 @@ class Submission(models.Model):
     errors = models.JSONField("erros da registradora", default=list, blank=True)
     last_error = models.TextField("último erro", blank=True)
     sent_at = models.DateTimeField("aceito em", null=True, blank=True)
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "registro SRO"
@@ -153,7 +153,7 @@ class Batch(models.Model):
     answer = models.JSONField("resposta", null=True, blank=True)
     batch_id = models.CharField("identificador do lote", max_length=24, blank=True)
     error = models.TextField("erro", blank=True)
-    sent_at = models.DateTimeField("enviado em", auto_now_add=True)
+    sent_at = models.DateTimeField("enviado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "lote enviado"

@@ -60,7 +60,9 @@ def take(kind: str, *, now: dt.datetime, size: int) -> list[Submission]:
 
 
 def send_due(*, now: dt.datetime | None = None) -> dict:
-    """Send every due submission, registros first. Returns counts by outcome."""
+    """Send every due submission, registros first. Returns counts by outcome. ``now``:
+    the run's moment (the clock's by default, read again after each answer; the demo's
+    past passes its own)."""
     client = get_client()
     counts = {"accepted": 0, "refused": 0, "retry": 0}
     if client is None:
@@ -70,33 +72,34 @@ def send_due(*, now: dt.datetime | None = None) -> dict:
             batch = take(kind, now=now or timezone.now(), size=settings.SRO_BATCH_SIZE)
             if not batch:
                 break
-            _send(client, kind, batch, counts)
+            _send(client, kind, batch, counts, now=now)
             # Registros accepted in this run make their first changes due: the loop over
             # changes below picks them up in the same run.
     return counts
 
 
-def _send(client, kind: str, batch: list[Submission], counts: dict) -> None:
+def _send(client, kind: str, batch: list[Submission], counts: dict, *,
+          now: dt.datetime | None) -> None:
     body, answer = client.send(kind, [submission.body for submission in batch])
-    _keep_evidence(kind, batch, body, answer)
+    _keep_evidence(kind, batch, body, answer, now=now)
     if answer.outcome == "refused" and len(batch) > 1:
         # Which claim is wrong? Each alone: the good ones are accepted now.
         for submission in batch:
-            _send(client, kind, [submission], counts)
+            _send(client, kind, [submission], counts, now=now)
         return
     counts[answer.outcome] += len(batch)
-    _write_down(batch, answer)
+    _write_down(batch, answer, now=now)
 
 
-def _keep_evidence(kind, batch, body, answer: Answer) -> None:
+def _keep_evidence(kind, batch, body, answer: Answer, *, now: dt.datetime | None) -> None:
     evidence = Batch.objects.create(kind=kind, body=body, http_status=answer.http_status,
                                     answer=answer.answer, batch_id=answer.batch_id,
-                                    error=answer.error)
+                                    error=answer.error, sent_at=now or timezone.now())
     evidence.submissions.set(batch)
 
 
-def _write_down(batch: list[Submission], answer: Answer) -> None:
-    now = timezone.now()
+def _write_down(batch: list[Submission], answer: Answer, *, now: dt.datetime | None) -> None:
+    now = now or timezone.now()
     ids = [submission.pk for submission in batch]
     rows = Submission.objects.filter(pk__in=ids)
     if answer.outcome == "accepted":

@@ -40,31 +40,34 @@ def deadline_for(moment: dt.datetime) -> dt.date:
                                       settings.SRO_DEADLINE_BUSINESS_DAYS)
 
 
-def register_move(*, claim, action, at: dt.datetime) -> Submission | None:
+def register_move(*, claim, action, at: dt.datetime,
+                  written_at: dt.datetime | None = None) -> Submission | None:
     """The registro of a new claim, or the alteracao a move makes necessary (None when
     the registradora already holds what the claim said after the move, ``claim`` as the
     move left it: its dated steps are read up to ``at``). The claim's changes are
     numbered one at a time under the registration's row lock (_next_change). A partner's
-    sandbox claim is no insurance fact: never registered."""
+    sandbox claim is no insurance fact: never registered. ``written_at``: when the
+    submission is written (now by default), after the move it tells of."""
     if claim.is_sandbox:
         return None
+    written_at = written_at or timezone.now()
     if action == Action.OPEN:
-        return _register(claim, layout.claim_facts(claim, new=True), at=at)
+        return _register(claim, layout.claim_facts(claim, new=True), at=at, written_at=written_at)
     # The latest submission with its registration: one query.
     last = (Submission.objects.select_related("registration")
             .filter(registration__claim=claim).order_by("-sequence").first())
     facts = layout.claim_facts(claim, until=at)
     if last is None:
         # A claim opened before this app existed: its first move registers it.
-        return _register(claim, facts, at=at)
+        return _register(claim, facts, at=at, written_at=written_at)
     if action == Action.CORRECT_OCCURRENCE:
         # A fact the registradora holds was wrong: the change says it corrects it.
         return _next_change(last.registration, facts, trigger=Submission.Trigger.RECTIFICATION,
-                            at=at, rectification=True)
+                            at=at, written_at=written_at, rectification=True)
     if not _says_something_new(last, facts, at=at):
         return None
     return _next_change(last.registration, facts, trigger=TRIGGER_OF_MOVE.get(
-        action, Submission.Trigger.CHANGE), at=at)
+        action, Submission.Trigger.CHANGE), at=at, written_at=written_at)
 
 
 def _says_something_new(last: Submission, facts, *, at) -> bool:
@@ -75,10 +78,10 @@ def _says_something_new(last: Submission, facts, *, at) -> bool:
     return layout.registered_content(last.body) != layout.registered_content(now)
 
 
-def _register(claim, facts, *, at) -> Submission:
-    registration = Registration.objects.create(claim=claim)
+def _register(claim, facts, *, at, written_at) -> Submission:
+    registration = Registration.objects.create(claim=claim, created_at=written_at)
     return _write(registration, facts, kind=Submission.Kind.REGISTRATION, sequence=0,
-                  trigger=Submission.Trigger.NOTICE, at=at)
+                  trigger=Submission.Trigger.NOTICE, at=at, written_at=written_at)
 
 
 @transaction.atomic
@@ -96,10 +99,11 @@ def rectify(*, claim, at: dt.datetime | None = None) -> Submission | None:
     if last is None or not _says_something_new(last, facts, at=at):
         return None
     return _next_change(last.registration, facts, trigger=Submission.Trigger.RECTIFICATION,
-                        at=at, rectification=True)
+                        at=at, written_at=at, rectification=True)
 
 
-def _next_change(registration, facts, *, trigger, at, rectification=False) -> Submission:
+def _next_change(registration, facts, *, trigger, at, written_at,
+                 rectification=False) -> Submission:
     """The next alteracao, numbered under the registration's row lock: a move's
     consequence and a rectification of the same claim never get the same number (and
     the unique constraint would refuse it)."""
@@ -108,17 +112,18 @@ def _next_change(registration, facts, *, trigger, at, rectification=False) -> Su
     registration.save(update_fields=["last_sequence"])
     return _write(registration, facts, kind=Submission.Kind.CHANGE,
                   sequence=registration.last_sequence, trigger=trigger, at=at,
-                  rectification=rectification)
+                  written_at=written_at, rectification=rectification)
 
 
-def _write(registration, facts, *, kind, sequence, trigger, at, rectification=False):
+def _write(registration, facts, *, kind, sequence, trigger, at, written_at,
+           rectification=False):
     body = layout.build_item(facts, sequence=sequence, changed_on=timezone.localdate(at),
                              rectification=rectification)
     missing = layout.missing_facts(facts)
     return Submission.objects.create(
         registration=registration, kind=kind, sequence=sequence, trigger=trigger,
         sro_status=facts.status, rectification=rectification, occurred_at=at,
-        deadline=deadline_for(at), body=body, missing=missing,
+        deadline=deadline_for(at), body=body, missing=missing, created_at=written_at,
         status=Submission.Status.INCOMPLETE if missing else Submission.Status.PENDING)
 
 

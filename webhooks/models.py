@@ -9,6 +9,7 @@ import uuid
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 # ``eventos-habilitados: ["*"]``: every event, those the catalogue gains later too. Kept
@@ -63,7 +64,7 @@ class Subscription(models.Model):
     # deliveries; nothing more is sent, and the sweep purges it after
     # WEBHOOK_DELETED_SUBSCRIPTION_DAYS.
     deleted_at = models.DateTimeField("excluída pelo canal em", null=True, blank=True)
-    created_at = models.DateTimeField("criada em", auto_now_add=True)
+    created_at = models.DateTimeField("criada em", default=timezone.now, editable=False)
     updated_at = models.DateTimeField("atualizada em", auto_now=True)
 
     class Meta:
@@ -109,7 +110,7 @@ class Delivery(models.Model):
     # what follows a failure.
     leased_by = models.UUIDField("reservada pelo lote", null=True, blank=True, editable=False)
     delivered_at = models.DateTimeField("entregue em", null=True, blank=True)
-    created_at = models.DateTimeField("criada em", auto_now_add=True)
+    created_at = models.DateTimeField("criada em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "entrega"

@@ -13,6 +13,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 HEX_COLOR = RegexValidator(r"^#[0-9A-Fa-f]{6}$", "Use uma cor no formato #RRGGBB.")
 
@@ -96,7 +97,7 @@ class AccessLink(models.Model):
     token_digest = models.CharField(max_length=64, unique=True, editable=False)
     session_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,
                                       editable=False)
-    created_at = models.DateTimeField("gerado em", auto_now_add=True)
+    created_at = models.DateTimeField("gerado em", default=timezone.now, editable=False)
     expires_at = models.DateTimeField("expira em")
     exchanged_at = models.DateTimeField("usado em", null=True, blank=True)
     ended_at = models.DateTimeField("sessão encerrada em", null=True, blank=True)
@@ -174,7 +175,7 @@ class DocumentDownload(models.Model):
     file = models.ForeignKey("claims.DocumentFile", on_delete=models.SET_NULL, null=True,
                              blank=True, related_name="+", verbose_name="arquivo")
     file_name = models.CharField("nome do arquivo", max_length=255)
-    downloaded_at = models.DateTimeField("baixado em", auto_now_add=True)
+    downloaded_at = models.DateTimeField("baixado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "cópia baixada pelo segurado"

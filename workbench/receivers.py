@@ -11,7 +11,7 @@ def after_move(sender, *, claim, action, entry, voids_proposal=False, **kwargs):
     to-dos the move answered are done."""
     if voids_proposal:
         obsolete_pending_proposals(claim, at=entry.created_at)
-    close_answered_todos(claim, action)
+    close_answered_todos(claim, action, at=entry.created_at)
 
 
 def route_opening(sender, *, claim, channel_id, coverage_name, **kwargs) -> str | None:

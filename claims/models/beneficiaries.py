@@ -6,6 +6,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class BeneficiaryKind(models.TextChoices):
@@ -84,7 +85,7 @@ class Beneficiary(models.Model):
                                 blank=True, related_name="+", verbose_name="retida por")
     # "canal:<slug>", "usuario:<username>", "link:<id>": who gave these data last.
     informed_by = models.CharField("informado por", max_length=200)
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
     class Meta:

@@ -126,8 +126,10 @@ class Claim(models.Model):
     # the services that change what they read; ``has_alerts`` for the list's filter.
     alerts = models.JSONField("alertas", default=list, blank=True, editable=False)
     has_alerts = models.BooleanField("com alertas", default=False, editable=False)
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
-    updated_at = models.DateTimeField("atualizado em", auto_now=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False)
+    # Set by whoever changes the claim, to the change's moment (``record_move``'s ``at``):
+    # not auto_now, which would date a change of the demo's past by the day it was loaded.
+    updated_at = models.DateTimeField("atualizado em", default=timezone.now, editable=False)
 
     # The claim page's own rows (workbench.selectors.PageRows), set by
     # selectors.claim_for_analyst only: the admin's claim page and its actions read them.
@@ -282,7 +284,7 @@ class Event(models.Model):
                               verbose_name="sinistro")
     name = models.CharField("evento", max_length=60, choices=EventName.choices)
     details = models.JSONField("detalhes")
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False)
     # Set once the event was fanned out to the channel's subscriptions (webhooks app);
     # the sweeper looks for the ones still null, so a lost task loses nothing.
     relayed_at = models.DateTimeField("distribuído em", null=True, blank=True)

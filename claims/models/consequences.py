@@ -5,6 +5,7 @@ row at a time per claim, in the order of the moves."""
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from claims.models.claims import Claim, ClaimHistory
 from claims.models.payments import Payment
@@ -41,7 +42,7 @@ class MoveConsequence(models.Model):
     last_error = models.TextField("último erro", blank=True)
     # A failed one is tried again from then (backoff), until the attempts run out (None).
     next_try_at = models.DateTimeField("próxima tentativa", null=True, blank=True)
-    created_at = models.DateTimeField("criada em", auto_now_add=True)
+    created_at = models.DateTimeField("criada em", default=timezone.now, editable=False)
     done_at = models.DateTimeField("feita em", null=True, blank=True)
 
     class Meta:

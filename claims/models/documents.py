@@ -4,6 +4,7 @@ import uuid
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.coverages import coverage_label
 from claims.coverages import Nature
@@ -108,7 +109,7 @@ class DocumentFile(models.Model):
     rejection_reason = models.CharField("motivo da rejeição", max_length=300, blank=True)
     upload_expires_at = models.DateTimeField("link de envio expira em")
     received_at = models.DateTimeField("recebido em", null=True, blank=True)
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "arquivo"

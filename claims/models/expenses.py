@@ -9,6 +9,7 @@ not to a beneficiary. Registered by an analyst within the payment authority; the
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.models.sales import MONEY
 
@@ -35,7 +36,7 @@ class Expense(models.Model):
     proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                     null=True, blank=True, related_name="+",
                                     verbose_name="proposta por")
-    created_at = models.DateTimeField("registrada em", auto_now_add=True)
+    created_at = models.DateTimeField("registrada em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "despesa de regulação"

@@ -6,6 +6,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.models.claims import Claim
 from claims.models.sales import MONEY
@@ -71,7 +72,7 @@ class Payment(models.Model):
     # The payment that pays the share again from the beneficiary's new data.
     replaces = models.OneToOneField("self", on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="replaced_by", verbose_name="substitui")
-    created_at = models.DateTimeField("registrado em", auto_now_add=True)
+    created_at = models.DateTimeField("registrado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "pagamento"

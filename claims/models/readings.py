@@ -4,6 +4,7 @@ with the claim. One reading per received file, written by a worker, never in the
 request that received the file."""
 
 from django.db import models
+from django.utils import timezone
 
 from claims.models.documents import DocumentFile
 
@@ -43,7 +44,7 @@ class DocumentReading(models.Model):
     # When a worker took the reading (compare-and-set while pending): another worker
     # leaves it alone until READING_LEASE has passed (the first one died meanwhile).
     started_at = models.DateTimeField("leitura iniciada em", null=True, blank=True)
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "leitura de arquivo"

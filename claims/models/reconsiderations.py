@@ -6,6 +6,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.models.claims import Claim
 
@@ -32,7 +33,7 @@ class Reconsideration(models.Model):
                               verbose_name="sinistro")
     requested_by_role = models.CharField("pedido por", max_length=20, choices=Role.choices)
     text = models.TextField("motivo do pedido")
-    created_at = models.DateTimeField("pedido em", auto_now_add=True)
+    created_at = models.DateTimeField("pedido em", default=timezone.now, editable=False)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
                                    blank=True, related_name="+", verbose_name="decidido por")

@@ -4,6 +4,7 @@ import uuid
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.coverages import coverage_label
 from claims.folding import fold
@@ -46,7 +47,7 @@ class Channel(models.Model):
         "URLs de envio por minuto", null=True, blank=True,
         help_text="Vazio: o padrão do serviço (UPLOAD_URL_THROTTLE_PER_MINUTE).",
     )
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "canal"
@@ -99,7 +100,7 @@ class Sale(models.Model):
     # columns added to this live table.
     search_name = models.TextField("nome para busca", blank=True, default="", db_default="",
                                    editable=False)
-    created_at = models.DateTimeField("criado em", auto_now_add=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now, editable=False)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
     class Meta:

@@ -1,6 +1,7 @@
 """The analyst's moves on documents and payment data: approve, ask for documents (new
 items or replacements of received files), ask for payment data."""
 
+import datetime as dt
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -29,6 +30,7 @@ class RequestedDocument:
 def approve_documents(
     *, claim_id, user, expected_version: int | None = None, note: str = "",
     request_payment_data: bool = False, rules: RulesVerdict | None = None,
+    at: dt.datetime | None = None,
 ) -> Claim:
     """Approve the documentation: every pending item is approved (it leaves
     ``documentos-pendentes``) and the claim goes to regulation; with
@@ -36,37 +38,39 @@ def approve_documents(
     with its own history row and event).
 
     ``rules``: no person decided; the rules did (``user`` None). The claim keeps which
-    rules and why (``AutomaticDecision``), for its API, letters and pages."""
+    rules and why (``AutomaticDecision``), for its API, letters and pages. ``at``: the
+    moment of the decision, now by default (the demo's past passes its own)."""
     require_action_permission(user, Action.APPROVE_DOCUMENTS, NOT_AN_ANALYST)
     if (user is None) == (rules is None):
         raise ValueError("Either a person or the rules approve.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     from_status = move(claim, Action.APPROVE_DOCUMENTS)
-    now = timezone.now()
+    now = at or timezone.now()
     approved = claim.document_requests.filter(approved_at__isnull=True).update(approved_at=now)
     if rules is not None:
         # On the claim before the move is recorded: its letter says who decided.
         claim.automatic_decision = record_automatic_decision(claim, rules, at=now)
         note = _join(note, "Regras: " + " ".join(rules.reasons))
     record_move(claim, action=Action.APPROVE_DOCUMENTS, from_status=from_status,
-           actor=rules.actor if rules else actor_for(user), user=user,
-           note=_join(note, f"{approved} documento(s) aprovado(s)."))
+                actor=rules.actor if rules else actor_for(user), user=user,
+                note=_join(note, f"{approved} documento(s) aprovado(s)."), at=now)
     if request_payment_data:
-        _request_payment_data(claim, user=user, note="", actor=rules.actor if rules else "")
+        _request_payment_data(claim, user=user, note="", actor=rules.actor if rules else "",
+                              at=now)
     return claim
 
 
 @transaction.atomic
 def request_documents(
     *, claim_id, user, documents: list[RequestedDocument], expected_version: int | None = None,
-    note: str = "", replace_files: dict | None = None,
+    note: str = "", replace_files: dict | None = None, at: dt.datetime | None = None,
 ) -> Claim:
     """Ask for more documents: new pending items, and (``replace_files``: file id ->
     reason) received files rejected for replacement, whose type is asked for again.
 
     A type already pending is not asked twice. The claim waits for documents
     (``sinistro-documentacao-negada``); see ``claims.regulatory_clock`` for how this
-    suspends the decision deadline.
+    suspends the decision deadline. ``at``: the request's moment, now by default.
     """
     require_action_permission(user, Action.REQUEST_DOCUMENTS, NOT_AN_ANALYST)
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
@@ -74,7 +78,7 @@ def request_documents(
     if not documents and not replace_files:
         raise errors.DocumentRequestEmpty()
     from_status = move(claim, Action.REQUEST_DOCUMENTS)
-    now = timezone.now()
+    now = at or timezone.now()
 
     wanted = {d.doc_type: d.title for d in documents}
     whose = {d.doc_type: d.beneficiary_id for d in documents if d.beneficiary_id}
@@ -113,22 +117,25 @@ def request_documents(
     if replaced:
         summary.append(f"Substituir: {', '.join(replaced)}.")
     record_move(claim, action=Action.REQUEST_DOCUMENTS, from_status=from_status,
-           actor=actor_for(user), user=user, note=_join(note, *summary))
+                actor=actor_for(user), user=user, note=_join(note, *summary), at=now)
     return claim
 
 
 @transaction.atomic
 def request_payment_data(
     *, claim_id, user, expected_version: int | None = None, note: str = "", actor: str = "",
+    at: dt.datetime | None = None,
 ) -> Claim:
-    """``actor``: the system asking, when ``user`` is None (the rules, docs/decisions.md)."""
+    """``actor``: the system asking, when ``user`` is None (the rules, docs/decisions.md);
+    ``at``: the moment of the request, now by default."""
     require_action_permission(user, Action.REQUEST_PAYMENT_DATA, NOT_AN_ANALYST)
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
-    _request_payment_data(claim, user=user, note=note, actor=actor)
+    _request_payment_data(claim, user=user, note=note, actor=actor, at=at)
     return claim
 
 
-def _request_payment_data(claim: Claim, *, user, note: str, actor: str = "") -> None:
+def _request_payment_data(claim: Claim, *, user, note: str, actor: str = "",
+                          at: dt.datetime | None = None) -> None:
     """The event names what is missing (``dados-faltantes``, in words: the creditor's
     data on a credit-life claim, shares below 100%, someone's payment data), so the
     channel knows what to send back; the note says it to the analysts."""
@@ -137,8 +144,8 @@ def _request_payment_data(claim: Claim, *, user, note: str, actor: str = "") -> 
     details = {**standard_event_details(claim), "dados-faltantes": missing}
     asked = f"Faltam: {'; '.join(missing)}." if missing else ""
     record_move(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=from_status,
-           actor=actor or actor_for(user), user=user, note=_join(note, asked),
-           event_details=details)
+                actor=actor or actor_for(user), user=user, note=_join(note, asked),
+                event_details=details, at=at)
 
 
 def _join(*parts: str) -> str:

@@ -5,6 +5,8 @@ that was approved (the decision stands; only where the money goes changed).
 
 The bank's file itself is read by the payouts app, which calls these services."""
 
+import datetime as dt
+
 from django.db import transaction
 
 from claims import errors, red_flags
@@ -17,14 +19,16 @@ from claims.services.recording import record_move, standard_event_details
 from claims.workflow import Action, allows
 
 @transaction.atomic
-def return_payment(*, payment_id, reason: str, actor: str) -> tuple[Payment, bool]:
+def return_payment(*, payment_id, reason: str, actor: str,
+                   at: dt.datetime | None = None) -> tuple[Payment, bool]:
     """The bank refused ``payment`` for ``reason`` (its occurrences, in words).
 
     The payment is marked returned (it no longer counts towards the share), the
     beneficiary's payment data are cleared (they are what the bank refused), and the claim
     asks for new ones: the ``pendente-de-dados-de-pagamento`` move, its event naming what
     is missing and the bank's reason for the analyst and the channel. Idempotent: a payment
-    already returned changes nothing (``False``); a settled one is never returned."""
+    already returned changes nothing (``False``); a settled one is never returned. ``at``:
+    when the refusal is recorded, now by default (a bank return's own moment)."""
     claim_id = Payment.objects.filter(pk=payment_id).values_list("claim_id", flat=True).first()
     if claim_id is None:
         raise errors.PaymentNotAllowed("Pagamento não encontrado.")
@@ -53,9 +57,9 @@ def return_payment(*, payment_id, reason: str, actor: str) -> tuple[Payment, boo
                    "motivo-devolucao": reason}
         record_move(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=from_status, actor=actor,
                note=_join(said, f"Faltam: {'; '.join(missing)}." if missing else ""),
-               event_details=details, subject=payment)
+               event_details=details, subject=payment, at=at)
     else:  # already waiting for payment data (another share's): the timeline says it
         record_move(claim, action=Action.REQUEST_PAYMENT_DATA, from_status=claim.status,
-               actor=actor, note=said, emit_event=False, changed=(), subject=payment)
+               actor=actor, note=said, emit_event=False, changed=(), subject=payment, at=at)
     red_flags.refresh(claim)
     return payment, True

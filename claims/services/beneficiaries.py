@@ -18,6 +18,7 @@ pages, the analysts' admin):
 - on a living coverage the insured person receives 100% of what the creditor leaves.
 """
 
+import datetime as dt
 from decimal import Decimal
 
 from django.db import transaction
@@ -41,14 +42,17 @@ def insured_beneficiary(claim: Claim, *, actor: str) -> Beneficiary | None:
     if pays_on_death(claim.coverage.name):
         return None
     return Beneficiary(claim=claim, kind=BeneficiaryKind.INSURED, name=claim.sale.insured_name,
-                       tax_id=claim.sale.insured_cpf, share=WHOLE, informed_by=actor)
+                       tax_id=claim.sale.insured_cpf, share=WHOLE, informed_by=actor,
+                       created_at=claim.notified_at)
 
 
 def inform_beneficiary(claim: Claim, details: dict, *, actor: str,
-                       beneficiaries: list[Beneficiary] | None = None) -> Beneficiary:
+                       beneficiaries: list[Beneficiary] | None = None,
+                       at: dt.datetime | None = None) -> Beneficiary:
     """Add or replace (same tax id) one beneficiary of ``claim`` from validated
     ``detalhes-pagamento`` (English keys; ``payment_method`` may be absent when an
-    analyst records an heir before their bank data). The caller holds the claim's lock."""
+    analyst records an heir before their bank data). The caller holds the claim's lock;
+    ``at``: the moment of the step (now by default), a new beneficiary's time."""
     data = details["beneficiary"]
     if beneficiaries is None:
         beneficiaries = list(claim.beneficiaries.all())
@@ -73,7 +77,8 @@ def inform_beneficiary(claim: Claim, details: dict, *, actor: str,
     share = None if data["kind"] == BeneficiaryKind.CREDITOR else _share(data, existing, others)
     if existing is not None and share != existing.share:
         _check_share_covers_payments(claim, existing, share, others)
-    beneficiary = existing or Beneficiary(claim=claim, tax_id=data["tax_id"])
+    beneficiary = existing or Beneficiary(claim=claim, tax_id=data["tax_id"],
+                                          created_at=at or timezone.now())
     beneficiary.kind = data["kind"]
     beneficiary.name = data["name"]
     beneficiary.share = share
@@ -241,17 +246,19 @@ def missing_payment_data(claim: Claim, beneficiaries: list[Beneficiary]) -> list
 
 
 @transaction.atomic
-def supply_payment_details(*, channel, number: str, payment_details: dict, actor: str) -> Claim:
+def supply_payment_details(*, channel, number: str, payment_details: dict, actor: str,
+                           at: dt.datetime | None = None) -> Claim:
     """The channel's (or the requester's) ``detalhes-pagamento`` for one beneficiary,
     on any open claim. Answering ``sinistro-pendente-de-dados-de-pagamento``, the claim
     returns to regulation once every beneficiary's data is in; until then it stays
-    pending. No event: the contract's list is closed and the caller already knows."""
+    pending. No event: the contract's list is closed and the caller already knows.
+    ``at``: the moment of the step, now by default (the demo's past passes its own)."""
     claim = lock_claim(channel=channel, number=number)
     if claim.status in CLOSED_STATUSES:
         raise errors.PaymentNotAwaitingDetails()
     beneficiaries = list(claim.beneficiaries.all())
     beneficiary = inform_beneficiary(claim, payment_details, actor=actor,
-                                     beneficiaries=beneficiaries)
+                                     beneficiaries=beneficiaries, at=at)
     beneficiaries = list(claim.beneficiaries.all())
     action = Action.INFORM_BENEFICIARY
     if claim.status == ClaimStatus.PENDING_PAYMENT_DATA and \
@@ -260,9 +267,9 @@ def supply_payment_details(*, channel, number: str, payment_details: dict, actor
     from_status = move(claim, action)
     method = payment_details.get("payment_method")
     record_move(claim, action=action, from_status=from_status, actor=actor,
-           note=_informed_note(beneficiary, method), changed=("status",))
+                note=_informed_note(beneficiary, method), changed=("status",), at=at)
     # Someone whose payment the bank returned is paid again from the new data.
-    reissue_returned(claim, beneficiary)
+    reissue_returned(claim, beneficiary, at=at)
     red_flags.refresh(claim)
     red_flags.refresh_sharing(claim, beneficiary.destination)
     return claim

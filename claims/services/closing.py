@@ -26,12 +26,13 @@ from claims.workflow import Action, ClaimStatus
 
 @transaction.atomic
 def finalize(*, claim_id, user, reason: str = "", expected_version: int | None = None,
-             proposed_by=None) -> Claim:
+             proposed_by=None, at: dt.datetime | None = None) -> Claim:
     """Close the claim: every payment settled, and at least one payment or a reason
     (for example a withdrawn notice). The unpaid reserve is released: ``valor``
     becomes what was paid, so the LMI/LMG left grows back by the rest. Closing with
     nothing paid ends the claim without indemnity, as a denial does: supervisors only
-    (an analyst proposes it, workbench.services.approvals)."""
+    (an analyst proposes it, workbench.services.approvals). ``at``: the closing's
+    moment, now by default."""
     require_action_permission(user, Action.FINALIZE,
                               "Somente analistas e supervisores finalizam sinistros.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
@@ -44,8 +45,8 @@ def finalize(*, claim_id, user, reason: str = "", expected_version: int | None =
     if released:
         note += f" Reserva liberada: {brl(released)}."
     record_move(claim, action=Action.FINALIZE, from_status=from_status, actor=actor_for(user),
-           user=user, note=f"{note} {reason}".strip(), changed=("status", "amount"),
-           proposed_by=proposed_by)
+                user=user, note=f"{note} {reason}".strip(), changed=("status", "amount"),
+                proposed_by=proposed_by, at=at)
     return claim
 
 
@@ -97,6 +98,7 @@ def deny(
     *, claim_id, user, reason: str, code: int | None = None, clause: str = "",
     internal_note: str = "", late_justification: str = "",
     denied_at: dt.datetime | None = None, expected_version: int | None = None, proposed_by=None,
+    at: dt.datetime | None = None,
 ) -> Claim:
     """Deny cover, explicitly and with reasons (Lei 15.040/2024, art. 86): the SUSEP
     reason ``code`` (claims.denials.DenialCode), the policy ``clause`` it rests on and
@@ -107,10 +109,11 @@ def deny(
     exists: cover was recognised. Past the decision deadline (a running decision clock
     whose deadline's local date is before today) a denial without ``late_justification``
     is refused, whoever asks (admin, proposal, command). ``proposed_by``: the analyst
-    whose proposal ``user`` approved."""
+    whose proposal ``user`` approved. ``at``: the moment of the decision, now by default
+    (``denied_at`` is the denial's own date, which may be earlier)."""
     require_authority(user, Action.DENY, "Somente supervisores de sinistros recusam sinistros.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
-    now = timezone.now()
+    now = at or timezone.now()
     denied_at = denied_at or now
     late = check_denial(claim, reason=reason, code=code, clause=clause,
                         late_justification=late_justification, denied_at=denied_at, now=now)
@@ -124,8 +127,8 @@ def deny(
     # Only a late denial has one: in time, the field stays empty.
     claim.denial_late_justification = late_justification if late else ""
     record_move(claim, action=Action.DENY, from_status=from_status, actor=actor_for(user), user=user,
-           note=denial_note(claim, internal_note=internal_note),
-           changed=("status", *DENIAL_FIELDS), proposed_by=proposed_by)
+                note=denial_note(claim, internal_note=internal_note),
+                changed=("status", *DENIAL_FIELDS), proposed_by=proposed_by, at=now)
     return claim
 
 

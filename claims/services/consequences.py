@@ -54,7 +54,7 @@ def write(claim: Claim, *, action, entry: ClaimHistory, user=None, subject=None)
         if consumer.wants is not None and not consumer.wants(claim, action, entry, subject):
             continue
         rows.append(MoveConsequence(
-            claim=claim, entry=entry, consumer=consumer.key, user=user,
+            claim=claim, entry=entry, consumer=consumer.key, user=user, created_at=entry.created_at,
             payment=subject if isinstance(subject, Payment) else None,
             reconsideration=subject if isinstance(subject, Reconsideration) else None,
             facts=consumer.snapshot(claim, action, entry, subject) if consumer.snapshot else {},
@@ -87,22 +87,23 @@ def enqueue(claim_id) -> None:
                        "the sweep runs them", type(error).__name__, error)
 
 
-def run_claim(claim_id) -> int:
-    """Run the claim's due consequences in move order; how many ran."""
+def run_claim(claim_id, *, now: dt.datetime | None = None) -> int:
+    """Run the claim's due consequences in move order; how many ran. ``now``: the
+    runner's moment (the clock's by default; the demo's past passes its own)."""
     ran = 0
-    while ran < ROWS_PER_JOB and _run_next(claim_id):
+    while ran < ROWS_PER_JOB and _run_next(claim_id, now or timezone.now()):
         ran += 1
     return ran
 
 
-def _run_next(claim_id) -> bool:
+def _run_next(claim_id, now: dt.datetime) -> bool:
     with transaction.atomic():
         if not _lock_claim(claim_id):
             return False  # another worker is running this claim's rows, in order
-        row = _next_due(claim_id)
+        row = _next_due(claim_id, now)
         if row is None:
             return False
-        _run(row)
+        _run(row, now)
         return True
 
 
@@ -117,10 +118,9 @@ def _lock_claim(claim_id) -> bool:
         return cursor.fetchone()[0]
 
 
-def _next_due(claim_id) -> MoveConsequence | None:
+def _next_due(claim_id, now: dt.datetime) -> MoveConsequence | None:
     """The first unfinished row, in move order, that is due and not waiting behind an
     earlier row of its own in-order consumer; locked."""
-    now = timezone.now()
     waiting_behind: set[str] = set()
     unfinished = (MoveConsequence.objects.filter(claim_id=claim_id)
                   .exclude(status=MoveConsequence.Status.DONE).order_by("entry_id", "id")
@@ -139,21 +139,21 @@ def _next_due(claim_id) -> MoveConsequence | None:
     return None
 
 
-def _run(row: MoveConsequence) -> None:
+def _run(row: MoveConsequence, now: dt.datetime) -> None:
     consumer = registry.consumer(row.consumer)
     row.attempts += 1
     try:
         with transaction.atomic():  # the consumer's own writes: all or nothing
-            consumer.run(row)
+            consumer.run(row, at=now)
     except Exception as error:  # noqa: BLE001 - any failure is the row's, never the move's
         logger.warning("Move consequence failed", exc_info=True,
                        extra={"consequence": row.pk, "consumer": row.consumer})
         row.status = MoveConsequence.Status.FAILED
         row.last_error = f"{type(error).__name__}: {error}"[:2000]
-        row.next_try_at = (timezone.now() + FIRST_BACKOFF * 2 ** (row.attempts - 1)
+        row.next_try_at = (now + FIRST_BACKOFF * 2 ** (row.attempts - 1)
                            if row.attempts < MAX_ATTEMPTS else None)
     else:
-        row.status, row.done_at = MoveConsequence.Status.DONE, timezone.now()
+        row.status, row.done_at = MoveConsequence.Status.DONE, now
         row.last_error, row.next_try_at = "", None
     row.save(update_fields=["status", "attempts", "last_error", "next_try_at", "done_at"])
 
@@ -170,12 +170,12 @@ def sweep(*, now=None) -> dict:
     return {"claims": len(claims), "ran": sum(run_claim(claim_id) for claim_id in claims)}
 
 
-def run_all_pending() -> int:
-    """Every claim's pending rows, now, in this process (the demo's past, which happens
-    at its own moments, has no worker to wait for). How many ran."""
+def run_all_pending(*, now: dt.datetime | None = None) -> int:
+    """Every claim's pending rows, in this process, at ``now`` (the demo's past, which
+    happens at its own moments, has no worker to wait for). How many ran."""
     claims = (MoveConsequence.objects.filter(status=MoveConsequence.Status.PENDING)
               .order_by().values_list("claim_id", flat=True).distinct())
-    return sum(run_claim(claim_id) for claim_id in list(claims))
+    return sum(run_claim(claim_id, now=now) for claim_id in list(claims))
 
 
 @transaction.atomic

@@ -46,11 +46,13 @@ def request_document_upload(
     sent_at: dt.datetime,
     doc_type: str = "",
     external_id: str = "",
+    at: dt.datetime | None = None,
 ) -> tuple[DocumentFile, str]:
     """Register a file the caller is about to send and return it with its upload URL.
 
     ``doc_type`` must be a type requested on this claim (so the file answers it);
-    without one the file is filed under "outros".
+    without one the file is filed under "outros". ``at``: the request's moment, now by
+    default (the demo's past passes its own).
     """
     claim = selectors.by_number(Claim.objects.filter(channel=channel), number)
     if claim is None:
@@ -68,6 +70,7 @@ def request_document_upload(
             raise InvalidField("tipo", f"Tipo não solicitado neste sinistro. Aceitos: {listed}.")
     content_type = media_type_for(file_name)
     extension = file_name.rpartition(".")[2].lower()
+    now = at or timezone.now()
     document = DocumentFile.objects.create(
         claim=claim,
         doc_type=doc_type or OTHER_DOCUMENTS,
@@ -77,7 +80,8 @@ def request_document_upload(
         content_type=content_type,
         # Random and unrelated to any public id: a key cannot be guessed from another.
         storage_key=f"sinistros/{secrets.token_urlsafe(24)}.{extension}",
-        upload_expires_at=timezone.now() + dt.timedelta(seconds=settings.UPLOAD_URL_EXPIRE_SECONDS),
+        upload_expires_at=now + dt.timedelta(seconds=settings.UPLOAD_URL_EXPIRE_SECONDS),
+        created_at=now,
     )
     url = storage.current().upload_url(
         file_id=document.id, key=document.storage_key, content_type=content_type
@@ -130,8 +134,9 @@ def confirm_document_upload(*, file_id) -> DocumentFile:
     return _check_stored(document)
 
 
-def _check_stored(document: DocumentFile) -> DocumentFile:
-    """``confirm_document_upload`` on a file row the caller locked, awaiting upload."""
+def _check_stored(document: DocumentFile, *, at: dt.datetime | None = None) -> DocumentFile:
+    """``confirm_document_upload`` on a file row the caller locked, awaiting upload;
+    ``at``: when it arrived (now by default)."""
     stored = storage.current().inspect(document.storage_key)
     if stored is None:
         return document
@@ -150,7 +155,7 @@ def _check_stored(document: DocumentFile) -> DocumentFile:
         return document
     document.status = DocumentFile.Status.RECEIVED
     document.size = stored.size
-    document.received_at = timezone.now()
+    document.received_at = at or timezone.now()
     document.request = (
         DocumentRequest.objects.filter(
             claim_id=document.claim_id, doc_type=document.doc_type, approved_at__isnull=True
@@ -160,11 +165,11 @@ def _check_stored(document: DocumentFile) -> DocumentFile:
     )
     document.save(update_fields=["status", "size", "received_at", "request"])
     start_reading(document)  # in a worker, after the commit: never in this request
-    _complete_documents_if_satisfied(claim)
+    _complete_documents_if_satisfied(claim, at=document.received_at)
     return document
 
 
-def _complete_documents_if_satisfied(claim: Claim) -> None:
+def _complete_documents_if_satisfied(claim: Claim, *, at: dt.datetime) -> None:
     if not allows(Action.COMPLETE_DOCUMENTS, claim.status):
         return
     # Each pending item, and whether a received file answers it (one query).
@@ -177,19 +182,20 @@ def _complete_documents_if_satisfied(claim: Claim) -> None:
     if not answered or not all(answered):
         return
     from_status = move(claim, Action.COMPLETE_DOCUMENTS)
-    record_move(claim, action=Action.COMPLETE_DOCUMENTS, from_status=from_status, actor=UPLOAD_ACTOR)
+    record_move(claim, action=Action.COMPLETE_DOCUMENTS, from_status=from_status,
+                actor=UPLOAD_ACTOR, at=at)
 
 
 @transaction.atomic
-def store_local_upload(*, file_id, content) -> DocumentFile:
+def store_local_upload(*, file_id, content, at: dt.datetime | None = None) -> DocumentFile:
     """The local upload URL received ``content`` (a file object): store it under the
     file's key and check it. Only the first upload of a link counts (the row lock
-    makes a racing replay wait, then fail)."""
+    makes a racing replay wait, then fail). ``at``: when it arrived, now by default."""
     document = DocumentFile.objects.select_for_update().get(pk=file_id)
     if document.status != DocumentFile.Status.AWAITING_UPLOAD:
         raise file_errors.UploadAlreadyReceived()
     storage.LocalStorage().save(document.storage_key, content)
-    return _check_stored(document)  # the row is already locked: no second lock
+    return _check_stored(document, at=at)  # the row is already locked: no second lock
 
 
 @transaction.atomic

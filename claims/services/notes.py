@@ -2,6 +2,8 @@
 time. A note is a timeline row and nothing else: never sent to channels, never on the
 hosted pages, never edited or deleted (a new note corrects an old one)."""
 
+import datetime as dt
+
 from django.db import transaction
 
 from claims import errors
@@ -15,7 +17,8 @@ NOTE_MAX_LENGTH = 5000
 
 
 @transaction.atomic
-def add_note(*, claim_id, user, text: str) -> ClaimHistory:
+def add_note(*, claim_id, user, text: str, at: dt.datetime | None = None) -> ClaimHistory:
+    """An analyst's note in the claim's timeline (at ``at``, now by default)."""
     require_permission(user, Permission.WORK_CLAIM,
                        "Somente analistas e supervisores anotam sinistros.")
     text = text.strip()
@@ -27,4 +30,4 @@ def add_note(*, claim_id, user, text: str) -> ClaimHistory:
     claim = Claim.objects.filter(pk=claim_id).first()
     if claim is None:
         raise errors.ClaimNotFound()
-    return write_timeline_entry(claim, entry=TimelineEntry.NOTE, user=user, note=text)
+    return write_timeline_entry(claim, entry=TimelineEntry.NOTE, user=user, note=text, at=at)

@@ -82,9 +82,12 @@ def open_claim(
     payment_details: dict | None = None,
     additional_data: dict | None = None,
     user=None,
+    at: dt.datetime | None = None,
 ) -> Claim:
     """Open a claim on the channel's sale: the API (``actor`` the channel) or an
-    operator in the admin (``user`` set, who needs the ``open_claim`` permission)."""
+    operator in the admin (``user`` set, who needs the ``open_claim`` permission).
+    ``at``: when the insurer was notified, now by default (the demo's past passes its
+    own); the opening's rows all carry it."""
     require_action_permission(user, Action.OPEN, "Você não tem permissão para abrir sinistros.")
     sale, coverage = _lock_sale_for(channel=channel, sale_id=sale_id, coverage_name=coverage_name)
     occurred_on = timezone.localdate(occurred_at)
@@ -103,7 +106,7 @@ def open_claim(
         raise errors.CoverageLmiExhausted()
 
     requirements = _requirements_for(sale, coverage, nature)
-    now = timezone.now()
+    now = at or timezone.now()
     claim = Claim(
         sale=sale,
         channel_id=sale.channel_id,
@@ -118,6 +121,8 @@ def open_claim(
         outstanding_balance=outstanding_balance,
         occurred_at=occurred_at,
         notified_at=now,
+        created_at=now,
+        updated_at=now,
         requester_name=requester_name,
         requester_relationship=requester_relationship,
         requester_tax_id=requester_tax_id,
@@ -157,7 +162,7 @@ def open_claim(
             DocumentRequest(claim=claim, doc_type=r.doc_type, title=r.title, requested_at=now)
             for r in requirements
         )
-        beneficiaries.extend(_first_beneficiaries(claim, payment_details, actor=actor))
+        beneficiaries.extend(_first_beneficiaries(claim, payment_details, actor=actor, at=now))
         # The answer shows these.
         load_details_of_new_claim(claim)
 
@@ -190,7 +195,8 @@ def record_routing(claim: Claim, note: str | None, *, at) -> None:
             to_status=claim.status, actor=ROUTING_ACTOR, note=note, created_at=at)
 
 
-def _first_beneficiaries(claim: Claim, payment_details: dict | None, *, actor: str) -> list:
+def _first_beneficiaries(claim: Claim, payment_details: dict | None, *, actor: str,
+                         at: dt.datetime) -> list:
     """A living coverage's insured person (100%), then whoever the opening names."""
     beneficiaries = []
     insured = insured_beneficiary(claim, actor=actor)
@@ -199,7 +205,7 @@ def _first_beneficiaries(claim: Claim, payment_details: dict | None, *, actor: s
         beneficiaries.append(insured)
     if payment_details:
         named = inform_beneficiary(claim, payment_details, actor=actor,
-                                   beneficiaries=list(beneficiaries))
+                                   beneficiaries=list(beneficiaries), at=at)
         beneficiaries = [b for b in beneficiaries if b.pk != named.pk] + [named]
     return beneficiaries
 

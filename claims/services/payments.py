@@ -39,7 +39,7 @@ def entitlements_of(claim: Claim) -> list[Entitlement]:
 def register_payment(
     *, claim_id, beneficiary_id, user, amount: Decimal, payee: dict | None = None,
     payment_method: dict | None = None, note: str = "", expected_version: int | None = None,
-    proposed_by=None, actor: str = "",
+    proposed_by=None, actor: str = "", at: dt.datetime | None = None,
 ) -> Payment:
     """Register an indemnity payment towards one beneficiary's share: at most what is
     left of it (share × what the creditor leaves; the creditor: the outstanding
@@ -51,15 +51,18 @@ def register_payment(
     ``PAYMENT_AUTHORITY_LIMIT`` (an authority per claim: splitting a payment does not
     get around it); above it, supervisors. ``proposed_by``: the analyst whose proposal
     above the authority ``user`` approved. ``actor``: the system registering, with
-    ``user`` None (the rules, within ``AUTO_DECISION_LIMIT``: decisions).
+    ``user`` None (the rules, within ``AUTO_DECISION_LIMIT``: decisions). ``at``: the
+    moment of the registration, now by default (the art. 88 charges are those of its day).
     """
     if user is None and not actor:
         raise ValueError("A payment is registered by a person or a named system actor.")
     require_action_permission(user, Action.REGISTER_PAYMENT,
                               "Somente analistas e supervisores registram pagamentos.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
+    now = at or timezone.now()
     plan = check_payment(claim, beneficiary_id=beneficiary_id, amount=amount, payee=payee,
-                         payment_method=payment_method, deciding=user)
+                         payment_method=payment_method, deciding=user,
+                         on=timezone.localdate(now))
     from_status = move(claim, Action.REGISTER_PAYMENT)
     beneficiary, payee, payment_method, charges = (
         plan.beneficiary, plan.payee, plan.payment_method, plan.charges)
@@ -79,6 +82,7 @@ def register_payment(
         note=note,
         registered_by=user,
         proposed_by=proposed_by,
+        created_at=now,
     )
     approved = f" Proposto por {person(proposed_by)}." if proposed_by is not None else ""
     late = (f" Com os encargos do art. 88 (pago após o prazo): {brl(charges.total)}, total "
@@ -87,7 +91,7 @@ def register_payment(
            actor=actor or actor_for(user), user=user,
            note=f"{brl(amount)} para {payee['name']} "
                 f"({_whose(beneficiary, payee)}).{late}{approved} {note}".strip(),
-           proposed_by=proposed_by, subject=payment)
+           proposed_by=proposed_by, subject=payment, at=now)
     red_flags.refresh(claim)
     red_flags.refresh_sharing(claim, payment.destination)
     return payment
@@ -104,11 +108,13 @@ class PaymentPlan:
 
 
 def check_payment(claim: Claim, *, beneficiary_id, amount: Decimal, payee: dict | None,
-                  payment_method: dict | None, deciding) -> PaymentPlan:
+                  payment_method: dict | None, deciding, on: dt.date | None = None
+                  ) -> PaymentPlan:
     """Every refusal a payment on ``claim`` meets now, without writing (the claim's
     beneficiary rows are locked, in the lock order). ``deciding``: the person whose
     authority payments above ``PAYMENT_AUTHORITY_LIMIT`` need; None for a proposal
-    (workbench.services.approvals), which a supervisor decides."""
+    (workbench.services.approvals), which a supervisor decides. ``on``: the payment's day,
+    for its art. 88 charges (today by default)."""
     if amount <= 0:
         raise errors.PaymentNotAllowed("O valor do pagamento deve ser maior que zero.")
     check_move(claim, Action.REGISTER_PAYMENT)
@@ -141,7 +147,8 @@ def check_payment(claim: Claim, *, beneficiary_id, amount: Decimal, payee: dict 
         "favorecido": (payee or {}).get("tax_id", ""),
     }, payment_method=payment_method)
     return PaymentPlan(beneficiary=beneficiary, payee=payee or payee_of(beneficiary),
-                       payment_method=payment_method, charges=late_charges_for(claim, amount))
+                       payment_method=payment_method,
+                       charges=late_charges_for(claim, amount, on=on))
 
 
 def late_charges_for(claim: Claim, amount: Decimal, *, on=None) -> late_charges.LateCharges:
@@ -203,7 +210,7 @@ def _check_share(claim: Claim, share: Entitlement, shares: list[Entitlement], am
 @transaction.atomic
 def settle_payment(
     *, payment_id, transaction_id: str, paid_on: dt.date, user=None, actor: str = "",
-    reason: str = "", expected_version: int | None = None,
+    reason: str = "", expected_version: int | None = None, at: dt.datetime | None = None,
 ) -> tuple[Payment, bool]:
     """The bank paid: record its transaction id and date, and emit
     ``sinistro-pagamento-concluido`` with the payment-completed ``detalhes``.
@@ -212,7 +219,9 @@ def settle_payment(
     nothing (returns ``False``); a different one is refused. The bank's return file
     settles (``user`` None, ``actor`` naming it); a supervisor settles by hand only the
     exceptions the bank's file does not carry (a cheque, a court deposit), and then
-    ``reason`` is required and goes into the history note, so the timeline says why."""
+    ``reason`` is required and goes into the history note, so the timeline says why.
+    ``at``: when the settlement is recorded, now by default (a bank return's own
+    moment, in the demo's past)."""
     require_action_permission(user, Action.SETTLE_PAYMENT,
                               "Somente supervisores de sinistros liquidam pagamentos.")
     reason = reason.strip()
@@ -240,8 +249,9 @@ def settle_payment(
             f"O banco devolveu este pagamento ({payment.return_reason}): ele não é mais "
             "liquidado; a participação é paga de novo a partir dos novos dados.")
     move(claim, Action.SETTLE_PAYMENT)  # keeps the status
+    now = at or timezone.now()
     registered_on = timezone.localdate(payment.created_at)
-    if not registered_on <= paid_on <= timezone.localdate():
+    if not registered_on <= paid_on <= timezone.localdate(now):
         raise errors.PaymentNotAllowed(
             f"A data do pagamento deve estar entre o registro ({registered_on:%d/%m/%Y}) e hoje."
         )
@@ -253,14 +263,14 @@ def settle_payment(
     payment.status = Payment.Status.SETTLED
     payment.financial_transaction_id = transaction_id
     payment.paid_on = paid_on
-    payment.settled_at = timezone.now()
+    payment.settled_at = now
     payment.save(update_fields=["status", "financial_transaction_id", "paid_on", "settled_at"])
     record_move(claim, action=Action.SETTLE_PAYMENT, from_status=claim.status,
            actor=actor or actor_for(user), user=user,
            note=f"{_paid_in_words(payment)} para {payment.beneficiary_name}: transação "
                 f"{transaction_id} em {paid_on:%d/%m/%Y}." + (f" Motivo: {reason}" if reason else ""),
            event_details=payment_completed_details(claim, payment), changed=(),
-           subject=payment)
+           subject=payment, at=now)
     return payment, True
 
 

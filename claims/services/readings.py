@@ -48,7 +48,7 @@ def start_reading(document: DocumentFile) -> None:
     """A file just became received (the caller's transaction, claim locked): its reading
     is pending, and a worker is asked once the transaction commits."""
     # The file left "aguardando-envio" under its row lock just now: it has no reading yet.
-    DocumentReading.objects.create(file=document)
+    DocumentReading.objects.create(file=document, created_at=document.received_at)
     file_id = str(document.pk)
     transaction.on_commit(lambda: enqueue(file_id))
 
@@ -91,9 +91,10 @@ def queue_unread_files(*, batch: int = 1000) -> int:
     return len(file_ids)
 
 
-def read_document(*, file_id) -> Outcome:
-    """Read one received file and save what was found (idempotent)."""
-    started = timezone.now()
+def read_document(*, file_id, at: dt.datetime | None = None) -> Outcome:
+    """Read one received file and save what was found (idempotent). ``at``: when the
+    reading starts and ends, now by default (the demo's past passes its own)."""
+    started = at or timezone.now()
     taken = (DocumentReading.objects.filter(pk=file_id, status=Status.PENDING)
              .filter(Q(started_at__isnull=True) | Q(started_at__lt=started - READING_LEASE))
              .update(started_at=started))
@@ -104,7 +105,7 @@ def read_document(*, file_id) -> Outcome:
         return Outcome.BUSY if status == Status.PENDING else Outcome.ALREADY
     document = DocumentFile.objects.select_related("claim__sale").get(pk=file_id)
     found = _read(document)
-    return _save(document, started=started, found=found)
+    return _save(document, started=started, found=found, at=at)
 
 
 def _read(document: DocumentFile) -> dict:
@@ -148,14 +149,15 @@ def _read(document: DocumentFile) -> dict:
 
 
 @transaction.atomic
-def _save(document: DocumentFile, *, started: dt.datetime, found: dict) -> Outcome:
+def _save(document: DocumentFile, *, started: dt.datetime, found: dict,
+          at: dt.datetime | None) -> Outcome:
     claim = lock_claim(claim_id=document.claim_id)
     reading = DocumentReading.objects.select_for_update().get(pk=document.pk)
     if reading.status != Status.PENDING or reading.started_at != started:
         return Outcome.ALREADY  # another worker took it over after our lease and saved
     for name, value in found.items():
         setattr(reading, name, value)
-    reading.read_at = timezone.now()
+    reading.read_at = at or timezone.now()
     reading.save()
     red_flags.refresh(claim, reread_files=True)
     for other_id in {row[2] for row in red_flags.files_also_on_others(claim)}:

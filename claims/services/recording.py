@@ -70,7 +70,9 @@ def record_move(
     """Save the claim's ``changed`` fields and write the history row, the outbox event
     (the move's, unless ``emit_event`` is off), the recomputed regulatory clock and
     what the claim now awaits, all in the caller's transaction. ``subject``: the row
-    the step was about (a settled payment), for ``claims.signals.claim_moved``.
+    the step was about (a settled payment), for ``claims.signals.claim_moved``. ``at``:
+    the move's one time (now by default), which its rows and every receiver of the move
+    take from the history row (``entry.created_at``).
 
     A claim that does not exist yet (its opening) is written by ``insert`` (the claim,
     in one INSERT that carries its clock and what it awaits, with its own rows) before
@@ -88,7 +90,7 @@ def record_move(
         earlier = list(claim.history.all())
     event, entry = write_history(claim, action=action, from_status=from_status, actor=actor,
                                  user=user, note=note, emit_event=emit_event,
-                                 event_details=event_details, proposed_by=proposed_by)
+                                 event_details=event_details, proposed_by=proposed_by, at=at)
     if changes_clock(action):
         set_clock(claim, [*earlier, entry])
         clock_fields = ("clock_kind", "clock_deadline", "clock_paused")
@@ -105,6 +107,7 @@ def record_move(
     # ``claim_moved``, in this transaction, so the claim awaits as if none were pending.
     voids_proposal = set_awaiting(claim, move_voids_proposal=True)
     claim.version += 1
+    claim.updated_at = entry.created_at
     claim.save(update_fields=[*changed, "version", *clock_fields, *decision_fields, "awaiting",
                               *closing_fields, "updated_at"])
     announce(claim, action=action, entry=entry, user=user, subject=subject,
@@ -175,14 +178,14 @@ def _pending_proposals():
 
 
 def write_timeline_entry(claim: Claim, *, entry: TimelineEntry, user, note: str = "",
-                         actor: str = "") -> ClaimHistory:
+                         actor: str = "", at=None) -> ClaimHistory:
     """A row of the analysts' own work in the claim's timeline (notes, owners, tasks,
     proposals): the status stays, no event, the version and the clock are untouched,
     so a form an analyst has open stays valid."""
     return ClaimHistory.objects.create(
         claim=claim, action=entry.value, from_status=claim.status, to_status=claim.status,
         actor=actor or (actor_for(user) if user is not None else "sistema:bancada"),
-        user=user, note=note, created_at=timezone.now(),
+        user=user, note=note, created_at=at or timezone.now(),
     )
 
 
@@ -194,10 +197,10 @@ def write_history(
     """The outbox event (when the move has one and ``emit_event``) and the history row;
     ``at`` is the history row's time (now by default). The caller then ``announce``s the
     step."""
-    event = None
+    event, at = None, at or timezone.now()
     if emit_event and WORKFLOW[action].event is not None:
         event = write_event(claim, name=WORKFLOW[action].event,
-                            details=event_details or standard_event_details(claim))
+                            details=event_details or standard_event_details(claim), at=at)
     entry = ClaimHistory.objects.create(
         claim=claim,
         action=action.value,
@@ -208,16 +211,17 @@ def write_history(
         note=note,
         event=event,
         proposed_by=proposed_by,
-        **({"created_at": at} if at is not None else {}),
+        created_at=at,
     )
     return event, entry
 
 
-def write_event(claim: Claim, *, name: str, details: dict) -> Event:
+def write_event(claim: Claim, *, name: str, details: dict, at=None) -> Event:
     """The outbox row of a step, in the step's transaction, and the news of it
-    (``claims.signals.event_recorded``: the webhooks app delivers it after the commit)."""
+    (``claims.signals.event_recorded``: the webhooks app delivers it after the commit).
+    ``at``: the step's time, now by default."""
     event = Event.objects.create(channel_id=claim.channel_id, claim=claim, name=name,
-                                 details=details)
+                                 details=details, created_at=at or timezone.now())
     event_recorded.send(sender=Event, event=event)
     return event
 

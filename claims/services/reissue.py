@@ -4,6 +4,10 @@ charges that were approved (the decision stands; only where the money goes chang
 The new data passed every check of the door they came through
 (claims.services.beneficiaries.inform_beneficiary: never the deceased, the shapes)."""
 
+import datetime as dt
+
+from django.utils import timezone
+
 from claims import red_flags
 from claims.formatting import brl
 from claims.models import Beneficiary, Claim, Payment
@@ -17,12 +21,13 @@ from claims.workflow import Action
 REISSUE_ACTOR = "sistema:reemissao"
 
 
-def reissue_returned(claim: Claim, beneficiary: Beneficiary, *, actor: str = REISSUE_ACTOR
-                     ) -> list[Payment]:
+def reissue_returned(claim: Claim, beneficiary: Beneficiary, *, actor: str = REISSUE_ACTOR,
+                     at: dt.datetime | None = None) -> list[Payment]:
     """Pay again, from ``beneficiary``'s new data, each of their payments the bank
     returned and nothing has replaced yet (the caller holds the claim's lock and has just
     stored the data). The amount and the art. 88 charges are the approved ones; the new
-    payment goes out as any registered payment does (claims.signals.claim_moved)."""
+    payment goes out as any registered payment does (claims.signals.claim_moved). ``at``:
+    the moment of the new data, now by default."""
     if not beneficiary.has_payment_data or claim.status in (ClaimStatus.FINALIZED,):
         return []
     returned = list(Payment.objects.select_for_update(of=("self",)).filter(
@@ -40,10 +45,11 @@ def reissue_returned(claim: Claim, beneficiary: Beneficiary, *, actor: str = REI
             destination=red_flags.destination_of(beneficiary.payment_method),
             note=f"Reemissão do pagamento devolvido pelo banco ({old.return_reason})",
             registered_by=old.registered_by, proposed_by=old.proposed_by, replaces=old,
+            created_at=at or timezone.now(),
         )
         record_move(claim, action=Action.REGISTER_PAYMENT, from_status=from_status, actor=actor,
                note=f"{brl(payment.total)} para {payee['name']}, com os novos dados de "
                     f"pagamento: reemissão do pagamento que o banco devolveu.",
-               subject=payment)
+               subject=payment, at=payment.created_at)
         reissued.append(payment)
     return reissued

@@ -53,16 +53,16 @@ def pay(claim: Claim, rules: RulesVerdict, *, evaluation: Evaluation, user, now)
     actor = "" if user is not None else rules.actor
     if claim.status == ClaimStatus.DOCUMENTS_UNDER_REVIEW:
         services.approve_documents(claim_id=claim.pk, user=user, expected_version=claim.version,
-                                   rules=None if user is not None else rules)
+                                   rules=None if user is not None else rules, at=now)
     claim = (Claim.objects.select_related("sale", "coverage")
              .prefetch_related("beneficiaries", "payments").get(pk=claim.pk))
     shares, missing = payable_shares(claim)
     if missing:
-        services.request_payment_data(claim_id=claim.pk, user=user, actor=actor)
+        services.request_payment_data(claim_id=claim.pk, user=user, actor=actor, at=now)
         return Evaluation.Effect.WAITING_DATA, "Faltam: " + "; ".join(missing) + "."
     registered = [
         services.register_payment(claim_id=claim.pk, beneficiary_id=share.beneficiary.pk,
-                                  user=user, actor=actor, amount=share.left)
+                                  user=user, actor=actor, amount=share.left, at=now)
         for share in shares]
     total = sum((payment.amount for payment in registered), Decimal("0.00"))
     note = "; ".join(f"{brl(p.amount)} para {p.beneficiary_name}" for p in registered)
@@ -90,7 +90,8 @@ def sample(evaluation: Evaluation, payment_ids: list, *, total: Decimal, now,
     if why is None:
         return None
     due = now + dt.timedelta(hours=settings.AUTO_DECISION_REVIEW_HOURS)
-    review = SampleReview.objects.create(evaluation=evaluation, why=why, due_at=due)
+    review = SampleReview.objects.create(evaluation=evaluation, why=why, due_at=due,
+                                         created_at=now)
     orders.hold(payment_ids, until=due, reason="Amostra de decisão automática em revisão")
     return review
 
@@ -102,4 +103,4 @@ def _propose_denial(claim: Claim, rules: RulesVerdict, *, now) -> ToDo:
         claim=claim, kind=ToDo.Kind.RULES_DENIAL, subject="Avaliar recusa proposta pelas regras",
         due_on=now.date() + dt.timedelta(days=DENIAL_PROPOSAL_DAYS), owner=supervisor_for(claim),
         note=f"As regras v{rules.version} ({rules.rule_set}) propõem recusar: "
-             + " ".join(rules.reasons))
+             + " ".join(rules.reasons), created_at=now)

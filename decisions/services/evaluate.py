@@ -64,7 +64,7 @@ def _evaluate_locked(claim: Claim, *, trigger: str, now) -> Evaluation | None:
     version = published_version(rule_set) if rule_set else None
     if version is None:
         return None
-    facts = claim_facts.collect(claim)
+    facts = claim_facts.collect(claim, today=timezone.localdate(now))
     if claim.status == ClaimStatus.UNDER_REGULATION and facts["valor_a_pagar"] <= 0:
         return None
     if not facts.get("documentos_lidos") and not _waited_enough(claim, now):
@@ -75,7 +75,8 @@ def _evaluate_locked(claim: Claim, *, trigger: str, now) -> Evaluation | None:
     evaluation = Evaluation.objects.create(
         claim=claim, version=version, claim_version=claim.version, trigger=trigger,
         mode=mode, decision=verdict.decision, fired=verdict.fired, facts=facts,
-        planned_amount=Decimal(str(facts["valor_a_pagar"])), effect=Evaluation.Effect.SHADOW)
+        planned_amount=Decimal(str(facts["valor_a_pagar"])), effect=Evaluation.Effect.SHADOW,
+        created_at=now)
     if mode == RuleSet.Mode.SHADOW:
         return evaluation
     if kill_switch is not None:
@@ -127,7 +128,7 @@ def _write_on_claim(evaluation: Evaluation) -> None:
         evaluation.effect not in (Evaluation.Effect.ROUTED, Evaluation.Effect.DENIAL_PROPOSED) else ""
     write_timeline_entry(claim, entry=TimelineEntry.RULES_EVALUATED, user=None,
                          actor=f"regras:v{version.number}",
-                         note=f"{head}{detail} {reasons}".strip())
+                         note=f"{head}{detail} {reasons}".strip(), at=evaluation.created_at)
 
 
 def unevaluated_claims(*, since, limit: int) -> list:

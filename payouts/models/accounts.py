@@ -3,6 +3,7 @@
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class Flavour(models.TextChoices):
@@ -45,7 +46,7 @@ class PayingAccount(models.Model):
         help_text="Códigos das coberturas que esta conta paga (p. ex. morte, invalidez).")
     is_active = models.BooleanField("ativa", default=True)
     last_sequence = models.PositiveIntegerField("último número de arquivo (NSA)", default=0)
-    created_at = models.DateTimeField("criada em", auto_now_add=True)
+    created_at = models.DateTimeField("criada em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "conta pagadora"

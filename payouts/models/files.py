@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 MONEY = {"max_digits": 16, "decimal_places": 2}
 
@@ -27,7 +28,7 @@ class Remittance(models.Model):
     orders_count = models.PositiveIntegerField("ordens")
     total = models.DecimalField("valor total", **MONEY)
     payment_date = models.DateField("data de pagamento")
-    created_at = models.DateTimeField("gerada em", auto_now_add=True)
+    created_at = models.DateTimeField("gerada em", default=timezone.now, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                    null=True, blank=True, related_name="+",
                                    verbose_name="gerada por")
@@ -78,7 +79,7 @@ class RemittanceDownload(models.Model):
     remittance = models.ForeignKey(Remittance, on_delete=models.PROTECT, related_name="downloads")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     ip = models.GenericIPAddressField(null=True, blank=True)
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "download de remessa"
@@ -103,7 +104,7 @@ class BankReturn(models.Model):
     source = models.CharField("origem", max_length=20)  # pasta, upload, comando
     problem = models.TextField("motivo da recusa", blank=True)
     total_amount = models.DecimalField("total dos trailers", null=True, blank=True, **MONEY)
-    received_at = models.DateTimeField("recebido em", auto_now_add=True)
+    received_at = models.DateTimeField("recebido em", default=timezone.now, editable=False)
     received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                     null=True, blank=True, related_name="+",
                                     verbose_name="enviado por")
@@ -137,7 +138,7 @@ class ReturnLine(models.Model):
     amount = models.DecimalField("valor efetivado", **MONEY)
     paid_on = models.DateField("data efetivada", null=True, blank=True)
     note = models.TextField("observação", blank=True)
-    applied_at = models.DateTimeField(auto_now_add=True)
+    applied_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         constraints = [
@@ -150,4 +151,4 @@ class ScheduledRun(models.Model):
     runs at once insert the same slot and only one builds."""
 
     slot = models.DateTimeField(unique=True)
-    ran_at = models.DateTimeField(auto_now_add=True)
+    ran_at = models.DateTimeField(default=timezone.now, editable=False)

@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
@@ -44,12 +45,12 @@ class PaymentOrder(models.Model):
     bank_reference = models.CharField("nosso número", max_length=20, blank=True)
     effective_amount = models.DecimalField("valor efetivado", null=True, blank=True, **MONEY)
     effective_date = models.DateField("data efetivada", null=True, blank=True)
-    status_changed_at = models.DateTimeField("situação desde", auto_now_add=True)
+    status_changed_at = models.DateTimeField("situação desde", default=timezone.now, editable=False)
     # Kept out of every file until then (a sampled automatic approval awaiting its
     # quality review: decisions); past it, the order goes with the next file anyway.
     held_until = models.DateTimeField("retida até", null=True, blank=True)
     hold_reason = models.CharField("motivo da retenção", max_length=200, blank=True)
-    created_at = models.DateTimeField("criada em", auto_now_add=True)
+    created_at = models.DateTimeField("criada em", default=timezone.now, editable=False)
 
     class Meta:
         verbose_name = "ordem de pagamento"

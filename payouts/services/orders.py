@@ -19,9 +19,11 @@ def create_order(payment: Payment) -> PaymentOrder:
     art. 88 charges), routed to its paying account. Its reference ("Seu Número") is "OP"
     and 18 digits of a database sequence: unique, never reused, readable on the phone."""
     account = routing.account_for(payment)
+    # The payment's own moment: the order exists from the registration on.
     order = PaymentOrder.objects.create(
         payment=payment, account=account, amount=payment.total,
-        form=routing.form_of(payment.payment_method_details, account).value)
+        form=routing.form_of(payment.payment_method_details, account).value,
+        created_at=payment.created_at, status_changed_at=payment.created_at)
     order.reference = f"{REFERENCE_PREFIX}{order.pk:018d}"
     order.save(update_fields=["reference"])
     return order
@@ -59,10 +61,10 @@ def _account(account: dict) -> dict:
             "account": account["account"], "account_digit": account.get("account_check_digit", "")}
 
 
-def mark(order: PaymentOrder, status: str, **fields) -> None:
-    """Change ``order``'s status (the caller holds its lock)."""
+def mark(order: PaymentOrder, status: str, *, at: dt.datetime | None = None, **fields) -> None:
+    """Change ``order``'s status (the caller holds its lock) at ``at``, now by default."""
     order.status = status
-    order.status_changed_at = timezone.now()
+    order.status_changed_at = at or timezone.now()
     for name, value in fields.items():
         setattr(order, name, value)
     order.save(update_fields=["status", "status_changed_at", *fields])

@@ -43,20 +43,22 @@ def payment_date(today: dt.date | None = None) -> dt.date:
     return business_days.add_business_days(today or timezone.localdate(), 1)
 
 
-def build(*, account_id, user=None, actor: str = "") -> Remittance | None:
+def build(*, account_id, user=None, actor: str = "",
+          at: dt.datetime | None = None) -> Remittance | None:
     """The account's due orders (waiting, in no live remittance) into one file; None
-    when nothing is due. Orders with no account yet are routed first."""
+    when nothing is due. Orders with no account yet are routed first. ``at``: the
+    file's moment, now by default (the demo's past passes its own)."""
     with transaction.atomic():
         account = PayingAccount.objects.select_for_update().get(pk=account_id)
         _route_orphans(account)
         # Locked too: a manual settlement racing this file waits for it, then finds the
         # order with the bank and is refused (payouts.receivers), never both.
-        now = timezone.now()
+        now = at or timezone.now()
         orders = list(PaymentOrder.objects.select_for_update(of=("self",))
                       .select_related("payment")
                       .filter(account=account, status=PaymentOrder.Status.WAITING)
                       .exclude(lines__live=True).exclude(held_until__gt=now).order_by("pk"))
-        paying_on = payment_date()
+        paying_on = payment_date(timezone.localdate(now))
         sendable = []
         for order in orders:
             values = plain_order(order, paying_on)
@@ -82,13 +84,13 @@ def build(*, account_id, user=None, actor: str = "") -> Remittance | None:
                      f"_{account.last_sequence:06d}.rem",
             status=Remittance.Status.AWAITING_RELEASE if held else Remittance.Status.RELEASED,
             orders_count=len(orders), total=total, payment_date=paying_on,
-            created_by=user, created_by_actor=actor)
+            created_by=user, created_by_actor=actor, created_at=now)
         RemittanceLine.objects.bulk_create(
             RemittanceLine(remittance=remittance, order=order) for order in orders)
         PaymentOrder.objects.filter(pk__in=[order.pk for order in orders]).update(
             status=PaymentOrder.Status.SENT, payment_date=paying_on, status_changed_at=now)
         if not held:
-            transaction.on_commit(lambda: drop(remittance.pk))
+            transaction.on_commit(lambda: drop(remittance.pk, at=at))
     return remittance
 
 
@@ -117,8 +119,9 @@ def _route_orphans(account: PayingAccount) -> None:
             order.save(update_fields=["account", "form"])
 
 
-def release(*, remittance_id, user) -> Remittance:
-    """A second treasury user releases a file above ``BANK_REMITTANCE_RELEASE_LIMIT``."""
+def release(*, remittance_id, user, at: dt.datetime | None = None) -> Remittance:
+    """A second treasury user releases a file above ``BANK_REMITTANCE_RELEASE_LIMIT``
+    (at ``at``, now by default)."""
     with transaction.atomic():
         remittance = Remittance.objects.select_for_update().get(pk=remittance_id)
         if remittance.status != Remittance.Status.AWAITING_RELEASE:
@@ -131,9 +134,9 @@ def release(*, remittance_id, user) -> Remittance:
                 f"{brl(settings.BANK_REMITTANCE_RELEASE_LIMIT)}, outra pessoa da tesouraria libera.")
         remittance.status = Remittance.Status.RELEASED
         remittance.released_by = user
-        remittance.released_at = timezone.now()
+        remittance.released_at = at or timezone.now()
         remittance.save(update_fields=["status", "released_by", "released_at"])
-        transaction.on_commit(lambda: drop(remittance.pk))
+        transaction.on_commit(lambda: drop(remittance.pk, at=at))
     return remittance
 
 
@@ -157,10 +160,10 @@ def cancel(*, remittance_id, user, reason: str) -> Remittance:
     return remittance
 
 
-def drop(remittance_id) -> Path | None:
+def drop(remittance_id, *, at: dt.datetime | None = None) -> Path | None:
     """Put a released file in ``BANK_OUTBOX_DIR``: written under a temporary name, then
     renamed (atomic on one file system), so the bank's client never picks up half a file.
-    Idempotent: a file already dropped is left as it is."""
+    Idempotent: a file already dropped is left as it is. ``at``: when, now by default."""
     remittance = Remittance.objects.get(pk=remittance_id)
     if remittance.status not in (Remittance.Status.RELEASED, Remittance.Status.DROPPED):
         return None
@@ -184,7 +187,7 @@ def drop(remittance_id) -> Path | None:
             os.fsync(handle.fileno())
         os.replace(temporary, target)
         Remittance.objects.filter(pk=remittance.pk, status=Remittance.Status.RELEASED).update(
-            status=Remittance.Status.DROPPED, dropped_at=timezone.now())
+            status=Remittance.Status.DROPPED, dropped_at=at or timezone.now())
     return target
 
 

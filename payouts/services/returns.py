@@ -6,6 +6,7 @@ sent, or names an order not in that file, is refused whole and nothing of it app
 Each order is applied in its own transaction with a ``ReturnLine``: the same return again
 changes nothing, and a crash halfway resumes at the first order not yet answered."""
 
+import datetime as dt
 import hashlib
 
 from django.db import IntegrityError, transaction
@@ -24,18 +25,21 @@ from payouts.services.orders import mark
 O = ReturnLine.Outcome
 
 
-def receive(*, content: bytes, filename: str, source: str, user=None) -> BankReturn:
+def receive(*, content: bytes, filename: str, source: str, user=None,
+            at: dt.datetime | None = None) -> BankReturn:
     """Keep ``content`` and apply it (or say why not, on the row). Idempotent by content:
-    a file received again is the same row, resumed if its application was cut short."""
+    a file received again is the same row, resumed if its application was cut short.
+    ``at``: when it arrived and is applied, now by default (the demo's past passes its own)."""
     sha = hashlib.sha256(content).hexdigest()
     existing = BankReturn.objects.filter(sha256=sha).first()
     if existing is not None:
         if existing.status == BankReturn.Status.APPLYING:
-            apply(existing.pk)
+            apply(existing.pk, at=at)
             existing.refresh_from_db()
         return existing
     row = BankReturn(content=content, sha256=sha, filename=filename[:200], source=source,
-                     received_by=user, status=BankReturn.Status.REFUSED)
+                     received_by=user, status=BankReturn.Status.REFUSED,
+                     received_at=at or timezone.now())
     try:
         parsed = cnab240.read_return(content)
         row.remittance = _match(parsed)
@@ -48,7 +52,7 @@ def receive(*, content: bytes, filename: str, source: str, user=None) -> BankRet
     except IntegrityError:  # the same file, received at the same moment by another worker
         return BankReturn.objects.get(sha256=sha)
     if row.status == BankReturn.Status.APPLYING:
-        apply(row.pk)
+        apply(row.pk, at=at)
         row.refresh_from_db()
     return row
 
@@ -90,7 +94,7 @@ def _refused(detail: str) -> ReturnRefused:
     return ReturnRefused(detail)
 
 
-def apply(bank_return_id) -> None:
+def apply(bank_return_id, *, at: dt.datetime | None = None) -> None:
     bank_return = BankReturn.objects.select_related("remittance__account").get(pk=bank_return_id)
     parsed = cnab240.read_return(bytes(bank_return.content))
     orders = dict(PaymentOrder.objects.filter(reference__in=[i.reference for i in parsed.items])
@@ -99,16 +103,17 @@ def apply(bank_return_id) -> None:
     bank = bank_return.remittance.account.bank
     for item in parsed.items:
         if orders[item.reference] not in done:
-            _apply_item(bank_return, orders[item.reference], item, bank)
+            _apply_item(bank_return, orders[item.reference], item, bank, at=at)
     with transaction.atomic():
         BankReturn.objects.filter(pk=bank_return.pk).update(
-            status=BankReturn.Status.APPLIED, applied_at=timezone.now())
+            status=BankReturn.Status.APPLIED, applied_at=at or timezone.now())
         Remittance.objects.filter(pk=bank_return.remittance_id).update(
             status=Remittance.Status.ANSWERED)
 
 
 @transaction.atomic
-def _apply_item(bank_return: BankReturn, order_id, item: ReturnItem, bank: str) -> None:
+def _apply_item(bank_return: BankReturn, order_id, item: ReturnItem, bank: str, *,
+                at: dt.datetime | None) -> None:
     # The house's lock order: the claim first, then its rows (a manual settlement takes
     # the claim, then the order: taking them the other way round could deadlock).
     list(Claim.objects.select_for_update(of=("self",))
@@ -130,37 +135,39 @@ def _apply_item(bank_return: BankReturn, order_id, item: ReturnItem, bank: str) 
                 "Não liquidado: um supervisor confere.")
         mark(order, PaymentOrder.Status.DIVERGENT, bank_occurrences=codes, bank_reason=note,
              effective_amount=item.amount, effective_date=item.paid_on,
-             bank_reference=item.bank_reference)
+             bank_reference=item.bank_reference, at=at)
     elif kind == "settled":
-        outcome, note = _settle(order, item, bank, codes, actor)
+        outcome, note = _settle(order, item, bank, codes, actor, at=at)
     elif kind == "scheduled":
         outcome = O.SCHEDULED
         mark(order, PaymentOrder.Status.SCHEDULED, bank_occurrences=codes, bank_reason=words,
-             bank_reference=item.bank_reference)
+             bank_reference=item.bank_reference, at=at)
     else:
         outcome = O.REFUSED
         reason = f"{words} (ocorrência {', '.join(item.occurrences)} do banco)"
-        claims_services.return_payment(payment_id=order.payment_id, reason=reason, actor=actor)
-        mark(order, PaymentOrder.Status.REFUSED, bank_occurrences=codes, bank_reason=reason)
+        claims_services.return_payment(payment_id=order.payment_id, reason=reason, actor=actor,
+                                       at=at)
+        mark(order, PaymentOrder.Status.REFUSED, bank_occurrences=codes, bank_reason=reason,
+             at=at)
     ReturnLine.objects.create(bank_return=bank_return, order=order, occurrences=codes,
                               outcome=outcome, amount=item.amount, paid_on=item.paid_on,
-                              note=note)
+                              note=note, applied_at=at or timezone.now())
 
 
-def _settle(order, item: ReturnItem, bank: str, codes: str, actor: str):
+def _settle(order, item: ReturnItem, bank: str, codes: str, actor: str, *, at):
     transaction_id = f"{bank}:{item.bank_reference.strip() or order.reference}"
     try:
         with transaction.atomic():
             claims_services.settle_payment(payment_id=order.payment_id,
                                            transaction_id=transaction_id,
-                                           paid_on=item.paid_on, user=None, actor=actor)
+                                           paid_on=item.paid_on, user=None, actor=actor, at=at)
     except ProblemError as refusal:
         note = f"O banco pagou, mas a liquidação foi recusada: {refusal.detail}"
         mark(order, PaymentOrder.Status.DIVERGENT, bank_occurrences=codes, bank_reason=note,
              effective_amount=item.amount, effective_date=item.paid_on,
-             bank_reference=item.bank_reference)
+             bank_reference=item.bank_reference, at=at)
         return O.DIVERGENT, note
     mark(order, PaymentOrder.Status.SETTLED, bank_occurrences=codes, bank_reason="",
          effective_amount=item.amount, effective_date=item.paid_on,
-         bank_reference=item.bank_reference)
+         bank_reference=item.bank_reference, at=at)
     return O.SETTLED, ""

@@ -102,10 +102,10 @@ class Undo(Exception):
 def test_whatever_the_facts_the_rules_never_deny_a_claim(complete_claim, monkeypatch, drawn):
     real = facts_module.collect
 
-    def collect(claim):
+    def collect(claim, **day):
         # The drawn facts over the real ones; the amount left is the claim's (it is what
         # the services would pay, and the planned amount recorded).
-        facts = real(claim)
+        facts = real(claim, **day)
         facts.update({name: value for name, value in drawn.items() if name != "valor_a_pagar"})
         return facts
 

@@ -133,7 +133,7 @@ def test_every_download_is_logged(claim_in_regulation, boss, paying_account):
 def test_a_committed_file_that_never_reached_the_outbox_is_dropped_by_the_next_run(
         claim_in_regulation, boss, paying_account, bank_dirs, monkeypatch):
     register(claim_in_regulation, boss)
-    monkeypatch.setattr(remittances, "drop", lambda pk: None)  # the worker died after commit
+    monkeypatch.setattr(remittances, "drop", lambda pk, **moment: None)  # the worker died after commit
     remittance = remittances.build(account_id=paying_account.pk)
     monkeypatch.undo()
     assert Remittance.objects.get(pk=remittance.pk).status == "liberada"

@@ -142,11 +142,11 @@ def test_a_crash_halfway_resumes_where_it_stopped(claim_in_regulation, boss, pay
     real = returns._apply_item
     calls = []
 
-    def dies_on_the_second(bank_return, order_id, item, bank):
+    def dies_on_the_second(bank_return, order_id, item, bank, **moment):
         calls.append(order_id)
         if len(calls) == 2:
             raise SystemExit("worker killed")
-        return real(bank_return, order_id, item, bank)
+        return real(bank_return, order_id, item, bank, **moment)
 
     monkeypatch.setattr(returns, "_apply_item", dies_on_the_second)
     with pytest.raises(SystemExit):

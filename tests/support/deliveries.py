@@ -30,7 +30,7 @@ def make_event(channel=None, name: str = "sinistro-criado", *, claim=None) -> Ev
 
 
 def backdate(obj, **ago) -> None:
-    """Move ``created_at`` back (auto_now_add cannot be set on create)."""
+    """Move an existing row's ``created_at`` back (written by a service at now)."""
     when = timezone.now() - dt.timedelta(**ago)
     type(obj).objects.filter(pk=obj.pk).update(created_at=when)
     obj.created_at = when

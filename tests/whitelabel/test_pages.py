@@ -282,8 +282,8 @@ def test_the_deadline_to_decide_is_shown_while_it_runs(insured, sale):
     claim = ClaimFactory(sale=sale, coverage=sale.coverages.get(name="cobertura/morte"),
                          status=ClaimStatus.DOCUMENTS_UNDER_REVIEW)
     opened = timezone.now() - dt.timedelta(days=20)
-    ClaimHistory.objects.create(claim=claim, action="abrir", to_status="criado", actor="canal:x")
-    ClaimHistory.objects.filter(claim=claim).update(created_at=opened)  # auto_now_add
+    ClaimHistory.objects.create(claim=claim, action="abrir", to_status="criado", actor="canal:x",
+                                created_at=opened)
 
     page = text(insured.get(f"/segurado/sinistros/{claim.number}"))
 

@@ -5,6 +5,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.models import Claim
 
@@ -40,7 +41,7 @@ class Proposal(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
     proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                     related_name="+", verbose_name="proposta por")
-    proposed_at = models.DateTimeField("proposta em", auto_now_add=True)
+    proposed_at = models.DateTimeField("proposta em", default=timezone.now, editable=False)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
                                    blank=True, related_name="+", verbose_name="decidida por")
     decided_at = models.DateTimeField("decidida em", null=True, blank=True)

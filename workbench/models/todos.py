@@ -7,6 +7,7 @@ Named ``ToDo`` rather than "task" so it is never mistaken for a Celery task (the
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from claims.models import Claim
 
@@ -43,7 +44,7 @@ class ToDo(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
                                    blank=True, related_name="+", verbose_name="criada por")
-    created_at = models.DateTimeField("criada em", auto_now_add=True)
+    created_at = models.DateTimeField("criada em", default=timezone.now, editable=False)
     closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
                                   blank=True, related_name="+", verbose_name="encerrada por")
     closed_at = models.DateTimeField("encerrada em", null=True, blank=True)

@@ -81,13 +81,12 @@ def _why(todo: ToDo, claim) -> str:
     return "o prazo mudou"
 
 
-def close_answered_todos(claim, action: str) -> int:
-    """After ``action`` on ``claim`` (the caller's transaction): close its automatic
-    todos that the move answered."""
+def close_answered_todos(claim, action: str, *, at) -> int:
+    """After ``action`` on ``claim`` (the caller's transaction), at ``at`` (the move's
+    moment): close its automatic todos that the move answered."""
     if action not in ANSWERING:
         return 0
     todos = list(ToDo.objects.filter(claim=claim, status=ToDo.Status.OPEN)
                  .filter(~Q(kind=ToDo.Kind.MANUAL)))
-    now = timezone.now()
-    return sum(close_if_answered(todo, claim, at=now) for todo in todos)
+    return sum(close_if_answered(todo, claim, at=at) for todo in todos)
 

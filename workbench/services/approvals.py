@@ -27,6 +27,7 @@ proposal that a supervisor approves or rejects.
   approves.
 """
 
+import datetime as dt
 from decimal import Decimal
 
 from django.conf import settings
@@ -75,14 +76,15 @@ def authority_for(kind: str) -> Permission:
     return WORKFLOW[PROPOSED_ACTION[kind]].authority
 
 
-def _check(claim: Claim, terms: Terms) -> None:
-    """Every refusal the proposed action meets now, but the authority (the supervisor's,
-    when approving): the service's own checks, which write nothing."""
+def _check(claim: Claim, terms: Terms, *, now: dt.datetime | None = None) -> None:
+    """Every refusal the proposed action meets at ``now`` (the clock's by default), but
+    the authority (the supervisor's, when approving): the service's own checks, which
+    write nothing."""
+    now = now or timezone.now()
     match terms:
         case ClosingTerms():
             closing.check_finalize(claim, reason=terms.reason, deciding=None)
         case DenialTerms():
-            now = timezone.now()
             closing.check_denial(
                 claim, reason=terms.reason, code=terms.code, clause=terms.clause,
                 late_justification=terms.late_justification,
@@ -95,7 +97,8 @@ def _check(claim: Claim, terms: Terms) -> None:
         case PaymentTerms():
             payments.check_payment(
                 claim, beneficiary_id=terms.beneficiary, amount=terms.amount,
-                payee=terms.payee, payment_method=terms.payment_method, deciding=None)
+                payee=terms.payee, payment_method=terms.payment_method, deciding=None,
+                on=timezone.localdate(now))
 
 
 def _apply(terms: Terms, *, claim_id, user, expected_version: int, proposed_by=None):
@@ -138,22 +141,25 @@ def needs_proposal(kind: str, user, *, amount: Decimal | None = None,
 
 
 @transaction.atomic
-def propose(*, claim_id, user, terms: Terms, expected_version: int) -> Proposal:
-    """``terms`` (workbench.proposal_terms) say what is proposed, and so its kind."""
+def propose(*, claim_id, user, terms: Terms, expected_version: int,
+            at: dt.datetime | None = None) -> Proposal:
+    """``terms`` (workbench.proposal_terms) say what is proposed, and so its kind.
+    ``at``: the proposal's moment, now by default (the demo's past passes its own)."""
     require_permission(user, Permission.WORK_CLAIM,
                        "Somente analistas e supervisores fazem propostas.")
     claim = lock_claim(claim_id=claim_id, expected_version=expected_version)
     if claim.proposals.filter(status=Proposal.Status.PENDING).exists():
         raise ProposalNotAllowed(
             "Já há uma proposta aguardando o supervisor neste sinistro.")
-    _check(claim, terms)
+    now = at or timezone.now()
+    _check(claim, terms, now=now)
     proposal = Proposal.objects.create(
         claim=claim, kind=terms.KIND, arguments=terms.to_json(), summary=_summary(terms),
-        claim_version=claim.version, proposed_by=user)
-    _refresh_awaiting(claim)
+        claim_version=claim.version, proposed_by=user, proposed_at=now)
+    _refresh_awaiting(claim, at=now)
     write_timeline_entry(claim, entry=TimelineEntry.PROPOSAL, user=user,
                          note=f"{proposal.get_kind_display()} proposta ao supervisor: "
-                              f"{proposal.summary}")
+                              f"{proposal.summary}", at=now)
     return proposal
 
 
@@ -177,8 +183,9 @@ def _summary(terms: Terms) -> str:
     return text[:300]
 
 
-def _refresh_awaiting(claim: Claim) -> None:
+def _refresh_awaiting(claim: Claim, *, at: dt.datetime | None = None) -> None:
     set_awaiting(claim)
+    claim.updated_at = at or timezone.now()
     claim.save(update_fields=["awaiting", "updated_at"])
 
 

@@ -3,7 +3,6 @@ supervisor reassigning one claim or many.
 
 Owners are the insurer's internal business: a change of owner is a timeline row (who,
 from whom, to whom, why) and nothing else: no event, no version bump (a form an analyst
-from workbench.errors import AssignmentNotAllowed
 has open on the claim stays valid), nothing a channel or an insured person sees. But
 one: a reassignment voids the claim's pending proposal (and then bumps the version).
 
@@ -14,6 +13,7 @@ escalated tasks), any claim to anyone. A claim's team chooses who decides its pr
 (workbench.services.approvals): moving a claim out of it is its supervisors' call.
 """
 
+import datetime as dt
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
@@ -64,7 +64,8 @@ def route_new_claim(claim: Claim, *, channel_id, coverage_name: str) -> str | No
     if member is None:
         return f"Equipe {team.name}: nenhum analista recebendo sinistros; fica sem responsável."
     claim.owner = member.user
-    TeamMember.objects.filter(pk=member.pk).update(last_assigned_at=timezone.now())
+    # The claim's notification is the moment it is given (the opening's own time).
+    TeamMember.objects.filter(pk=member.pk).update(last_assigned_at=claim.notified_at)
     return (f"Distribuído a {person(member.user)} (equipe {team.name}; "
             f"{member.open_claims} sinistro(s) em aberto antes deste).")
 
@@ -152,11 +153,12 @@ def may_reassign(user, claim: Claim, scope: list[int] | None) -> bool:
 
 
 @transaction.atomic
-def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
+def reassign_claims(*, claim_ids, to_user, user, reason: str,
+                    at: dt.datetime | None = None) -> Reassignment:
     """A supervisor gives open claims to another analyst (or to nobody: ``to_user``
     None); says how many changed owner, which were skipped and which refused, and why.
-    Each change is a timeline row; a pending proposal on a claim that changes owner
-    is voided."""
+    Each change is a timeline row (at ``at``, now by default); a pending proposal on a
+    claim that changes owner is voided."""
     require_permission(user, Permission.ASSIGN_CLAIM,
                        "Somente supervisores de sinistros reatribuem.")
     reason = reason.strip()
@@ -169,7 +171,7 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
     target_teams = [] if to_user is None else _target_teams(to_user, scope)
     claims = list(Claim.objects.select_for_update(of=("self",)).select_related("owner", "team")
                   .filter(pk__in=list(claim_ids), is_sandbox=False).order_by("number"))
-    rows, skipped, refused, now = [], [], [], timezone.now()
+    rows, skipped, refused, now = [], [], [], at or timezone.now()
     for claim in claims:
         if not may_reassign(user, claim, scope):
             refused.append((claim.number,
@@ -191,6 +193,7 @@ def reassign_claims(*, claim_ids, to_user, user, reason: str) -> Reassignment:
             to_status=claim.status, actor=actor_for(user), user=user, created_at=now,
             note=f"De {person(previous)} para {person(to_user)}. Motivo: {reason}"))
         voided = _void_pending_proposal(claim, user=user, previous=previous, at=now)
+        claim.updated_at = now
         claim.save(update_fields=["owner", "team", "updated_at",
                                   *(("awaiting", "version") if voided else ())])
         _hand_over_tasks(claim.pk, from_user=previous, to_user=to_user)

@@ -37,13 +37,15 @@ def _check_owner(owner) -> None:
 
 @transaction.atomic
 def create_todo(*, claim_id, user, subject: str, due_on: dt.date, owner=None,
-                note: str = "") -> ToDo:
+                note: str = "", at: dt.datetime | None = None) -> ToDo:
+    """A to-do by hand on a claim, made at ``at`` (now by default)."""
+    now = at or timezone.now()
     require_permission(user, Permission.WORK_CLAIM,
                        "Somente analistas e supervisores criam tarefas.")
     subject = subject.strip()
     if not subject:
         raise ToDoNotAllowed("Informe o assunto da tarefa.")
-    if due_on < timezone.localdate():
+    if due_on < timezone.localdate(now):
         raise ToDoNotAllowed("O vencimento não pode estar no passado.")
     owner = owner or user
     _check_owner(owner)
@@ -51,9 +53,9 @@ def create_todo(*, claim_id, user, subject: str, due_on: dt.date, owner=None,
     if claim is None:
         raise errors.ClaimNotFound()
     todo = ToDo.objects.create(claim=claim, subject=subject, due_on=due_on, owner=owner,
-                               note=note.strip(), created_by=user)
+                               note=note.strip(), created_by=user, created_at=now)
     write_timeline_entry(claim, entry=TimelineEntry.TASK_CREATED, user=user,
-                         note=_todo_line(todo))
+                         note=_todo_line(todo), at=now)
     return todo
 
 
@@ -102,15 +104,16 @@ def workbench_sweep(*, now: dt.datetime | None = None) -> SweepResult:
     return SweepResult(created=created, closed=closed, escalated=_escalate_overdue(now))
 
 
-def _create_automatic(claim: Claim, *, kind: str, subject: str, due_on: dt.date) -> bool:
-    """One automatic to-do; False when an open one of that kind exists (another worker
-    made it first: the unique index says so)."""
+def _create_automatic(claim: Claim, *, kind: str, subject: str, due_on: dt.date,
+                      at: dt.datetime) -> bool:
+    """One automatic to-do, made at ``at`` (the sweep's moment); False when an open one
+    of that kind exists (another worker made it first: the unique index says so)."""
     try:
         with transaction.atomic():
             ToDo.objects.create(claim=claim, kind=kind, subject=subject, due_on=due_on,
-                                owner=claim.owner)
+                                owner=claim.owner, created_at=at)
             write_timeline_entry(claim, entry=TimelineEntry.TASK_CREATED, user=None,
-                                 actor=SWEEP_ACTOR,
+                                 actor=SWEEP_ACTOR, at=at,
                                  note=f"{subject}, responsável {person(claim.owner)}.")
     except IntegrityError:
         return False
@@ -131,7 +134,7 @@ def _chase_documents(now: dt.datetime) -> int:
               .filter(Exists(waiting_since), _without_open(ToDo.Kind.CHASE_DOCUMENTS)))
     today = timezone.localdate(now)
     return sum(_create_automatic(claim, kind=ToDo.Kind.CHASE_DOCUMENTS,
-                                 subject="Cobrar documentos", due_on=today)
+                                 subject="Cobrar documentos", due_on=today, at=now)
                for claim in claims)
 
 
@@ -152,7 +155,8 @@ def _decide_by_deadline(now: dt.datetime) -> int:
         for claim in claims:
             due_on = timezone.localdate(claim.clock_deadline)
             created += _create_automatic(claim, kind=task_kind,
-                                         subject=f"{verb} até {due_on:%d/%m}", due_on=due_on)
+                                         subject=f"{verb} até {due_on:%d/%m}", due_on=due_on,
+                                         at=now)
     return created
 
 
@@ -185,7 +189,7 @@ def _escalate_overdue(now: dt.datetime) -> int:
             to = (f"aos supervisores da equipe {todo.claim.team.name}: {', '.join(supervisors)}"
                   if supervisors else "aos supervisores de sinistros")
             write_timeline_entry(todo.claim, entry=TimelineEntry.TASK_ESCALATED, user=None,
-                                 actor=SWEEP_ACTOR,
+                                 actor=SWEEP_ACTOR, at=now,
                                  note=f"{todo.subject} venceu em {todo.due_on:%d/%m/%Y}: "
                                       f"escalada {to}.")
             escalated += 1
