@@ -25,7 +25,7 @@ from decisions.defaults import default_rule_sets
 from decisions.management.commands.load_default_rules import install
 from decisions.models import Evaluation, RuleSet
 from decisions.services.evaluate import evaluate_claim
-from localdev.demo.workload import step_at
+from localdev.demo.workload import after_step
 
 UNEMPLOYMENT, DEATH = "perda-de-renda-desemprego", "morte-natural"
 SALE_PREFIX = "5e1d0000-0000-4000-8000-0077"
@@ -84,15 +84,15 @@ def seed(*, channel, claims: int = 0) -> str:
         # Each step at its moment of the past, as the workload's (other apps' demos, the
         # SRO's, act on each step as their beat would have then).
         opened = now - dt.timedelta(days=10 + index % 20, hours=rng.randint(0, 8))
-        with step_at(opened):
-            claim = _claim(channel, index, name, nature, scenario, opened)
-        with step_at(opened + dt.timedelta(minutes=20)):
-            _send_documents(channel, claim, name, _cpf(index), scenario, nature == DEATH,
-                            opened + dt.timedelta(minutes=20))
+        claim = _claim(channel, index, name, nature, scenario, opened)
+        after_step(opened)
+        sent = opened + dt.timedelta(minutes=20)
+        _send_documents(channel, claim, name, _cpf(index), scenario, nature == DEATH, sent)
+        after_step(sent)
         decided = opened + dt.timedelta(minutes=21)
-        with step_at(decided):
-            effects.append(evaluate_claim(claim_id=claim.pk, trigger="documentos-completos",
-                                          now=decided))
+        effects.append(evaluate_claim(claim_id=claim.pk, trigger="documentos-completos",
+                                      now=decided))
+        after_step(decided)
     paid = sum(1 for e in effects if e is not None and e.effect == Evaluation.Effect.APPLIED)
     return f"{installed}; {len(plan)} sinistros com documentos reais, {paid} pagos sem pessoa"
 
@@ -134,7 +134,8 @@ def _claim(channel, index: int, name: str, nature: str, scenario: str, now) -> C
         requester_relationship="conjuge" if on_death else "",
         requester_tax_id=spouse_cpf if on_death else "",
         contact_name="Helena Duarte" if on_death else name, contact_email="contato@example.com",
-        outstanding_balance=None if on_death else Decimal("4380.00"), payment_details=details)
+        outstanding_balance=None if on_death else Decimal("4380.00"), payment_details=details,
+        at=now)
 
 
 def _send_documents(channel, claim, name, cpf, scenario, on_death, now) -> None:
@@ -145,9 +146,10 @@ def _send_documents(channel, claim, name, cpf, scenario, on_death, now) -> None:
             specimens.identity_lines(name=name, cpf=cpf))
         document, _ = services.request_document_upload(
             channel=channel, number=claim.number, file_name=f"{doc_type}.pdf", sent_at=now,
-            doc_type=doc_type)
-        services.store_local_upload(file_id=document.pk, content=io.BytesIO(content))
-        read_document(file_id=document.pk)  # here, not in a worker: the demo is made at once
+            doc_type=doc_type, at=now)
+        services.store_local_upload(file_id=document.pk, content=io.BytesIO(content), at=now)
+        # Here, not in a worker: the demo is made at once.
+        read_document(file_id=document.pk, at=now)
 
 
 def _documents(name, cpf, day, scenario, on_death) -> dict:

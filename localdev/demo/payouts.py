@@ -22,7 +22,6 @@ from payouts import roles as payouts_roles
 from payouts.models import PayingAccount
 from payouts.services import remittances, returns
 from payouts.services.accounts import add_account
-from localdev.demo.clock import at
 
 DEMO_ACCOUNT_NAME = "Itaú pagamentos (demonstração)"
 # The demo's treasury user (its password is public, like the other demo users': seed_demo
@@ -58,23 +57,22 @@ def demo_account() -> PayingAccount:
 def pay(*, payments, moment, refuse: bool = False) -> None:
     account = demo_account()
     wanted = {payment.order.reference for payment in payments}
-    with at(moment):
-        with transaction.atomic():
-            remittance = remittances.build(account_id=account.pk, actor="demonstracao")
-        remittance.refresh_from_db()
-        if remittance.status == remittance.Status.AWAITING_RELEASE:
-            remittances.release(remittance_id=remittance.pk, user=treasurer())
-        path = remittances.drop(remittance.pk)
-        if path is not None:  # the bank's client took it
-            (path.parent / "processados").mkdir(exist_ok=True)
-            os.replace(path, Path(path.parent) / "processados" / path.name)
-        today = timezone.localdate(moment)
-        codes = ("AG",) if refuse else ("00",)
-        outcomes = {line.order.reference: (codes if line.order.reference in wanted else (),
-                                           today if codes == ("00",) and
-                                           line.order.reference in wanted else None, None)
-                    for line in remittance.lines.select_related("order")}
-        content = cnab240.write_return(bytes(remittance.content), outcomes=outcomes,
-                                       generated_at=timezone.localtime(moment))
-        returns.receive(content=content, filename=f"{remittance.filename}.ret",
-                        source="demonstracao")
+    with transaction.atomic():
+        remittance = remittances.build(account_id=account.pk, actor="demonstracao", at=moment)
+    remittance.refresh_from_db()
+    if remittance.status == remittance.Status.AWAITING_RELEASE:
+        remittances.release(remittance_id=remittance.pk, user=treasurer(), at=moment)
+    path = remittances.drop(remittance.pk, at=moment)
+    if path is not None:  # the bank's client took it
+        (path.parent / "processados").mkdir(exist_ok=True)
+        os.replace(path, Path(path.parent) / "processados" / path.name)
+    today = timezone.localdate(moment)
+    codes = ("AG",) if refuse else ("00",)
+    outcomes = {line.order.reference: (codes if line.order.reference in wanted else (),
+                                       today if codes == ("00",) and
+                                       line.order.reference in wanted else None, None)
+                for line in remittance.lines.select_related("order")}
+    content = cnab240.write_return(bytes(remittance.content), outcomes=outcomes,
+                                   generated_at=timezone.localtime(moment))
+    returns.receive(content=content, filename=f"{remittance.filename}.ret",
+                    source="demonstracao", at=moment)

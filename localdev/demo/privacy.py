@@ -22,7 +22,7 @@ from privacy import roles
 from privacy.models import DataRequest
 from privacy.requests.services import register_request
 from privacy.services.holds import place_hold
-from localdev.demo.workload import step_at
+from localdev.demo.workload import after_step
 
 PRIVACY_USERS = {
     "privacidade": ("privacidade-demo", "Paula"),
@@ -52,18 +52,19 @@ def seed(*, retail_channel: Channel) -> str:
     claims = []
     for row, (_, requester) in zip(rows, OLD_CLAIMS, strict=True):
         opened = dt.datetime(2020, 3, rng.randint(2, 20), 14, tzinfo=dt.UTC)
-        with step_at(opened):
-            claim = services.open_claim(
-                channel=channel, sale_id=row["id"], actor=f"canal:{channel.slug}",
-                coverage_name="cobertura/morte", nature="morte-natural",
-                occurred_at=opened - dt.timedelta(days=rng.randint(3, 15)),
-                requester_name=requester, contact_name=requester,
-                contact_email="contato@example.com")
-        with step_at(opened + dt.timedelta(days=rng.randint(10, 20))):
-            services.deny(claim_id=claim.pk, user=supervisor,
-                          reason="A doença que causou a morte era conhecida antes da "
-                                 "contratação e não foi declarada.",
-                          code=1, clause="Cláusula 7.2 (doenças preexistentes)")
+        claim = services.open_claim(
+            channel=channel, sale_id=row["id"], actor=f"canal:{channel.slug}",
+            coverage_name="cobertura/morte", nature="morte-natural",
+            occurred_at=opened - dt.timedelta(days=rng.randint(3, 15)),
+            requester_name=requester, contact_name=requester,
+            contact_email="contato@example.com", at=opened)
+        after_step(opened)
+        denied = opened + dt.timedelta(days=rng.randint(10, 20))
+        services.deny(claim_id=claim.pk, user=supervisor,
+                      reason="A doença que causou a morte era conhecida antes da "
+                             "contratação e não foi declarada.",
+                      code=1, clause="Cláusula 7.2 (doenças preexistentes)", at=denied)
+        after_step(denied)
         claims.append(claim)
     place_hold(actor="usuario:juridico", claim=claims[0],
                reason="A família contesta a recusa na Justiça: os registros do sinistro "

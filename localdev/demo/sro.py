@@ -17,7 +17,6 @@ from django.utils import timezone
 
 from sro import sending
 from sro.client import get_client
-from localdev.demo.clock import at
 
 logger = logging.getLogger(__name__)
 
@@ -32,8 +31,7 @@ def send_after_step(*, moment: dt.datetime) -> None:
     # Within the next run or two of the beat job; never after the real now.
     wait = dt.timedelta(seconds=random.Random(moment.timestamp()).uniform(30, 180))
     when = min(moment + wait, timezone.now())
-    with at(when):
-        counts = sending.send_due(now=when)
+    counts = sending.send_due(now=when)
     if counts["retry"] and not counts["accepted"]:
         _State.unreachable_url = settings.SRO_API_URL
         logger.warning("seed_demo: the registradora did not answer; the demo's registrations "

@@ -2,11 +2,11 @@
 over the last twelve weeks on two channels and carried through every state by the real
 services, so the dashboard, the queues and the timelines have something true to show.
 
-Each step runs "at" its moment in the past (localdev.demo.clock). The regulatory clocks, ages and days to decision are therefore the ones
-the services themselves computed. Demo only: nothing else moves the clock.
+Each step passes its moment in the past to the service (``at=``), and the services date
+what they write by it: the regulatory clocks, ages and days to decision are the ones they
+computed themselves. Nothing patches the clock.
 """
 
-import contextlib
 import datetime as dt
 import io
 import random
@@ -25,7 +25,6 @@ from claims.validators import cpf_for
 from claims.serializers import PaymentDetailsSerializer
 from localdev.demo import payouts as payouts_demo
 from localdev.demo import sro as sro_demo
-from localdev.demo.clock import at
 from workbench import services as workbench_services
 from workbench.proposal_terms import DenialTerms, PaymentTerms
 
@@ -45,17 +44,12 @@ RELATIVES = [("conjuge", 50), ("filho", 25), ("filho", 25)]
 DEMO_ADDRESS = {"cep": "01310100", "uf": "SP"}
 
 
-@contextlib.contextmanager
-def step_at(moment: dt.datetime):
-    """One step of the past, run at its moment; then the SRO sends what the step wrote
-    as its beat job would have then (localdev.demo.sro), so the demo's registrations
-    keep or miss their deadlines by the claims' own timeline, not by the day the demo
-    was loaded."""
-    with at(moment):
-        yield
-        # The step's letters and SRO submissions, at its moment too (a worker would
-        # have done them seconds after it).
-        consequences.run_all_pending()
+def after_step(moment: dt.datetime) -> None:
+    """What the workers would have done right after a step of the past: its letters and
+    SRO submissions, at its moment; then the SRO sends them as its beat job would have
+    (localdev.demo.sro), so the demo's registrations keep or miss their deadlines by the
+    claims' own timeline, not by the day the demo was loaded."""
+    consequences.run_all_pending(now=moment)
     sro_demo.send_after_step(moment=moment)
 
 
@@ -108,20 +102,21 @@ class Workload:
         # insured person.
         first, last = self.rng.choice(FIRST_NAMES), self.rng.choice(SURNAMES)
         requester = f"{first} {last}" if on_death else sale["insured_name"]
-        with step_at(moment):
-            claim = services.open_claim(
-                channel=channel, sale_id=sale["id"], actor=f"canal:{channel.slug}",
-                coverage_name=coverage, nature="morte-natural" if on_death else "",
-                occurred_at=moment - dt.timedelta(days=self.rng.randint(1, 20)),
-                requester_name=requester, contact_name=requester,
-                contact_email="contato@example.com")
+        claim = services.open_claim(
+            channel=channel, sale_id=sale["id"], actor=f"canal:{channel.slug}",
+            coverage_name=coverage, nature="morte-natural" if on_death else "",
+            occurred_at=moment - dt.timedelta(days=self.rng.randint(1, 20)),
+            requester_name=requester, contact_name=requester,
+            contact_email="contato@example.com", at=moment)
+        after_step(moment)
         step = self._stepper(moment)
         if scenario == "opened":
             if self.rng.random() < 0.4:  # some wait for someone to take them
-                with step_at(next(step)):
-                    workbench_services.reassign_claims(claim_ids=[claim.pk], to_user=None,
-                                             user=self.supervisor,
-                                             reason="Redistribuir: analista em férias.")
+                at = next(step)
+                workbench_services.reassign_claims(claim_ids=[claim.pk], to_user=None,
+                                                   user=self.supervisor, at=at,
+                                                   reason="Redistribuir: analista em férias.")
+                after_step(at)
             return
         if claim.status == "pendente-de-documentacao":
             if scenario == "more-documents":
@@ -145,50 +140,56 @@ class Workload:
         bytes would have to travel to the bucket, so the claim keeps waiting)."""
         if not storage.current().receives_files:
             return
-        with step_at(moment):
-            for doc_type in sorted({r.doc_type for r in claim.document_requests.all()}):
-                document, _ = services.request_document_upload(
-                    channel=channel, number=claim.number, file_name=f"{doc_type}.pdf",
-                    sent_at=moment, doc_type=doc_type)
-                services.store_local_upload(file_id=document.pk, content=io.BytesIO(PDF))
+        for doc_type in sorted({r.doc_type for r in claim.document_requests.all()}):
+            document, _ = services.request_document_upload(
+                channel=channel, number=claim.number, file_name=f"{doc_type}.pdf",
+                sent_at=moment, doc_type=doc_type, at=moment)
+            services.store_local_upload(file_id=document.pk, content=io.BytesIO(PDF), at=moment)
+        after_step(moment)
 
     def _play(self, scenario, channel, claim, sale, step):
         analyst = self._owner(claim)
         version = lambda: Claim.objects.get(pk=claim.pk).version  # noqa: E731
         if scenario == "more-documents":
-            with step_at(next(step)):
-                doc_type, title, note = COMPLEMENTARY_DOCUMENTS[claim.coverage.name]
-                services.request_documents(
-                    claim_id=claim.pk, user=analyst, expected_version=version(),
-                    documents=[services.RequestedDocument(doc_type, title)], note=note)
+            at = next(step)
+            doc_type, title, note = COMPLEMENTARY_DOCUMENTS[claim.coverage.name]
+            services.request_documents(
+                claim_id=claim.pk, user=analyst, expected_version=version(),
+                documents=[services.RequestedDocument(doc_type, title)], note=note, at=at)
+            after_step(at)
             return
         if scenario == "denied":
-            with step_at(next(step)):
-                services.deny(claim_id=claim.pk, user=self.supervisor,
-                              code=DenialCode.OUTSIDE_VALIDITY,
-                              clause="Cláusula 3.1 das Condições Gerais (vigência)",
-                              reason="O evento ocorreu antes do início da vigência do seguro.")
+            at = next(step)
+            services.deny(claim_id=claim.pk, user=self.supervisor,
+                          code=DenialCode.OUTSIDE_VALIDITY,
+                          clause="Cláusula 3.1 das Condições Gerais (vigência)",
+                          reason="O evento ocorreu antes do início da vigência do seguro.", at=at)
+            after_step(at)
             return
         if scenario == "denial-proposed":
-            with step_at(next(step)):
-                workbench_services.propose(
-                    claim_id=claim.pk, user=analyst, expected_version=version(),
-                    terms=DenialTerms(reason="Doença preexistente não declarada na contratação.",
-                                      code=int(DenialCode.EXCLUDED_RISK),
-                                      clause="Cláusula 5.2 das Condições Gerais",
-                                      internal_note="Prontuário de 2019 confirma."))
+            at = next(step)
+            workbench_services.propose(
+                claim_id=claim.pk, user=analyst, expected_version=version(), at=at,
+                terms=DenialTerms(reason="Doença preexistente não declarada na contratação.",
+                                  code=int(DenialCode.EXCLUDED_RISK),
+                                  clause="Cláusula 5.2 das Condições Gerais",
+                                  internal_note="Prontuário de 2019 confirma."))
+            after_step(at)
             return
-        with step_at(next(step)):
-            services.approve_documents(claim_id=claim.pk, user=analyst,
-                                       request_payment_data=scenario == "payment-data")
+        at = next(step)
+        services.approve_documents(claim_id=claim.pk, user=analyst,
+                                   request_payment_data=scenario == "payment-data", at=at)
+        after_step(at)
         if scenario in ("approved", "payment-data"):
             if self.rng.random() < 0.3:
-                with step_at(next(step)):
-                    services.add_note(claim_id=claim.pk, user=analyst,
-                                      text="Liguei para o contato: aguarda retorno do banco.")
+                at = next(step)
+                services.add_note(claim_id=claim.pk, user=analyst,
+                                  text="Liguei para o contato: aguarda retorno do banco.", at=at)
+                after_step(at)
             return
-        with step_at(next(step)):
-            self._name_payees(channel, claim, sale)
+        at = next(step)
+        self._name_payees(channel, claim, sale, at=at)
+        after_step(at)
         shares = services.entitlements_of(Claim.objects.get(pk=claim.pk))
         within_authority = sum(share.left for share in shares) <= settings.PAYMENT_AUTHORITY_LIMIT
         if scenario == "payment-proposed" and within_authority:
@@ -200,18 +201,20 @@ class Workload:
             if scenario == "payment-proposed" and \
                     paid + share.left > settings.PAYMENT_AUTHORITY_LIMIT:
                 # This one takes the claim's payments above the analyst's authority.
-                with step_at(next(step)):
-                    workbench_services.propose(
-                        claim_id=claim.pk, user=analyst, expected_version=version(),
-                        terms=PaymentTerms(amount=share.left,
-                                           beneficiary=str(share.beneficiary.pk),
-                                           payee=services.payee_of(share.beneficiary),
-                                           payment_method=share.beneficiary.payment_method))
+                at = next(step)
+                workbench_services.propose(
+                    claim_id=claim.pk, user=analyst, expected_version=version(), at=at,
+                    terms=PaymentTerms(amount=share.left,
+                                       beneficiary=str(share.beneficiary.pk),
+                                       payee=services.payee_of(share.beneficiary),
+                                       payment_method=share.beneficiary.payment_method))
+                after_step(at)
                 return
-            with step_at(next(step)):
-                payments.append(services.register_payment(
-                    claim_id=claim.pk, beneficiary_id=share.beneficiary.pk, user=payer,
-                    amount=share.left))
+            at = next(step)
+            payments.append(services.register_payment(
+                claim_id=claim.pk, beneficiary_id=share.beneficiary.pk, user=payer,
+                amount=share.left, at=at))
+            after_step(at)
             paid += share.left
         if scenario == "paid":
             return
@@ -224,12 +227,13 @@ class Workload:
         # The bank pays them (or refuses them) at that moment (localdev.demo.payouts).
         paid_at = next(step)
         payouts_demo.pay(payments=payments, moment=paid_at, refuse=refuse)
-        sro_demo.send_after_step(moment=paid_at)
+        after_step(paid_at)
         if scenario == "finalized":
-            with step_at(next(step)):
-                services.finalize(claim_id=claim.pk, user=analyst)
+            at = next(step)
+            services.finalize(claim_id=claim.pk, user=analyst, at=at)
+            after_step(at)
 
-    def _name_payees(self, channel, claim, sale: dict) -> None:
+    def _name_payees(self, channel, claim, sale: dict, *, at: dt.datetime) -> None:
         """The channel names who is paid: on a death, the spouse (50%) and two children
         (25% each), each with a PIX key; on a living claim, the insured person's key."""
         if claim.coverage.name.endswith("morte"):
@@ -256,7 +260,7 @@ class Workload:
             serializer.is_valid(raise_exception=True)
             services.supply_payment_details(channel=channel, number=claim.number,
                                             payment_details=serializer.validated_data,
-                                            actor=f"canal:{channel.slug}")
+                                            actor=f"canal:{channel.slug}", at=at)
 
     def tasks(self, claims):
         """A few tasks by hand (some made days ago, now overdue), then the periodic job
@@ -264,11 +268,11 @@ class Workload:
         for claim in claims[:12]:
             owner = claim.owner or self.rng.choice(self.analysts)
             made = self.now - dt.timedelta(days=self.rng.randint(0, 8))
-            with step_at(made):
-                workbench_services.create_todo(
-                    claim_id=claim.pk, user=owner, owner=owner,
-                    subject="Confirmar dados bancários com o canal",
-                    due_on=timezone.localdate(made) + dt.timedelta(days=self.rng.randint(0, 5)))
+            workbench_services.create_todo(
+                claim_id=claim.pk, user=owner, owner=owner, at=made,
+                subject="Confirmar dados bancários com o canal",
+                due_on=timezone.localdate(made) + dt.timedelta(days=self.rng.randint(0, 5)))
+            after_step(made)
         workbench_services.workbench_sweep(now=self.now)
 
 

@@ -16,7 +16,12 @@ from django.utils import timezone
 from oauth2_provider.models import Application
 from rest_framework.test import APIClient
 
-from claims.models import Beneficiary, Channel, Claim, Coverage, DocumentRequirement, Sale
+from claims.models import (Beneficiary, Channel, Claim, ClaimHistory, Coverage,
+                           DocumentRequirement, Event, MoveConsequence, Payment, Sale)
+from correspondence.models import Message
+from ledger.models import Movement
+from payouts.models import BankReturn, PaymentOrder, Remittance
+from sro.models import Submission
 
 from workbench.models import Proposal, ToDo
 
@@ -229,8 +234,12 @@ def test_the_supervisor_logs_in_and_both_staff_users_have_their_roles(debug):
     assert not User.objects.get(username="analista").has_perm("claims.deny_claim")
 
 
+# The product's path for a move's consequences (a job on the broker, which no worker here
+# takes): the demo runs them itself, at each step's moment, as ``make run`` does.
+@pytest.mark.consequences_after_commit
 def test_the_workload_puts_claims_in_every_queue_state_with_owners_tasks_and_proposals(
         debug, local_media):
+    started = timezone.now()
     out = seed("--sinistros=60")
 
     # The workload's claims (the rules' own demo claims are localdev.demo.decisions', the
@@ -258,6 +267,21 @@ def test_the_workload_puts_claims_in_every_queue_state_with_owners_tasks_and_pro
     # Dated in the past by the services themselves: ages and decisions spread over weeks.
     assert claims.filter(notified_at__lt=timezone.now() - dt.timedelta(days=14)).exists()
     assert claims.filter(days_to_decision__gt=0).exists()
+    # Each step passed its moment to the service (``at=``), and what the moves caused,
+    # in their transaction or after it (letters, SRO submissions, orders, bank files,
+    # ledger movements), carries it: nothing the claims' steps wrote is dated by the day
+    # the demo was loaded.
+    for model, field in [(Claim, "updated_at"), (ClaimHistory, "created_at"),
+                         (Event, "created_at"), (Payment, "created_at"),
+                         (MoveConsequence, "done_at"), (Message, "created_at"),
+                         (Submission, "created_at"), (Movement, "created_at"),
+                         (PaymentOrder, "status_changed_at"), (Remittance, "created_at"),
+                         (BankReturn, "received_at")]:
+        rows = model.objects.all()
+        if model is ClaimHistory:  # the periodic job's to-dos of today, made after the past
+            rows = rows.exclude(action__in=["tarefa-criada", "tarefa-escalada"])
+        assert rows.exists(), model
+        assert not rows.filter(**{f"{field}__gte": started}).exists(), model
     # Once: running it again adds no claims (nor the rules' demo claims).
     everything = Claim.objects.count()
     assert everything > 60
