@@ -97,7 +97,7 @@ def _content_types_and_permissions(request):
     makes them again. In full PostgreSQL runs, one worker's database was twice seen with
     none left after the dashboard's two-worker test, so every later test of the roles
     (the workbench races) found groups that could be granted nothing. The cause is not
-    found. The rows are made here when they are missing: one COUNT per transactional
+    found. The rows are made here when they are missing: one EXISTS per transactional
     test."""
     if not request.node.get_closest_marker("django_db") or \
             not request.node.get_closest_marker("django_db").kwargs.get("transaction"):
