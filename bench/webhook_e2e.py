@@ -10,13 +10,13 @@ DATABASE_URL only says where PostgreSQL is (its database is never written): the 
 creates ``<prefix>_<pid>`` (``BENCH_E2E_NAME`` in the environment sets the prefix,
 ``bench_e2e`` by default), migrates it once, and starts each run from a copy of it;
 everything is dropped at the end, also on failure or Ctrl-C (``--keep-db`` keeps the last
-run's database). Broker: Redis DB 12 (``BENCH_E2E_BROKER`` sets another), with queue
-names of this run only. Each run starts two workers as production does (``celery -A config worker -Q <webhook queue> -c 2``, and
-``-Q <default queue> -c 1``) and stops them after. The events are written as the services
-write them (``claims.services.recording.write_event``) in ``transaction.atomic()``, one
-transaction per event, committed in a loop; its signal NOTIFYs the workers' engines, woken
-once the transaction commits.
-When no awaited webhook arrives for 5 s, the bench runs the sweep (beat's job) and says so.
+run's database). Broker: Redis DB 12 (``BENCH_E2E_BROKER`` sets another), with queue names
+of this run only. Each run starts two workers as production does (``celery -A config
+worker -Q <webhook queue> -c 2`` and ``-Q <default queue> -c 1``) and stops them after.
+The events are written as the services write them
+(``claims.services.recording.write_event``), one ``transaction.atomic()`` per event,
+committed in a loop; its signal NOTIFYs the workers' engines once it commits. When no
+awaited webhook arrives for 5 s, the bench runs the sweep (beat's job) and says so.
 The receiver (bench/webhook_e2e_receiver.py) is aiohttp in other processes on loopback:
 /rapido answers 204 at once, /lento after 200 ms, /pendura after 30 s; it records each
 request's arrival (time.time()), its webhook-id and when it was answered; it listens on
@@ -70,8 +70,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.webhook_e2e_support import (  # noqa: E402
     Databases, Records, Workers, clean_broker, commit_event, commit_in_processes,
-    best_possible, commit_rate, delivery_bodies, latency_line, percentile, post_all,
-    print_setup, start_receiver, verdict, wait_for_receipts)
+    best_possible, commit_rate, delivery_bodies, interrupted, latency_line, percentile,
+    post_all, print_setup, start_receiver, verdict, wait_for_receipts)
 
 # BENCH_E2E_BROKER: another Redis database for a machine shared with others.
 BROKER = os.environ.get("BENCH_E2E_BROKER", "redis://127.0.0.1:6379/12")
@@ -346,10 +346,6 @@ class Bench:
         print(f"  channel A p95 over {self.args.fair_repeats} runs each: without channel B "
               f"{a * 1000:,.0f} ms, with it {b * 1000:,.0f} ms")
         self.verdict("fair p95 B / A", b / a, 1.2, False, p95["A"][1] and p95["B"][1])
-
-
-def interrupted(*_) -> None:
-    raise KeyboardInterrupt  # SIGTERM cleans up like Ctrl-C
 
 
 def main() -> None:

@@ -385,3 +385,7 @@ def print_setup(bench, broker: str, workers: list[tuple[str, int]]) -> None:
           f"{os.getloadavg()[0]:.1f} (other work on the machine skews every figure)")
     print(f"receiver: aiohttp, {bench.args.receiver_processes} processes (SO_REUSEPORT) "
           f"on {bench.base_url}")
+
+
+def interrupted(*_) -> None:
+    raise KeyboardInterrupt  # SIGTERM cleans up like Ctrl-C
