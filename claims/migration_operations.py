@@ -66,6 +66,13 @@ def create_permissions_now(apps) -> None:
     from django.contrib.auth.management import create_permissions
 
     for app_config in apps.get_app_configs():
-        app_config.models_module = True
-        create_permissions(app_config, apps=apps, verbosity=0)
-        app_config.models_module = None
+        # A historical app has no models module, and create_permissions skips such an
+        # app: it is lent one for the call. Whatever the app had is given back, so the
+        # project's own registry (a test calls a migration's function with it) keeps
+        # its modules: with them set to None, every later flush made no content types.
+        models_module = getattr(app_config, "models_module", None)
+        app_config.models_module = models_module or True
+        try:
+            create_permissions(app_config, apps=apps, verbosity=0)
+        finally:
+            app_config.models_module = models_module

@@ -90,33 +90,6 @@ def pytest_configure(config):
         stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(digest.hexdigest())
 
-@pytest.fixture(autouse=True)
-def _content_types_and_permissions(request):
-    """A transactional test starts from the content types and permission rows a migrate
-    leaves. The flush after each transactional test deletes them and its post_migrate
-    makes them again. In full PostgreSQL runs, one worker's database was twice seen with
-    none left after the dashboard's two-worker test, so every later test of the roles
-    (the workbench races) found groups that could be granted nothing. The cause is not
-    found. The rows are made here when they are missing: one EXISTS per transactional
-    test."""
-    if not request.node.get_closest_marker("django_db") or \
-            not request.node.get_closest_marker("django_db").kwargs.get("transaction"):
-        return
-    request.getfixturevalue("transactional_db")
-    from django.apps import apps
-    from django.contrib.auth.management import _get_all_permissions
-    from django.contrib.auth.models import Permission
-    from django.contrib.contenttypes.models import ContentType
-
-    if ContentType.objects.exists():
-        return
-    ContentType.objects.clear_cache()
-    for model in apps.get_models():
-        content_type = ContentType.objects.get_for_model(model, for_concrete_model=False)
-        for codename, name in _get_all_permissions(model._meta):
-            Permission.objects.get_or_create(content_type=content_type, codename=codename,
-                                             defaults={"name": name})
-
 
 @pytest.fixture(autouse=True)
 def _move_consequences_in_this_process(request, monkeypatch):
