@@ -5,9 +5,6 @@ a networked broker (Redis or RabbitMQ); `.ci/run` runs it in its PostgreSQL pass
 """
 
 import datetime as dt
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,10 +15,9 @@ from django.utils import timezone
 from claims.models import DocumentFile
 from claims.tasks import sweep_pending_uploads
 from tests.support.documents import PDF
-from tests.support.concurrency import postgres_only, worker_process_env
+from tests.support.concurrency import postgres_only
 from tests.support.factories import ClaimFactory
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.workers import CeleryWorkers
 
 pytestmark = [
     postgres_only,
@@ -37,19 +33,13 @@ pytestmark = [
 def worker(tmp_path, settings):
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.DOCUMENT_STORAGE = "local"
-    env = worker_process_env(MEDIA_ROOT=str(settings.MEDIA_ROOT), DOCUMENT_STORAGE="local")
-    queue = f"test-{os.getpid()}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-         "--without-mingle", "--without-gossip", "-Q", queue, "--loglevel=WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    yield queue
-    process.terminate()
+    workers = CeleryWorkers("uploads", MEDIA_ROOT=str(settings.MEDIA_ROOT),
+                            DOCUMENT_STORAGE="local")
+    workers.start("uploads")
     try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
+        yield workers.queue
+    finally:
+        workers.stop()
 
 
 def test_the_worker_accepts_a_file_that_reached_storage_without_notice(worker, settings):

@@ -5,11 +5,7 @@ and two runs at once on one file read it once.
 Needs PostgreSQL (the worker is another process and must see the test database) and
 a networked broker; `.ci/run` runs it in its PostgreSQL pass."""
 
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
@@ -22,13 +18,12 @@ from claims.signals import documents_read
 from tests.support.certificates import (
     death_certificate_lines, matricula_for, page_image, photographed, text_pdf)
 from tests.support.api import client_for
-from tests.support.concurrency import postgres_only, run_together, worker_process_env
+from tests.support.concurrency import postgres_only, run_together
 from tests.support.documents import OPEN_BODY, put, upload_body
 from tests.support.factories import (
     CoverageFactory, DocumentRequirementFactory, SaleFactory, make_channel)
 from tests.support.readings import CPF, DIED, NAME, death_claim, needs_tesseract, receive
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.workers import CeleryWorkers
 
 pytestmark = [postgres_only, pytest.mark.django_db(transaction=True)]
 
@@ -48,21 +43,14 @@ def certificate() -> bytes:
 def worker(settings):
     """A worker on this test's own queue, made the default queue of both sides (the
     service sends readings to the default queue)."""
-    queue = f"test-readings-{os.getpid()}-{time.monotonic_ns()}"
-    settings.CELERY_TASK_DEFAULT_QUEUE = queue
-    env = worker_process_env(MEDIA_ROOT=str(settings.MEDIA_ROOT), DOCUMENT_STORAGE="local",
-                             CELERY_TASK_DEFAULT_QUEUE=queue)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-         "--without-mingle", "--without-gossip", "-Q", queue, "--loglevel=WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    yield queue
-    process.terminate()
+    workers = CeleryWorkers("readings", MEDIA_ROOT=str(settings.MEDIA_ROOT),
+                            DOCUMENT_STORAGE="local")
+    settings.CELERY_TASK_DEFAULT_QUEUE = workers.queue
+    workers.start("readings")
     try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
+        yield workers.queue
+    finally:
+        workers.stop()
 
 
 @pytest.mark.skipif(

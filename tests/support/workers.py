@@ -24,15 +24,24 @@ class CeleryWorkers:
         self.processes: list[subprocess.Popen] = []
         self._names: list[str] = []
 
-    def start(self, name: str, *, beat: bool = False) -> subprocess.Popen:
+    def start(self, name: str, *, beat: bool = False, threads: int = 0,
+              log: Path | None = None) -> subprocess.Popen:
         """A worker named ``name``; with ``beat``, it also runs the periodic schedule
-        (its file in ``schedule_dir``)."""
+        (its file in ``schedule_dir``). One task at a time, or ``threads`` at once (the
+        threads pool, each taking one task ahead). With ``log``, its output goes there at
+        INFO, which names each task that succeeded (``tasks_succeeded``)."""
         extra = ["--beat", "--schedule", str(self.schedule_dir / f"beat-{name}")] if beat else []
+        pool = ["--pool=threads", f"--concurrency={threads}", "--prefetch-multiplier=1"] \
+            if threads else ["--pool=solo"]
+        output = log.open("w") if log is not None else subprocess.DEVNULL
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+            [sys.executable, "-m", "celery", "-A", "config", "worker", *pool,
              "--without-mingle", "--without-gossip", "-Q", self.queue, "-n", f"{name}@%h",
-             "--loglevel=WARNING", *extra],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             f"--loglevel={'INFO' if log is not None else 'WARNING'}", *extra],
+            cwd=ROOT, env=self.env, stdout=output,
+            stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL)
+        if log is not None:
+            output.close()  # the worker holds its own copy
         self.processes.append(process)
         self._names.append(name)
         return process
@@ -78,6 +87,13 @@ class CeleryWorkers:
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def tasks_succeeded(log: Path, task_name: str) -> int:
+    """How many ``task_name`` tasks the worker logging to ``log`` finished (Celery logs
+    each success at INFO)."""
+    return sum(1 for line in log.read_text().splitlines()
+               if task_name in line and "succeeded" in line)
 
 
 def wait_until(condition, seconds: float = 60) -> bool:

@@ -6,9 +6,6 @@ a networked broker (Redis or RabbitMQ); `.ci/run` runs it in its PostgreSQL pass
 """
 
 import datetime as dt
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,14 +14,13 @@ from django.conf import settings
 from django.utils import timezone
 
 from claims.models import ClaimHistory, DocumentRequest
-
+from claims.workflow import ClaimStatus, TimelineEntry
+from tests.support.concurrency import postgres_only
+from tests.support.factories import ClaimFactory
+from tests.support.workers import CeleryWorkers, tasks_succeeded
 from workbench.models import ToDo
 from workbench.tasks import workbench_sweep
-from claims.workflow import ClaimStatus, TimelineEntry
-from tests.support.concurrency import postgres_only, worker_process_env
-from tests.support.factories import ClaimFactory
 
-ROOT = Path(__file__).resolve().parents[2]
 SWEEPS = 8
 
 pytestmark = [
@@ -39,39 +35,21 @@ pytestmark = [
 
 @pytest.fixture
 def two_workers(tmp_path):
-    env = worker_process_env(DJANGO_DEBUG="true", DOCUMENT_REMINDER_DAYS="7",
-                             DEADLINE_TASK_DAYS="5")
-    queue = f"test-sweep-{os.getpid()}"
+    workers = CeleryWorkers("sweep", DJANGO_DEBUG="true", DOCUMENT_REMINDER_DAYS="7",
+                            DEADLINE_TASK_DAYS="5")
     logs = [tmp_path / f"worker-{n}.log" for n in (1, 2)]
-    processes = [
-        subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=threads",
-             "--concurrency=2", "--prefetch-multiplier=1", "--without-mingle",
-             "--without-gossip", "-n", f"sweep{n}@%h", "-Q", queue, "--loglevel=INFO"],
-            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
-        for n, log in zip((1, 2), logs, strict=True)
-    ]
     try:
+        for n, log in zip((1, 2), logs, strict=True):
+            workers.start(f"sweep{n}", threads=2, log=log)
         # Both consuming before any sweep is sent: else the first one up takes them all.
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not all(
-                " ready." in log.read_text() for log in logs):
-            time.sleep(0.2)
-        yield queue, logs
+        workers.wait_ready()
+        yield workers.queue, logs
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        workers.stop()
 
 
 def _ran(log: Path) -> int:
-    """Sweeps this worker finished (Celery logs each task's success at INFO)."""
-    return sum(1 for line in log.read_text().splitlines()
-               if "workbench.tasks.workbench_sweep" in line and "succeeded" in line)
+    return tasks_succeeded(log, "workbench.tasks.workbench_sweep")
 
 
 def test_two_workers_sweeping_at_once_make_each_task_and_escalation_once(two_workers, team):
