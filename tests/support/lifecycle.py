@@ -2,9 +2,11 @@
 staff users of each role, claims brought to a given status through the real API and upload flow, and posting an admin action the
 way the browser does."""
 
+import importlib
 from html.parser import HTMLParser
 from urllib.parse import urlparse
 
+from django.apps import apps as global_apps
 from django.contrib import messages
 from django.contrib.messages.storage.base import Message
 from django.contrib.auth.models import Group, Permission, User
@@ -14,12 +16,16 @@ from rest_framework.test import APIClient
 from claims import roles
 from decisions import roles as decisions_roles
 from ledger import roles as ledger_roles
+from payouts import roles as payouts_roles
 from privacy import roles as privacy_roles
 from workbench import roles as workbench_roles
 from claims.models import Claim, ClaimHistory, Event
 from claims.workflow import TimelineEntry
 from tests.support.documents import OPEN_BODY, PDF, upload_body
 from tests.support.factories import DocumentRequirementFactory
+
+# The SRO's grant lives in its migration only (the app has no roles module).
+SRO_ROLES = importlib.import_module("sro.migrations.0002_roles")
 
 # The default claim is a natural death: its heir, as the channel names her (the API)...
 HEIR_DETAILS = {
@@ -56,6 +62,17 @@ def paying(claim: Claim, amount: str, payee: dict = VALID_PIX) -> dict:
     return {"amount": amount, "beneficiary": str(heir.pk), **payee}
 
 
+def restore_roles() -> None:
+    """The analysts' and supervisors' groups as the migrations leave them, every app's
+    part included (the SRO's and payouts' too: without them a supervisor made after a
+    flush saw no SRO card on the dashboard)."""
+    roles.sync_roles(Group, Permission)
+    workbench_roles.sync_roles(Group, Permission)
+    decisions_roles.sync_roles(Group, Permission)
+    payouts_roles.sync_roles(Group, Permission)
+    SRO_ROLES.grant(global_apps, None)
+
+
 def staff(username: str, role: str | None) -> User:
     user = User.objects.create_user(username, f"{username}@example.com", "senha-forte-123",
                                     is_staff=True, first_name=username.capitalize())
@@ -65,9 +82,7 @@ def staff(username: str, role: str | None) -> User:
                 for app in ("claims", "decisions", "workbench")):
             # A transactional test flushed the tables (and the migration's groups) before,
             # or another app's roles re-made the group with only their own permissions.
-            roles.sync_roles(Group, Permission)
-            workbench_roles.sync_roles(Group, Permission)
-            decisions_roles.sync_roles(Group, Permission)
+            restore_roles()
         elif role == ledger_roles.FINANCE and not Group.objects.filter(
                 name=role, permissions__content_type__app_label="ledger").exists():
             ledger_roles.sync_roles(Group, Permission)
