@@ -1,0 +1,38 @@
+"""Requests to /api/v1/webhooks for the subscription API's tests, and how their answers
+read."""
+
+URL = "https://hooks.example.com/sinistros"
+BODY = {
+    "descricao": "Notificações do CRM",
+    "ativo": True,
+    "url": URL,
+    "eventos-habilitados": ["sinistro-criado", "sinistro-finalizado"],
+}
+SUBSCRIPTION_KEYS = {
+    "id-webhook", "descricao", "ativo", "url", "eventos-habilitados", "criado-em",
+    "desativado-em", "motivo-desativacao", "ultimo-sucesso-em", "falhas-seguidas",
+    "disjuntor",
+}
+UNKNOWN = "00000000-0000-4000-8000-000000000000"
+
+
+def create(api, **overrides):
+    return api.post("/api/v1/webhooks", {**BODY, **overrides}, format="json")
+
+
+def created(api, **overrides) -> dict:
+    response = create(api, **overrides)
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def invalid_fields(response) -> dict[str, str]:
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["problem-id"] == "invalid-request"
+    return {error["campo"]: error["mensagem"] for error in body["campos-invalidos"]}
+
+
+def without_instance(response) -> dict:
+    return {k: v for k, v in response.json().items() if k != "instance"}
