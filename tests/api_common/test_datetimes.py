@@ -11,17 +11,12 @@ from claims.models import Claim, DocumentFile, DocumentRequest
 from claims.workflow import ClaimStatus
 from tests.support.documents import OPEN_BODY, upload_body
 from tests.support.lifecycle import DENIAL, act, claim_under_review
-from tests.support.api import assert_problem
+from tests.support.api import invalid_fields
 from tests.support.factories import ClaimFactory, CoverageFactory, SaleFactory
 
 pytestmark = pytest.mark.django_db
 
 LAST_MOMENT = LATEST_DATETIME - dt.timedelta(microseconds=1)
-
-
-def invalid_fields(response) -> dict[str, str]:
-    body = assert_problem(response, 400, "invalid-request")
-    return {error["campo"]: error["mensagem"] for error in body["campos-invalidos"]}
 
 
 @pytest.fixture

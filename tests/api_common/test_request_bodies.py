@@ -9,7 +9,7 @@ from django.conf import settings
 
 from claims.models import Claim
 from tests.support.documents import OPEN_BODY
-from tests.support.api import assert_problem
+from tests.support.api import assert_problem, invalid_fields
 from tests.support.factories import ClaimFactory
 
 pytestmark = pytest.mark.django_db
@@ -27,11 +27,6 @@ def open_url(sale) -> str:
 def post_raw(api, url: str, text: str):
     """``text`` is sent as is: escapes like \\ud800 reach the server unparsed."""
     return api.post(url, text.encode("utf-8"), content_type="application/json")
-
-
-def invalid_fields(response) -> dict[str, str]:
-    body = assert_problem(response, 400, "invalid-request")
-    return {error["campo"]: error["mensagem"] for error in body["campos-invalidos"]}
 
 
 def opening_with(extra: str) -> str:

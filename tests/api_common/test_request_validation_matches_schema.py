@@ -4,18 +4,10 @@ is a value, and a wrong number of digits is told as such."""
 
 import pytest
 
-from tests.support.api import open_url, opening_body
+from tests.support.api import invalid_fields, open_url, opening_body
 
 ARABIC_INDIC_CPF = "١١١٤٤٤٧٧٧٣٥"  # 11144477735 in Arabic-Indic digits
 FULLWIDTH_CPF = "１１１４４４７７７３５"
-
-
-def invalid_fields(response) -> dict[str, str]:
-    assert response.status_code == 400, response.content
-    assert response["Content-Type"] == "application/problem+json"
-    problem = response.json()
-    assert problem["problem-id"] == "invalid-request"
-    return {item["campo"]: item["mensagem"] for item in problem["campos-invalidos"]}
 
 
 @pytest.mark.parametrize("cpf", ["", ARABIC_INDIC_CPF, FULLWIDTH_CPF])

@@ -24,6 +24,12 @@ def assert_problem(response, status: int, problem_id: str) -> dict:
     return body
 
 
+def invalid_fields(response) -> dict[str, str]:
+    """The fields a 400 ``invalid-request`` names, each with its message."""
+    body = assert_problem(response, 400, "invalid-request")
+    return {error["campo"]: error["mensagem"] for error in body["campos-invalidos"]}
+
+
 # --- tokens ------------------------------------------------------------------------------
 
 

@@ -1,5 +1,5 @@
 """Requests to /api/v1/webhooks for the subscription API's tests, and how their answers
-read."""
+read (a 400's fields: tests.support.api.invalid_fields)."""
 
 URL = "https://hooks.example.com/sinistros"
 BODY = {
@@ -24,14 +24,6 @@ def created(api, **overrides) -> dict:
     response = create(api, **overrides)
     assert response.status_code == 201, response.content
     return response.json()
-
-
-def invalid_fields(response) -> dict[str, str]:
-    assert response.status_code == 400, response.content
-    assert response["Content-Type"] == "application/problem+json"
-    body = response.json()
-    assert body["problem-id"] == "invalid-request"
-    return {error["campo"]: error["mensagem"] for error in body["campos-invalidos"]}
 
 
 def without_instance(response) -> dict:

@@ -9,8 +9,9 @@ import pytest
 from django.utils import timezone
 
 from claims.models import Channel
+from tests.support.api import invalid_fields
 from tests.webhooks.subscription_requests import (
-    BODY, SUBSCRIPTION_KEYS, UNKNOWN, URL, create, created, invalid_fields, without_instance)
+    BODY, SUBSCRIPTION_KEYS, UNKNOWN, URL, create, created, without_instance)
 from webhooks import signing
 from webhooks.models import Delivery, Subscription
 

@@ -7,8 +7,9 @@ import json
 import pytest
 
 from claims.workflow import EventName
+from tests.support.api import invalid_fields
 from tests.webhooks.subscription_requests import (
-    BODY, SUBSCRIPTION_KEYS, URL, create, created, invalid_fields)
+    BODY, SUBSCRIPTION_KEYS, URL, create, created)
 from webhooks import signing
 from webhooks.models import Subscription
 
